@@ -1,0 +1,80 @@
+"""Settings from the environment (prefix CAREVAULT_); production refuses unsafe values."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from carevault.crypto import PhiBackend
+
+
+class Environment(StrEnum):
+    DEVELOPMENT = "development"
+    PRODUCTION = "production"
+
+
+class KeyProviderName(StrEnum):
+    LOCAL = "local"
+    AWS = "aws"
+    ENV = "env"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CAREVAULT_", extra="ignore")
+
+    env: Environment = Environment.DEVELOPMENT
+    database_url: str | None = Field(
+        default=None, description="postgresql+asyncpg://…; unset: embedded PostgreSQL"
+    )
+    data_dir: Path = Path(".data")
+    key_provider: KeyProviderName = KeyProviderName.LOCAL
+    keyring_file: Path | None = None
+    keyring_json: SecretStr | None = None
+    aws_secret_id: str = "carevault/keyring"
+    aws_region: str | None = None
+    aws_endpoint_url: str | None = None
+    key_cache_ttl_seconds: float = Field(default=300.0, gt=0)
+    phi_backend: PhiBackend = PhiBackend.AESGCM
+    session_idle_minutes: int = Field(default=15, ge=1, le=24 * 60)
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    log_level: str = "info"
+
+    @model_validator(mode="after")
+    def _refuse_unsafe_production(self) -> Settings:
+        if self.env is not Environment.PRODUCTION:
+            return self
+        problems = []
+        if self.key_provider is KeyProviderName.LOCAL:
+            problems.append(
+                "CAREVAULT_KEY_PROVIDER=local keeps keys in a file beside the data; in "
+                "production set CAREVAULT_KEY_PROVIDER=aws with CAREVAULT_AWS_SECRET_ID and "
+                "CAREVAULT_AWS_REGION (or env with CAREVAULT_KEYRING_JSON)"
+            )
+        if self.key_provider is KeyProviderName.ENV and self.keyring_json is None:
+            problems.append("CAREVAULT_KEY_PROVIDER=env needs CAREVAULT_KEYRING_JSON")
+        if self.database_url is None:
+            problems.append(
+                "CAREVAULT_DATABASE_URL is unset; the embedded database is for development "
+                "only: set it to postgresql+asyncpg://USER:PASSWORD@HOST/DB"
+            )
+        if problems:
+            raise ValueError("refusing to start in production: " + "; ".join(problems))
+        return self
+
+    @property
+    def is_production(self) -> bool:
+        return self.env is Environment.PRODUCTION
+
+    @property
+    def resolved_keyring_file(self) -> Path:
+        return self.keyring_file or self.data_dir / "keyring.json"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,115 @@
+"""The stored format of an encrypted field, and the two algorithms that produce it.
+
+Every value starts with a five-byte header: one format byte and the key version (unsigned
+32-bit, big-endian). The format byte names the algorithm, so a reader never guesses:
+
+- 0x01 AES-256-GCM, sealed by the application:
+  header | nonce (12) | ciphertext | tag (16); associated data = header | context.
+- 0x02 AES-256-CBC + HMAC-SHA256 (encrypt-then-MAC), sealed by PostgreSQL's pgcrypto:
+  header | iv (16) | ciphertext (PKCS#7 padded) | tag (32);
+  tag = HMAC-SHA256(mac_key, header | iv | ciphertext | context), with
+  enc_key = HMAC-SHA256(key, "carevault/pgcrypto/enc") and
+  mac_key = HMAC-SHA256(key, "carevault/pgcrypto/mac").
+
+The context names where the value lives ("table.column"), so a value copied into another
+column fails to authenticate. docs/encryption.md is the full specification.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import padding
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from carevault.crypto.errors import DecryptionError
+
+FORMAT_AESGCM = 0x01
+FORMAT_PGCRYPTO = 0x02
+HEADER_BYTES = 5
+GCM_NONCE_BYTES = 12
+GCM_TAG_BYTES = 16
+CBC_IV_BYTES = 16
+HMAC_TAG_BYTES = 32
+MIN_AESGCM_BYTES = HEADER_BYTES + GCM_NONCE_BYTES + GCM_TAG_BYTES
+MIN_PGCRYPTO_BYTES = HEADER_BYTES + CBC_IV_BYTES + 16 + HMAC_TAG_BYTES
+
+PGCRYPTO_ENC_LABEL = b"carevault/pgcrypto/enc"
+PGCRYPTO_MAC_LABEL = b"carevault/pgcrypto/mac"
+
+
+def header(format_byte: int, key_version: int) -> bytes:
+    return bytes((format_byte,)) + key_version.to_bytes(4, "big")
+
+
+def read_header(value: bytes) -> tuple[int, int]:
+    """(format byte, key version) of a stored value; raises DecryptionError if too short."""
+    if len(value) < HEADER_BYTES:
+        raise DecryptionError("stored value is truncated (no header)")
+    return value[0], int.from_bytes(value[1:HEADER_BYTES], "big")
+
+
+def seal_aesgcm(
+    cipher: AESGCM, key_version: int, plaintext: bytes, context: bytes, nonce: bytes | None = None
+) -> bytes:
+    """Encrypt with AES-256-GCM. `nonce` is only ever passed by test vectors."""
+    head = header(FORMAT_AESGCM, key_version)
+    nonce = os.urandom(GCM_NONCE_BYTES) if nonce is None else nonce
+    return head + nonce + cipher.encrypt(nonce, plaintext, head + context)
+
+
+def open_aesgcm(cipher: AESGCM, value: bytes, context: bytes) -> bytes:
+    if len(value) < MIN_AESGCM_BYTES:
+        raise DecryptionError("stored value is truncated")
+    nonce_end = HEADER_BYTES + GCM_NONCE_BYTES
+    try:
+        return cipher.decrypt(
+            value[HEADER_BYTES:nonce_end], value[nonce_end:], value[:HEADER_BYTES] + context
+        )
+    except InvalidTag:
+        raise DecryptionError("authentication failed (tampered, moved, or wrong key)") from None
+
+
+def pgcrypto_subkeys(key: bytes) -> tuple[bytes, bytes]:
+    """(encryption key, MAC key) derived from a ring key for format 0x02."""
+    return (
+        hmac.new(key, PGCRYPTO_ENC_LABEL, hashlib.sha256).digest(),
+        hmac.new(key, PGCRYPTO_MAC_LABEL, hashlib.sha256).digest(),
+    )
+
+
+def seal_cbc_hmac(
+    key: bytes, key_version: int, plaintext: bytes, context: bytes, iv: bytes | None = None
+) -> bytes:
+    """Format 0x02 in Python: what the pgcrypto SQL function computes, byte for byte."""
+    enc_key, mac_key = pgcrypto_subkeys(key)
+    head = header(FORMAT_PGCRYPTO, key_version)
+    iv = os.urandom(CBC_IV_BYTES) if iv is None else iv
+    padder = padding.PKCS7(128).padder()
+    padded = padder.update(plaintext) + padder.finalize()
+    encryptor = Cipher(algorithms.AES(enc_key), modes.CBC(iv)).encryptor()
+    body = head + iv + encryptor.update(padded) + encryptor.finalize()
+    return body + hmac.new(mac_key, body + context, hashlib.sha256).digest()
+
+
+def open_cbc_hmac(key: bytes, value: bytes, context: bytes) -> bytes:
+    if len(value) < MIN_PGCRYPTO_BYTES or (len(value) - MIN_PGCRYPTO_BYTES) % 16:
+        raise DecryptionError("stored value is truncated")
+    enc_key, mac_key = pgcrypto_subkeys(key)
+    body, tag = value[:-HMAC_TAG_BYTES], value[-HMAC_TAG_BYTES:]
+    expected = hmac.new(mac_key, body + context, hashlib.sha256).digest()
+    if not hmac.compare_digest(tag, expected):
+        raise DecryptionError("authentication failed (tampered, moved, or wrong key)")
+    iv = body[HEADER_BYTES : HEADER_BYTES + CBC_IV_BYTES]
+    decryptor = Cipher(algorithms.AES(enc_key), modes.CBC(iv)).decryptor()
+    padded = decryptor.update(body[HEADER_BYTES + CBC_IV_BYTES :]) + decryptor.finalize()
+    unpadder = padding.PKCS7(128).unpadder()
+    try:
+        return unpadder.update(padded) + unpadder.finalize()
+    except ValueError:
+        # Unreachable unless the MAC key leaked; still never return garbage.
+        raise DecryptionError("padding check failed") from None

@@ -1,0 +1,182 @@
+"""Where the key ring lives: AWS Secrets Manager, a local file, or an environment variable."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from carevault.crypto.errors import KeyRingError, KeyRingUnavailable
+from carevault.crypto.keyring import KeyRing
+
+if TYPE_CHECKING:
+    from mypy_boto3_secretsmanager import SecretsManagerClient
+
+log = logging.getLogger(__name__)
+
+
+class KeyProvider(Protocol):
+    """Loads and stores the whole ring. Called at start-up and by the background refresh."""
+
+    @property
+    def description(self) -> str: ...
+
+    def load(self) -> KeyRing: ...
+
+    def store(self, ring: KeyRing) -> None: ...
+
+    def initialize(self) -> tuple[KeyRing, bool]:
+        """Load the ring, creating a new one if there is none; True if it was created."""
+        ...
+
+
+class LocalFileProvider:
+    """A JSON key-ring file for development, created with mode 0600 on first use."""
+
+    def __init__(self, path: Path, *, create_if_missing: bool = True) -> None:
+        self.path = Path(path)
+        self.create_if_missing = create_if_missing
+
+    @property
+    def description(self) -> str:
+        return f"local file {self.path}"
+
+    def load(self) -> KeyRing:
+        if not self.path.exists():
+            if not self.create_if_missing:
+                raise KeyRingUnavailable(f"key-ring file {self.path} does not exist")
+            return self.initialize()[0]
+        mode = stat.S_IMODE(self.path.stat().st_mode)
+        if mode & 0o077:
+            log.warning("key-ring file %s is readable by others (mode %o); chmod 600 it",
+                        self.path, mode)
+        try:
+            return KeyRing.from_json(self.path.read_bytes())
+        except OSError as exc:
+            raise KeyRingUnavailable(f"cannot read {self.path}: {exc.strerror}") from None
+
+    def initialize(self) -> tuple[KeyRing, bool]:
+        if self.path.exists():
+            return self.load(), False
+        ring = KeyRing.generate()
+        self.store(ring)
+        log.info("created a new key ring at %s", self.path)
+        return ring, True
+
+    def store(self, ring: KeyRing) -> None:
+        """Write atomically: a reader sees the old ring or the new one, never half of one."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=self.path.parent, prefix=".keyring-")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(ring.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp_name, self.path)
+        except BaseException:
+            Path(tmp_name).unlink(missing_ok=True)
+            raise
+
+
+class EnvironmentProvider:
+    """The ring as JSON in an environment variable; read-only, rotated by redeploying."""
+
+    def __init__(self, document: str | None, variable: str = "CAREVAULT_KEYRING_JSON") -> None:
+        self.document = document
+        self.variable = variable
+
+    @property
+    def description(self) -> str:
+        return f"environment variable {self.variable}"
+
+    def load(self) -> KeyRing:
+        if not self.document:
+            raise KeyRingUnavailable(f"{self.variable} is not set")
+        return KeyRing.from_json(self.document)
+
+    def store(self, ring: KeyRing) -> None:
+        raise KeyRingError(
+            f"the environment provider is read-only: put the new ring in {self.variable} "
+            "(for example from `carevault keys generate`) and restart"
+        )
+
+    def initialize(self) -> tuple[KeyRing, bool]:
+        return self.load(), False
+
+
+class SecretsManagerProvider:
+    """One Secrets Manager secret holds the ring as JSON (schema in docs/encryption.md)."""
+
+    def __init__(
+        self,
+        secret_id: str,
+        *,
+        region: str | None = None,
+        endpoint_url: str | None = None,
+        client: SecretsManagerClient | None = None,
+    ) -> None:
+        self.secret_id = secret_id
+        self.region = region
+        self.endpoint_url = endpoint_url
+        self._client = client or boto3.client(
+            "secretsmanager",
+            region_name=region,
+            endpoint_url=endpoint_url,
+            # Short timeouts: a refresh that hangs must not delay noticing an outage.
+            config=Config(connect_timeout=3, read_timeout=5, retries={"max_attempts": 2}),
+        )
+
+    @property
+    def client(self) -> SecretsManagerClient:
+        return self._client
+
+    @property
+    def description(self) -> str:
+        where = f" at {self.endpoint_url}" if self.endpoint_url else ""
+        return f"AWS Secrets Manager secret {self.secret_id}{where}"
+
+    def load(self) -> KeyRing:
+        with _secrets_manager_errors(f"read {self.secret_id}"):
+            response = self._client.get_secret_value(SecretId=self.secret_id)
+        if "SecretString" not in response:
+            raise KeyRingError(f"secret {self.secret_id} has no SecretString")
+        return KeyRing.from_json(response["SecretString"])
+
+    def store(self, ring: KeyRing) -> None:
+        with _secrets_manager_errors(f"update {self.secret_id}"):
+            self._client.put_secret_value(SecretId=self.secret_id, SecretString=ring.to_json())
+
+    def initialize(self) -> tuple[KeyRing, bool]:
+        try:
+            return self.load(), False
+        except KeyRingUnavailable as missing:
+            if "ResourceNotFoundException" not in str(missing):
+                raise
+        ring = KeyRing.generate()
+        with _secrets_manager_errors(f"create {self.secret_id}"):
+            self._client.create_secret(Name=self.secret_id, SecretString=ring.to_json())
+        return ring, True
+
+
+@contextmanager
+def _secrets_manager_errors(action: str) -> Iterator[None]:
+    """Turn boto errors into KeyRingUnavailable with the AWS error code and nothing else."""
+    try:
+        yield
+    except ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code", "error")
+        raise KeyRingUnavailable(f"Secrets Manager could not {action}: {code}") from None
+    except BotoCoreError as exc:
+        raise KeyRingUnavailable(
+            f"Secrets Manager unreachable ({type(exc).__name__}) trying to {action}"
+        ) from None

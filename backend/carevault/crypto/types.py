@@ -1,0 +1,172 @@
+"""`EncryptedString`: the only way PHI reaches the database.
+
+Models declare `mapped_column(EncryptedString())`; code reads and writes `str`. The column's
+table and name become the associated data automatically when the column joins its table.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Column, LargeBinary, Table, bindparam, event, func, literal
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
+from sqlalchemy.types import BigInteger, TypeDecorator
+
+from carevault.crypto import registry
+from carevault.crypto.errors import DecryptionError
+
+# Markers returned by carevault_pgc_decrypt(): opened plaintext, or a refusal and its reason.
+_PGC_OPENED = 0x00
+_PGC_REFUSED = 0xFF
+_PGC_REASONS = {
+    1: "stored value is truncated",
+    2: "unknown format byte",
+    3: "key version is not usable",
+    4: "authentication failed (tampered, moved, or wrong key)",
+}
+
+
+class EncryptedString(TypeDecorator[str]):
+    """AES-256-GCM (or pgcrypto) encrypted text stored as `bytea`."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def __init__(self, context: str | None = None) -> None:
+        super().__init__()
+        self.context = context
+
+    @property
+    def context_bytes(self) -> bytes:
+        if self.context is None:
+            raise DecryptionError("encrypted column is not attached to a table")
+        return self.context.encode()
+
+    # Application backend: encryption happens in these two hooks. ----------------------------
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
+        if value is None:
+            return None
+        plaintext = self.to_plaintext(value)
+        if registry.current_backend() is registry.PhiBackend.PGCRYPTO:
+            # The database seals it: carevault_pgc_encrypt() wraps this parameter.
+            return plaintext.encode()
+        return registry.current_cipher().encrypt(plaintext, self.context_bytes)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        stored = bytes(value)
+        if registry.current_backend() is registry.PhiBackend.PGCRYPTO:
+            stored = self._unwrap_pgcrypto_result(stored)
+            if stored[0] == _PGC_OPENED:
+                return self.from_plaintext(stored[1:].decode())
+        return self.from_plaintext(registry.current_cipher().decrypt(stored, self.context_bytes))
+
+    def to_plaintext(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"{self.context}: expected str, got {type(value).__name__}")
+        return value
+
+    def from_plaintext(self, plaintext: str) -> Any:
+        return plaintext
+
+    # Database backend: SQL wrapping, decided when a statement is compiled. -----------------
+
+    def bind_expression(self, bindvalue: BindParameter[str]) -> ColumnElement[str] | None:
+        if registry.current_backend() is not registry.PhiBackend.PGCRYPTO:
+            return bindvalue
+        return func.carevault_pgc_encrypt(
+            bindvalue,
+            bindparam("cv_active_key", None, type_=_ActiveKeyMaterial(), unique=True),
+            bindparam("cv_active_version", None, type_=_ActiveKeyVersion(), unique=True),
+            literal(self.context),
+            type_=LargeBinary,
+        )
+
+    def column_expression(self, column: ColumnElement[str]) -> ColumnElement[str] | None:
+        if registry.current_backend() is not registry.PhiBackend.PGCRYPTO:
+            return column
+        return func.carevault_pgc_decrypt(
+            column,
+            bindparam("cv_key_versions", None, type_=_UsableKeyVersions(), unique=True),
+            bindparam("cv_key_material", None, type_=_UsableKeyMaterial(), unique=True),
+            literal(self.context),
+            type_=self,
+        )
+
+    def _unwrap_pgcrypto_result(self, stored: bytes) -> bytes:
+        if stored and stored[0] == _PGC_REFUSED:
+            reason = stored[1] if len(stored) > 1 else 0
+            if reason == 3 and len(stored) >= 7:
+                version = int.from_bytes(stored[3:7], "big")
+                raise DecryptionError(f"key version {version} is not usable")
+            raise DecryptionError(_PGC_REASONS.get(reason, "refused by the database"))
+        return stored
+
+
+class EncryptedDate(EncryptedString):
+    """A date stored encrypted as its ISO form (YYYY-MM-DD)."""
+
+    cache_ok = True
+
+    def to_plaintext(self, value: Any) -> str:
+        if not isinstance(value, date):
+            raise TypeError(f"{self.context}: expected date, got {type(value).__name__}")
+        return value.isoformat()
+
+    def from_plaintext(self, plaintext: str) -> Any:
+        return date.fromisoformat(plaintext)
+
+
+@event.listens_for(Column, "after_parent_attach")
+def _bind_context_to_column(column: Column[Any], table: Any) -> None:
+    """Give each encrypted column its own type instance whose context is "table.column"."""
+    if isinstance(column.type, EncryptedString) and isinstance(table, Table):
+        if column.type.context is None:
+            bound = column.type.copy()
+            bound.context = f"{table.name}.{column.name}"
+            column.type = bound
+
+
+# Parameter types that take their value from the current key ring at execution time, so a
+# cached compiled statement always sends the keys of the moment. Keys travel only as bound
+# parameters (never as SQL text); engines are created with hide_parameters=True.
+
+
+class _ActiveKeyMaterial(TypeDecorator[bytes]):
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> bytes:
+        return registry.current_cipher().ring.active.material
+
+
+class _ActiveKeyVersion(TypeDecorator[int]):
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> int:
+        return registry.current_cipher().ring.active_version
+
+
+class _UsableKeyVersions(TypeDecorator[list[int]]):
+    impl = ARRAY(BigInteger)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> list[int]:
+        return list(registry.current_cipher().ring.usable_material())
+
+
+class _UsableKeyMaterial(TypeDecorator[list[bytes]]):
+    impl = ARRAY(LargeBinary)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> list[bytes]:
+        return list(registry.current_cipher().ring.usable_material().values())
+
+
+__all__ = ["EncryptedDate", "EncryptedString"]

@@ -1,0 +1,21 @@
+"""Imports every model so that `Base.metadata` is complete (Alembic, tests)."""
+
+from carevault.appointments.models import Appointment
+from carevault.audit.models import AuditEvent
+from carevault.auth.models import ApiToken, User
+from carevault.clients.models import Client
+from carevault.db.base import Base
+from carevault.notes.models import SessionNote, SessionNoteVersion
+from carevault.workspaces.models import Workspace
+
+__all__ = [
+    "ApiToken",
+    "Appointment",
+    "AuditEvent",
+    "Base",
+    "Client",
+    "SessionNote",
+    "SessionNoteVersion",
+    "User",
+    "Workspace",
+]

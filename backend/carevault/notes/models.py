@@ -1,0 +1,61 @@
+"""Therapy-session notes (SOAP). The table is `sessions`; the Python name says "note"
+so it is never confused with a login session or a database session."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from enum import StrEnum
+
+from sqlalchemy import CheckConstraint, Date, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from carevault.crypto import EncryptedString
+from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+
+
+class NoteStatus(StrEnum):
+    DRAFT = "draft"
+    FINALIZED = "finalized"
+
+
+class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
+    __tablename__ = "sessions"
+    __table_args__ = (
+        CheckConstraint("status IN ('draft', 'finalized')", name="status"),
+        CheckConstraint("duration_minutes > 0", name="duration_positive"),
+        Index("ix_sessions_workspace_client_date", "workspace_id", "client_id", "session_date"),
+    )
+
+    client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))
+    appointment_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("appointments.id", ondelete="SET NULL")
+    )
+    session_date: Mapped[date] = mapped_column(Date)
+    duration_minutes: Mapped[int] = mapped_column(Integer, default=50)
+    status: Mapped[str] = mapped_column(String(20), default=NoteStatus.DRAFT.value)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    finalized_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    subjective: Mapped[str | None] = mapped_column(EncryptedString())
+    objective: Mapped[str | None] = mapped_column(EncryptedString())
+    assessment: Mapped[str | None] = mapped_column(EncryptedString())
+    plan: Mapped[str | None] = mapped_column(EncryptedString())
+
+
+class SessionNoteVersion(UUIDPrimaryKey, WorkspaceScoped, Base):
+    """The content of a note as it was before an amendment."""
+
+    __tablename__ = "session_versions"
+    __table_args__ = (
+        Index("uq_session_versions_session_version", "session_id", "version", unique=True),
+    )
+
+    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    amended_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    amended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    subjective: Mapped[str | None] = mapped_column(EncryptedString())
+    objective: Mapped[str | None] = mapped_column(EncryptedString())
+    assessment: Mapped[str | None] = mapped_column(EncryptedString())
+    plan: Mapped[str | None] = mapped_column(EncryptedString())
