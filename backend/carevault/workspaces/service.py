@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from carevault.workspaces.models import Workspace
+
+
+async def get_by_name(db: AsyncSession, name: str) -> Workspace | None:
+    return (await db.execute(select(Workspace).where(Workspace.name == name))).scalar_one_or_none()
+
+
+async def get_or_create(db: AsyncSession, name: str) -> tuple[Workspace, bool]:
+    existing = await get_by_name(db, name)
+    if existing is not None:
+        return existing, False
+    workspace = Workspace(name=name)
+    db.add(workspace)
+    await db.flush()
+    return workspace, True
