@@ -1,0 +1,214 @@
+"""Shared fixtures: a real PostgreSQL (the local server when it answers, else an embedded one
+the tests start), schemas built by `alembic upgrade head`, and an installed key ring.
+
+Environment:
+- CAREVAULT_TEST_ADMIN_DSN: use this server instead (postgresql://user@host:port/postgres).
+- CI (set by CI systems): tests that need pgcrypto fail instead of skipping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from carevault.crypto import FieldCipher, KeyRing, PhiBackend, install, uninstall
+from carevault.db.engine import create_engine
+from carevault.db.migrate import upgrade_async
+
+# boto3 needs credentials and a region even for a local endpoint; never real ones in tests.
+for _name, _value in {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}.items():
+    os.environ[_name] = _value
+for _name in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
+    os.environ.pop(_name, None)
+
+LOCAL_SERVER_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@dataclass(frozen=True)
+class PgServer:
+    """How to reach the test server: libpq DSNs for admin work, SQLAlchemy URLs for the app."""
+
+    host: str
+    port: int | None
+    socket_dir: str | None
+    user: str
+    kind: str
+
+    def dsn(self, database: str) -> str:
+        if self.socket_dir:
+            return f"postgresql://{self.user}@/{database}?host={self.socket_dir}"
+        return f"postgresql://{self.user}@{self.host}:{self.port}/{database}"
+
+    def url(self, database: str) -> str:
+        return self.dsn(database).replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+def _from_dsn(dsn: str, kind: str) -> PgServer:
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(dsn)
+    socket_dir = parse_qs(parts.query).get("host", [None])[0]
+    return PgServer(
+        host=parts.hostname or "",
+        port=parts.port or (None if socket_dir else 5432),
+        socket_dir=socket_dir,
+        user=parts.username or "postgres",
+        kind=kind,
+    )
+
+
+async def _answers(dsn: str) -> bool:
+    try:
+        connection = await asyncpg.connect(dsn, timeout=3)
+    except (OSError, asyncpg.PostgresError, TimeoutError):
+        return False
+    await connection.close()
+    return True
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+    configured = os.environ.get("CAREVAULT_TEST_ADMIN_DSN")
+    if configured:
+        yield _from_dsn(configured, "configured")
+        return
+    if asyncio.run(_answers(LOCAL_SERVER_DSN)):
+        yield _from_dsn(LOCAL_SERVER_DSN, "local")
+        return
+    from carevault.db.embedded import start_embedded
+
+    data_dir = tmp_path_factory.mktemp("embedded-pg")
+    url = start_embedded(data_dir, database="postgres")
+    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    yield _from_dsn(dsn, "embedded")
+
+
+async def admin_execute(server: PgServer, *statements: str) -> None:
+    connection = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session")
+async def template_database(pg_server: PgServer) -> AsyncIterator[str]:
+    """A database migrated once with `alembic upgrade head`; per-test copies clone it."""
+    name = f"cv_tpl_{uuid.uuid4().hex[:10]}"
+    await admin_execute(pg_server, f'CREATE DATABASE "{name}"')
+    engine = create_engine(pg_server.url(name), pool_size=1)
+    try:
+        await upgrade_async(engine)
+    finally:
+        await engine.dispose()
+    yield name
+    await admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+NewDatabase = Callable[[], Awaitable[str]]
+
+
+@pytest.fixture
+async def new_database(pg_server: PgServer, template_database: str) -> AsyncIterator[NewDatabase]:
+    """Factory for fresh migrated databases (for tests that commit); dropped afterwards."""
+    created: list[str] = []
+
+    async def make() -> str:
+        name = f"cv_test_{uuid.uuid4().hex[:10]}"
+        await admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
+        created.append(name)
+        return pg_server.url(name)
+
+    yield make
+    for name in created:
+        await admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+async def shared_database_url(pg_server: PgServer, template_database: str) -> AsyncIterator[str]:
+    name = f"cv_shared_{uuid.uuid4().hex[:10]}"
+    await admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
+    yield pg_server.url(name)
+    await admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class RingHolder:
+    """A ring source a test can swap, the way a refresh swaps the manager's ring."""
+
+    def __init__(self, ring: KeyRing) -> None:
+        self.ring = ring
+
+
+@pytest.fixture
+def ring_holder() -> Iterator[RingHolder]:
+    holder = RingHolder(KeyRing.generate())
+    install(FieldCipher(holder), PhiBackend.AESGCM)
+    yield holder
+    uninstall()
+
+
+@pytest.fixture(scope="session")
+async def engine(shared_database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(shared_database_url, pool_size=5)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+async def db(engine: AsyncEngine, ring_holder: RingHolder) -> AsyncIterator[AsyncSession]:
+    """A session inside a transaction that is rolled back after the test."""
+    async with engine.connect() as connection:
+        transaction = await connection.begin()
+        session = AsyncSession(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        try:
+            yield session
+        finally:
+            await session.close()
+            await transaction.rollback()
+
+
+@pytest.fixture
+async def require_pgcrypto(engine: AsyncEngine) -> None:
+    from carevault.runtime import pgcrypto_available
+
+    if not await pgcrypto_available(engine):
+        message = "this PostgreSQL server does not offer pgcrypto (Debian: postgresql-contrib)"
+        if IN_CI:
+            pytest.fail(f"pgcrypto is required in CI: {message}")
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    """A Secrets Manager endpoint: moto in server mode on loopback, spoken to over HTTP."""
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "data"
+    path.mkdir()
+    return path

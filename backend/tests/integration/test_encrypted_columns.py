@@ -1,0 +1,178 @@
+"""EncryptedString against real PostgreSQL, schema from `alembic upgrade head`."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from carevault.clients.models import Client
+from carevault.crypto import DecryptionError, EncryptedString
+from carevault.db.models import Base
+from carevault.notes.models import SessionNote
+from tests.conftest import RingHolder
+from tests.integration import factories
+
+ENCRYPTED_COLUMNS = sorted(
+    (table.name, column.name)
+    for table in Base.metadata.sorted_tables
+    for column in table.columns
+    if isinstance(column.type, EncryptedString)
+)
+
+
+async def reread(db: AsyncSession, model: type, row_id: object) -> object:
+    db.expunge_all()
+    return (await db.execute(select(model).where(model.id == row_id))).scalar_one()
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "Zoë Ångström — 患者 🩺", "s" * 5000, "ü" * 5000],
+    ids=["empty", "unicode", "5000-ascii", "5000-two-byte"],
+)
+async def test_round_trip_through_postgres(db: AsyncSession, value: str) -> None:
+    space = await factories.workspace(db)
+    row = await factories.note(db, space, await factories.client(db, space), subjective=value)
+    loaded = await reread(db, SessionNote, row.id)
+    assert loaded.subjective == value  # type: ignore[attr-defined]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=st.text(max_size=500))
+async def test_round_trip_property_through_postgres(db: AsyncSession, value: str) -> None:
+    space = await factories.workspace(db)
+    row = await factories.client(db, space, notes=value.replace("\x00", ""))
+    loaded = await reread(db, Client, row.id)
+    assert loaded.notes == value.replace("\x00", "")  # type: ignore[attr-defined]
+
+
+def test_every_phi_column_of_the_issue_is_encrypted() -> None:
+    expected = {
+        ("clients", c)
+        for c in (
+            "first_name", "last_name", "email", "phone", "date_of_birth", "address",
+            "emergency_contact_name", "emergency_contact_phone", "medical_history", "notes",
+        )
+    } | {("appointments", "location"), ("appointments", "notes")} | {
+        (t, c) for t in ("sessions", "session_versions")
+        for c in ("subjective", "objective", "assessment", "plan")
+    }
+    assert expected <= set(ENCRYPTED_COLUMNS)
+
+
+async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    person = await factories.client(db, space)
+    await factories.appointment(db, space, person)
+    await factories.note(db, space, person)
+    await db.execute(text(
+        "INSERT INTO session_versions (id, workspace_id, session_id, version, amended_at, "
+        "subjective) SELECT gen_random_uuid(), workspace_id, id, 1, now(), subjective "
+        "FROM sessions WHERE workspace_id = :w"
+    ), {"w": space.id})
+    plaintexts = [
+        "Ada", "Lovelace", "ada@example.org", "7946", "1990-12-10", "Analytical", "Babbage",
+        "Migraine", "afternoon", "Room 2", "referral", "low mood", "Flat affect", "depressive",
+        "CBT",
+    ]
+    for table, column in ENCRYPTED_COLUMNS:
+        values = (await db.execute(text(
+            f"SELECT {column} FROM {table} WHERE workspace_id = :w AND {column} IS NOT NULL"  # noqa: S608
+        ), {"w": space.id})).scalars().all()
+        if table != "session_versions" or column == "subjective":
+            assert values, f"{table}.{column} has no row to check"
+        for value in values:
+            assert isinstance(value, bytes), f"{table}.{column} is not bytea"
+            assert value[0] == 0x01
+            for plaintext in plaintexts:
+                assert plaintext.encode() not in value, f"{table}.{column} leaks {plaintext!r}"
+
+
+async def test_a_flipped_byte_in_the_database_raises(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    row = await factories.client(db, space)
+    await db.execute(
+        text("UPDATE clients SET last_name = set_byte(last_name, 20, get_byte(last_name, 20) # 1)"
+             " WHERE id = :id"),
+        {"id": row.id},
+    )
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        await reread(db, Client, row.id)
+
+
+async def test_a_value_moved_to_another_column_raises(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    row = await factories.client(db, space)
+    await db.execute(text("UPDATE clients SET last_name = first_name WHERE id = :id"),
+                     {"id": row.id})
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        await reread(db, Client, row.id)
+
+
+async def test_a_value_moved_to_the_same_column_of_another_table_raises(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    person = await factories.client(db, space)
+    appointment = await factories.appointment(db, space, person)
+    await db.execute(
+        text("UPDATE appointments SET notes = (SELECT notes FROM clients WHERE id = :c) "
+             "WHERE id = :a"),
+        {"c": person.id, "a": appointment.id},
+    )
+    db.expunge_all()
+    from carevault.appointments.models import Appointment
+
+    with pytest.raises(DecryptionError):
+        await db.execute(select(Appointment).where(Appointment.id == appointment.id))
+
+
+async def test_unknown_and_retired_versions_raise(db: AsyncSession, ring_holder: RingHolder) -> None:
+    space = await factories.workspace(db)
+    original = ring_holder.ring
+    row = await factories.client(db, space)
+    ring_holder.ring = original.rotated()
+    newer = await factories.client(db, space, first_name="Grace")
+    ring_holder.ring = original  # a ring that has never heard of version 2
+    with pytest.raises(DecryptionError, match="version 2 is not in the key ring"):
+        await reread(db, Client, newer.id)
+    ring_holder.ring = original.rotated().with_retired(1)
+    with pytest.raises(DecryptionError, match="version 1 is retired"):
+        await reread(db, Client, row.id)
+
+
+async def test_rotation_changes_new_writes_and_old_rows_still_read(
+    db: AsyncSession, ring_holder: RingHolder
+) -> None:
+    space = await factories.workspace(db)
+    old = await factories.client(db, space, first_name="Before")
+    ring_holder.ring = ring_holder.ring.rotated()
+    new = await factories.client(db, space, first_name="After")
+    versions = dict((await db.execute(text(
+        "SELECT id, substring(first_name FROM 2 FOR 4) FROM clients WHERE workspace_id = :w"
+    ), {"w": space.id})).all())
+    assert int.from_bytes(versions[old.id], "big") == 1
+    assert int.from_bytes(versions[new.id], "big") == 2
+    assert (await reread(db, Client, old.id)).first_name == "Before"  # type: ignore[attr-defined]
+    assert (await reread(db, Client, new.id)).first_name == "After"  # type: ignore[attr-defined]
+
+
+async def test_encrypted_date_round_trips_and_rejects_wrong_types(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    row = await factories.client(db, space, date_of_birth=date(1984, 2, 29))
+    assert (await reread(db, Client, row.id)).date_of_birth == date(1984, 2, 29)  # type: ignore[attr-defined]
+    db.add(Client(workspace_id=space.id, first_name="X", last_name="Y", date_of_birth="1984"))
+    with pytest.raises(Exception, match="expected date"):
+        await db.flush()
+    await db.rollback()
+
+
+async def test_null_stays_null(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    row = await factories.client(db, space, notes=None)
+    raw = await db.scalar(text("SELECT notes FROM clients WHERE id = :id"), {"id": row.id})
+    assert raw is None
+    assert (await reread(db, Client, row.id)).notes is None  # type: ignore[attr-defined]
