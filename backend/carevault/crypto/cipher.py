@@ -45,12 +45,12 @@ class FieldCipher:
         if format_byte == envelope.FORMAT_AESGCM:
             cipher = ring.cipher_for(version)
             if cipher is None:
-                raise _version_refused(ring, version)
+                raise version_refused(ring, version)
             plaintext = envelope.open_aesgcm(cipher, value, context)
         elif format_byte == envelope.FORMAT_PGCRYPTO:
             material = ring.material_for(version)
             if material is None:
-                raise _version_refused(ring, version)
+                raise version_refused(ring, version)
             plaintext = envelope.open_cbc_hmac(material, value, context)
         else:
             raise DecryptionError(f"unknown format byte 0x{format_byte:02x}")
@@ -60,7 +60,7 @@ class FieldCipher:
             raise DecryptionError("decrypted bytes are not UTF-8") from None
 
 
-def _version_refused(ring: KeyRing, version: int) -> DecryptionError:
+def version_refused(ring: KeyRing, version: int) -> DecryptionError:
     if version in ring.keys:
         return DecryptionError(f"key version {version} is retired")
     return DecryptionError(f"key version {version} is not in the key ring")

@@ -9,13 +9,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, Table, bindparam, event, func, literal
+from sqlalchemy import Column, LargeBinary, Table, bindparam, event, func, literal, type_coerce
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 from sqlalchemy.types import BigInteger, TypeDecorator
 
 from carevault.crypto import registry
+from carevault.crypto.cipher import version_refused
 from carevault.crypto.errors import DecryptionError
 
 # Markers returned by carevault_pgc_decrypt(): opened plaintext, or a refusal and its reason.
@@ -24,7 +25,6 @@ _PGC_REFUSED = 0xFF
 _PGC_REASONS = {
     1: "stored value is truncated",
     2: "unknown format byte",
-    3: "key version is not usable",
     4: "authentication failed (tampered, moved, or wrong key)",
 }
 
@@ -45,26 +45,21 @@ class EncryptedString(TypeDecorator[str]):
             raise DecryptionError("encrypted column is not attached to a table")
         return self.context.encode()
 
-    # Application backend: encryption happens in these two hooks. ----------------------------
+    # Application backend: encryption happens in these two hooks. They always encrypt and
+    # never accept database-opened markers, whatever the backend: the pgcrypto path swaps
+    # in its own parameter and result types when a statement is compiled, so a statement
+    # compiled for one backend can never be executed with the other's rules.
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
         if value is None:
             return None
-        plaintext = self.to_plaintext(value)
-        if registry.current_backend() is registry.PhiBackend.PGCRYPTO:
-            # The database seals it: carevault_pgc_encrypt() wraps this parameter.
-            return plaintext.encode()
-        return registry.current_cipher().encrypt(plaintext, self.context_bytes)
+        return registry.current_cipher().encrypt(self.to_plaintext(value), self.context_bytes)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
         if value is None:
             return None
-        stored = bytes(value)
-        if registry.current_backend() is registry.PhiBackend.PGCRYPTO:
-            stored = self._unwrap_pgcrypto_result(stored)
-            if stored[0] == _PGC_OPENED:
-                return self.from_plaintext(stored[1:].decode())
-        return self.from_plaintext(registry.current_cipher().decrypt(stored, self.context_bytes))
+        plaintext = registry.current_cipher().decrypt(bytes(value), self.context_bytes)
+        return self.from_plaintext(plaintext)
 
     def to_plaintext(self, value: Any) -> str:
         if not isinstance(value, str):
@@ -80,7 +75,7 @@ class EncryptedString(TypeDecorator[str]):
         if registry.current_backend() is not registry.PhiBackend.PGCRYPTO:
             return bindvalue
         return func.carevault_pgc_encrypt(
-            bindvalue,
+            type_coerce(bindvalue, _PgcryptoPlaintext(self)),
             bindparam("cv_active_key", None, type_=_ActiveKeyMaterial(), unique=True),
             bindparam("cv_active_version", None, type_=_ActiveKeyVersion(), unique=True),
             literal(self.context),
@@ -95,17 +90,8 @@ class EncryptedString(TypeDecorator[str]):
             bindparam("cv_key_versions", None, type_=_UsableKeyVersions(), unique=True),
             bindparam("cv_key_material", None, type_=_UsableKeyMaterial(), unique=True),
             literal(self.context),
-            type_=self,
+            type_=_PgcryptoOpened(self),
         )
-
-    def _unwrap_pgcrypto_result(self, stored: bytes) -> bytes:
-        if stored and stored[0] == _PGC_REFUSED:
-            reason = stored[1] if len(stored) > 1 else 0
-            if reason == 3 and len(stored) >= 7:
-                version = int.from_bytes(stored[3:7], "big")
-                raise DecryptionError(f"key version {version} is not usable")
-            raise DecryptionError(_PGC_REASONS.get(reason, "refused by the database"))
-        return stored
 
 
 class EncryptedDate(EncryptedString):
@@ -130,6 +116,46 @@ def _bind_context_to_column(column: Column[Any], table: Any) -> None:
             bound = column.type.copy()
             bound.context = f"{table.name}.{column.name}"
             column.type = bound
+
+
+class _PgcryptoPlaintext(TypeDecorator[Any]):
+    """The plaintext parameter of carevault_pgc_encrypt(): UTF-8 bytes, sealed by the database."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def __init__(self, column_type: EncryptedString) -> None:
+        super().__init__()
+        self.column_type = column_type
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
+        return None if value is None else self.column_type.to_plaintext(value).encode()
+
+
+class _PgcryptoOpened(TypeDecorator[Any]):
+    """The result of carevault_pgc_decrypt(): 0x00 + plaintext, an application-sealed value
+    passed through, or 0xFF + reason when the database refused it."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def __init__(self, column_type: EncryptedString) -> None:
+        super().__init__()
+        self.column_type = column_type
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        opened = bytes(value)
+        if opened[:1] == bytes((_PGC_OPENED,)):
+            return self.column_type.from_plaintext(opened[1:].decode())
+        if opened[:1] == bytes((_PGC_REFUSED,)):
+            reason = opened[1] if len(opened) > 1 else 0
+            if reason == 3 and len(opened) >= 7:
+                version = int.from_bytes(opened[3:7], "big")
+                raise version_refused(registry.current_cipher().ring, version)
+            raise DecryptionError(_PGC_REASONS.get(reason, "refused by the database"))
+        return self.column_type.process_result_value(opened, dialect)
 
 
 # Parameter types that take their value from the current key ring at execution time, so a
