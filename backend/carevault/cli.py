@@ -97,8 +97,9 @@ def run(
     typer.echo("Applying database migrations …")
     upgrade(url)
     manager = start_key_ring(settings)
-    typer.echo(f"Key ring: {manager.provider.description}, active version "
-               f"{manager.ring.active_version}")
+    typer.echo(
+        f"Key ring: {manager.provider.description}, active version {manager.ring.active_version}"
+    )
     created = run_async(_seed_demo(url))
     typer.echo("Seeded the demo practice." if created else "Demo practice already present.")
 
@@ -114,8 +115,9 @@ def run(
         "Press Ctrl+C to stop.\n"
     )
     application = create_app(settings, database_url=url, key_manager=manager)
-    config = uvicorn.Config(application, host=settings.host, port=bind_port,
-                            log_level=settings.log_level)
+    config = uvicorn.Config(
+        application, host=settings.host, port=bind_port, log_level=settings.log_level
+    )
     server = uvicorn.Server(config)
     original_startup = server.startup
 
@@ -171,8 +173,10 @@ def serve(
 
     current, head = run_async(revision()), head_revision()
     if current != head:
-        raise fail(f"the database schema is at {current or 'nothing'}, this version needs "
-                   f"{head}: run `carevault db upgrade` first")
+        raise fail(
+            f"the database schema is at {current or 'nothing'}, this version needs "
+            f"{head}: run `carevault db upgrade` first"
+        )
     # Workers resolve settings themselves; hand them the database actually in use.
     os.environ["CAREVAULT_DATABASE_URL"] = url
     uvicorn.run(
@@ -242,8 +246,9 @@ def users_create(
         try:
             async with session_factory(engine)() as db, db.begin():
                 space, created = await get_or_create(db, workspace)
-                user = await create_user(db, space, email=email, password=password,
-                                         role=role_value, display_name=name)
+                user = await create_user(
+                    db, space, email=email, password=password, role=role_value, display_name=name
+                )
                 return created, str(user.id)
         finally:
             await engine.dispose()
@@ -279,10 +284,14 @@ def keys_status() -> None:
     typer.echo(f"{'version':>8}  {'state':<13} {'created':<26} age")
     for version in sorted(ring.keys):
         key = ring.keys[version]
-        state = "active" if version == ring.active_version else (
-            "retired" if key.retired else "decrypt-only")
-        typer.echo(f"{version:>8}  {state:<13} {key.created_at.isoformat():<26} "
-                   f"{_age(key.created_at)}")
+        state = (
+            "active"
+            if version == ring.active_version
+            else ("retired" if key.retired else "decrypt-only")
+        )
+        typer.echo(
+            f"{version:>8}  {state:<13} {key.created_at.isoformat():<26} {_age(key.created_at)}"
+        )
     typer.echo(f"refresh interval of running apps: {settings.key_cache_ttl_seconds:g} s")
 
 
@@ -328,8 +337,7 @@ def keys_init() -> None:
     provider = build_key_provider(settings)
     ring, created = provider.initialize()
     verb = "Created" if created else "Found existing"
-    typer.echo(f"{verb} key ring in {provider.description}; active version "
-               f"{ring.active_version}.")
+    typer.echo(f"{verb} key ring in {provider.description}; active version {ring.active_version}.")
 
 
 @keys_app.command("generate")
@@ -375,8 +383,12 @@ def doctor() -> None:
         cipher = FieldCipher(StaticRing(ring))
         probe = "doctor self-test"
         assert cipher.decrypt(cipher.encrypt(probe, b"doctor.probe"), b"doctor.probe") == probe
-        report(True, "key ring", f"{provider.description}, active version {ring.active_version}"
-               f" of {len(ring.keys)}, encrypt/decrypt self-test passed")
+        report(
+            True,
+            "key ring",
+            f"{provider.description}, active version {ring.active_version}"
+            f" of {len(ring.keys)}, encrypt/decrypt self-test passed",
+        )
     except KeyRingError as exc:
         report(False, "key ring", str(exc))
 
@@ -384,14 +396,19 @@ def doctor() -> None:
         url = database_url_for(settings)
         revision, head, pgcrypto = run_async(_database_facts(url))
         report(True, "database", "reachable")
-        report(revision == head, "migrations",
-               f"at {revision or 'nothing'}, code expects {head}"
-               + ("" if revision == head else " (run `carevault db upgrade`)"))
+        report(
+            revision == head,
+            "migrations",
+            f"at {revision or 'nothing'}, code expects {head}"
+            + ("" if revision == head else " (run `carevault db upgrade`)"),
+        )
         needs_pgcrypto = settings.phi_backend.value == "pgcrypto"
         report(
             True if pgcrypto else (False if needs_pgcrypto else None),
             "pgcrypto",
-            "available" if pgcrypto else "not installed in this database (the fallback backend "
+            "available"
+            if pgcrypto
+            else "not installed in this database (the fallback backend "
             "is unavailable; the default aesgcm backend does not need it)",
         )
     except Exception as exc:  # doctor reports every failure instead of stopping at the first

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     key_provider: KeyProviderName = KeyProviderName.LOCAL
     keyring_file: Path | None = None
     keyring_json: SecretStr | None = None
-    aws_secret_id: str = "carevault/keyring"
+    aws_secret_id: str = "carevault/keyring"  # noqa: S105 (a secret name, not a secret)
     aws_region: str | None = None
     aws_endpoint_url: str | None = None
     key_cache_ttl_seconds: float = Field(default=300.0, gt=0)

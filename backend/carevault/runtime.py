@@ -56,7 +56,9 @@ def start_key_ring(settings: Settings, provider: KeyProvider | None = None) -> K
             "`carevault keys generate`",
             KeyProviderName.LOCAL: "check CAREVAULT_KEYRING_FILE",
         }[settings.key_provider]
-        raise StartupError(f"no usable key ring from {provider.description}: {exc}; {hint}") from None
+        raise StartupError(
+            f"no usable key ring from {provider.description}: {exc}; {hint}"
+        ) from None
     install(FieldCipher(manager), settings.phi_backend)
     return manager
 

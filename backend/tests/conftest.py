@@ -46,12 +46,14 @@ class PgServer:
     port: int | None
     socket_dir: str | None
     user: str
+    password: str | None
     kind: str
 
     def dsn(self, database: str) -> str:
+        credentials = f"{self.user}:{self.password}" if self.password else self.user
         if self.socket_dir:
-            return f"postgresql://{self.user}@/{database}?host={self.socket_dir}"
-        return f"postgresql://{self.user}@{self.host}:{self.port}/{database}"
+            return f"postgresql://{credentials}@/{database}?host={self.socket_dir}"
+        return f"postgresql://{credentials}@{self.host}:{self.port}/{database}"
 
     def url(self, database: str) -> str:
         return self.dsn(database).replace("postgresql://", "postgresql+asyncpg://", 1)
@@ -67,6 +69,7 @@ def _from_dsn(dsn: str, kind: str) -> PgServer:
         port=parts.port or (None if socket_dir else 5432),
         socket_dir=socket_dir,
         user=parts.username or "postgres",
+        password=parts.password,
         kind=kind,
     )
 
@@ -145,6 +148,13 @@ async def shared_database_url(pg_server: PgServer, template_database: str) -> As
     await admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
     yield pg_server.url(name)
     await admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(autouse=True)
+def _fresh_encryption_state() -> Iterator[None]:
+    """No test inherits another's installed cipher or PHI backend."""
+    yield
+    uninstall()
 
 
 class RingHolder:

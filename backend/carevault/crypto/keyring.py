@@ -67,9 +67,7 @@ class KeyRing:
         if any(self.blind_index_key == key.material for key in self.keys.values()):
             raise KeyRingError("the blind-index key must differ from every encryption key")
         ciphers = {
-            version: AESGCM(key.material)
-            for version, key in self.keys.items()
-            if not key.retired
+            version: AESGCM(key.material) for version, key in self.keys.items() if not key.retired
         }
         object.__setattr__(self, "_ciphers", ciphers)
 
@@ -163,7 +161,9 @@ class KeyRing:
                     retired=bool(entry.get("retired", False)),
                 )
         except (KeyError, TypeError, ValueError) as exc:
-            raise KeyRingError(f"the key ring document is malformed ({type(exc).__name__})") from None
+            raise KeyRingError(
+                f"the key ring document is malformed ({type(exc).__name__})"
+            ) from None
         return cls(keys=keys, active_version=active_version, blind_index_key=blind_index_key)
 
 

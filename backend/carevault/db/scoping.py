@@ -12,9 +12,9 @@ from carevault.db.base import WorkspaceScoped
 ModelT = TypeVar("ModelT", bound=WorkspaceScoped)
 
 
-def in_workspace(model: type[ModelT], workspace_id: uuid.UUID) -> Select[tuple[ModelT]]:
+def in_workspace(model: type[ModelT], workspace_id: uuid.UUID) -> Select[ModelT]:
     """`SELECT model WHERE workspace_id = …`; add further filters to the result."""
-    return select(model).where(model.workspace_id == workspace_id)  # type: ignore[arg-type]
+    return select(model).where(model.workspace_id == workspace_id)
 
 
 def workspace_filter(model: type[WorkspaceScoped], workspace_id: uuid.UUID) -> Any:

@@ -19,7 +19,7 @@ from carevault.workspaces import service as workspace_service
 DEMO_WORKSPACE = "Demo Practice"
 DEMO_OWNER_EMAIL = "owner@demo.carevault.local"
 DEMO_CLINICIAN_EMAIL = "clinician@demo.carevault.local"
-DEMO_PASSWORD = "carevault-demo"  # development only; printed by `carevault run`
+DEMO_PASSWORD = "carevault-demo"  # noqa: S105 (development only; printed by `carevault run`)
 DEMO_CLIENTS = 12
 
 _SUBJECTIVE = [
@@ -51,16 +51,24 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
     if not created:
         return False
     await auth_service.create_user(
-        db, workspace, email=DEMO_OWNER_EMAIL, password=DEMO_PASSWORD, role=Role.OWNER,
+        db,
+        workspace,
+        email=DEMO_OWNER_EMAIL,
+        password=DEMO_PASSWORD,
+        role=Role.OWNER,
         display_name="Dr. Demo Owner",
     )
     await auth_service.create_user(
-        db, workspace, email=DEMO_CLINICIAN_EMAIL, password=DEMO_PASSWORD,
-        role=Role.CLINICIAN, display_name="Demo Clinician",
+        db,
+        workspace,
+        email=DEMO_CLINICIAN_EMAIL,
+        password=DEMO_PASSWORD,
+        role=Role.CLINICIAN,
+        display_name="Demo Clinician",
     )
     fake = Faker()
     Faker.seed(20261123)
-    rng = random.Random(20261123)
+    rng = random.Random(20261123)  # noqa: S311 (repeatable demo data, not security)
     index = BlindIndex(current_cipher())
     scope = str(workspace.id)
     clients = []

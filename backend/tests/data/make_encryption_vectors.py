@@ -79,15 +79,25 @@ FIELD_CASES: list[tuple[str, int, int, str, str]] = [
     ("aesgcm-date", envelope.FORMAT_AESGCM, 7, "clients.date_of_birth", "1984-02-29"),
     ("aesgcm-unicode", envelope.FORMAT_AESGCM, 7, "clients.last_name", UNICODE_TEXT),
     ("aesgcm-long", envelope.FORMAT_AESGCM, 7, "sessions.subjective", long_text()),
-    ("aesgcm-max-version", envelope.FORMAT_AESGCM, 4294967295, "clients.email",
-     "jordan.example@example.org"),
+    (
+        "aesgcm-max-version",
+        envelope.FORMAT_AESGCM,
+        4294967295,
+        "clients.email",
+        "jordan.example@example.org",
+    ),
     ("pgcrypto-empty", envelope.FORMAT_PGCRYPTO, 1, "clients.notes", ""),
     ("pgcrypto-ascii", envelope.FORMAT_PGCRYPTO, 1, "clients.first_name", "Jordan"),
     ("pgcrypto-one-block", envelope.FORMAT_PGCRYPTO, 7, "clients.notes", SIXTEEN_BYTES),
     ("pgcrypto-unicode", envelope.FORMAT_PGCRYPTO, 7, "clients.last_name", UNICODE_TEXT),
     ("pgcrypto-long", envelope.FORMAT_PGCRYPTO, 7, "sessions.subjective", long_text()),
-    ("pgcrypto-max-version", envelope.FORMAT_PGCRYPTO, 4294967295, "clients.phone",
-     "+1 (555) 010-0199"),
+    (
+        "pgcrypto-max-version",
+        envelope.FORMAT_PGCRYPTO,
+        4294967295,
+        "clients.phone",
+        "+1 (555) 010-0199",
+    ),
 ]
 
 # (name, kind, scope, input value)
@@ -207,9 +217,7 @@ def render_markdown(document: dict) -> str:
             out.append(_wrap_hex(expected))
         else:
             digest = hashlib.sha256(plaintext.encode()).hexdigest()
-            out.append(
-                f"plaintext   {len(plaintext.encode())} bytes of UTF-8, sha256 {digest}"
-            )
+            out.append(f"plaintext   {len(plaintext.encode())} bytes of UTF-8, sha256 {digest}")
             out.append(f"expected    ({len(expected) // 2} bytes) sha256 of the bytes:")
             out.append(hashlib.sha256(bytes.fromhex(expected)).hexdigest())
             out.append(f"            first 64 bytes: {expected[:128]}")

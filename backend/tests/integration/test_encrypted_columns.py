@@ -42,7 +42,9 @@ async def test_round_trip_through_postgres(db: AsyncSession, value: str) -> None
     assert loaded.subjective == value  # type: ignore[attr-defined]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(value=st.text(max_size=500))
 async def test_round_trip_property_through_postgres(db: AsyncSession, value: str) -> None:
     space = await factories.workspace(db)
@@ -52,16 +54,29 @@ async def test_round_trip_property_through_postgres(db: AsyncSession, value: str
 
 
 def test_every_phi_column_of_the_issue_is_encrypted() -> None:
-    expected = {
-        ("clients", c)
-        for c in (
-            "first_name", "last_name", "email", "phone", "date_of_birth", "address",
-            "emergency_contact_name", "emergency_contact_phone", "medical_history", "notes",
-        )
-    } | {("appointments", "location"), ("appointments", "notes")} | {
-        (t, c) for t in ("sessions", "session_versions")
-        for c in ("subjective", "objective", "assessment", "plan")
-    }
+    expected = (
+        {
+            ("clients", c)
+            for c in (
+                "first_name",
+                "last_name",
+                "email",
+                "phone",
+                "date_of_birth",
+                "address",
+                "emergency_contact_name",
+                "emergency_contact_phone",
+                "medical_history",
+                "notes",
+            )
+        }
+        | {("appointments", "location"), ("appointments", "notes")}
+        | {
+            (t, c)
+            for t in ("sessions", "session_versions")
+            for c in ("subjective", "objective", "assessment", "plan")
+        }
+    )
     assert expected <= set(ENCRYPTED_COLUMNS)
 
 
@@ -70,20 +85,45 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
     person = await factories.client(db, space)
     await factories.appointment(db, space, person)
     await factories.note(db, space, person)
-    await db.execute(text(
-        "INSERT INTO session_versions (id, workspace_id, session_id, version, amended_at, "
-        "subjective) SELECT gen_random_uuid(), workspace_id, id, 1, now(), subjective "
-        "FROM sessions WHERE workspace_id = :w"
-    ), {"w": space.id})
+    await db.execute(
+        text(
+            "INSERT INTO session_versions (id, workspace_id, session_id, version, amended_at, "
+            "subjective) SELECT gen_random_uuid(), workspace_id, id, 1, now(), subjective "
+            "FROM sessions WHERE workspace_id = :w"
+        ),
+        {"w": space.id},
+    )
     plaintexts = [
-        "Ada", "Lovelace", "ada@example.org", "7946", "1990-12-10", "Analytical", "Babbage",
-        "Migraine", "afternoon", "Room 2", "referral", "low mood", "Flat affect", "depressive",
+        "Ada",
+        "Lovelace",
+        "ada@example.org",
+        "7946",
+        "1990-12-10",
+        "Analytical",
+        "Babbage",
+        "Migraine",
+        "afternoon",
+        "Room 2",
+        "referral",
+        "low mood",
+        "Flat affect",
+        "depressive",
         "CBT",
     ]
     for table, column in ENCRYPTED_COLUMNS:
-        values = (await db.execute(text(
-            f"SELECT {column} FROM {table} WHERE workspace_id = :w AND {column} IS NOT NULL"  # noqa: S608
-        ), {"w": space.id})).scalars().all()
+        values = (
+            (
+                await db.execute(
+                    text(
+                        f"SELECT {column} FROM {table} "  # noqa: S608 (names from our metadata)
+                        f"WHERE workspace_id = :w AND {column} IS NOT NULL"
+                    ),
+                    {"w": space.id},
+                )
+            )
+            .scalars()
+            .all()
+        )
         if table != "session_versions" or column == "subjective":
             assert values, f"{table}.{column} has no row to check"
         for value in values:
@@ -97,8 +137,10 @@ async def test_a_flipped_byte_in_the_database_raises(db: AsyncSession) -> None:
     space = await factories.workspace(db)
     row = await factories.client(db, space)
     await db.execute(
-        text("UPDATE clients SET last_name = set_byte(last_name, 20, get_byte(last_name, 20) # 1)"
-             " WHERE id = :id"),
+        text(
+            "UPDATE clients SET last_name = set_byte(last_name, 20, get_byte(last_name, 20) # 1)"
+            " WHERE id = :id"
+        ),
         {"id": row.id},
     )
     with pytest.raises(DecryptionError, match="authentication failed"):
@@ -108,8 +150,9 @@ async def test_a_flipped_byte_in_the_database_raises(db: AsyncSession) -> None:
 async def test_a_value_moved_to_another_column_raises(db: AsyncSession) -> None:
     space = await factories.workspace(db)
     row = await factories.client(db, space)
-    await db.execute(text("UPDATE clients SET last_name = first_name WHERE id = :id"),
-                     {"id": row.id})
+    await db.execute(
+        text("UPDATE clients SET last_name = first_name WHERE id = :id"), {"id": row.id}
+    )
     with pytest.raises(DecryptionError, match="authentication failed"):
         await reread(db, Client, row.id)
 
@@ -119,8 +162,10 @@ async def test_a_value_moved_to_the_same_column_of_another_table_raises(db: Asyn
     person = await factories.client(db, space)
     appointment = await factories.appointment(db, space, person)
     await db.execute(
-        text("UPDATE appointments SET notes = (SELECT notes FROM clients WHERE id = :c) "
-             "WHERE id = :a"),
+        text(
+            "UPDATE appointments SET notes = (SELECT notes FROM clients WHERE id = :c) "
+            "WHERE id = :a"
+        ),
         {"c": person.id, "a": appointment.id},
     )
     db.expunge_all()
@@ -130,7 +175,9 @@ async def test_a_value_moved_to_the_same_column_of_another_table_raises(db: Asyn
         await db.execute(select(Appointment).where(Appointment.id == appointment.id))
 
 
-async def test_unknown_and_retired_versions_raise(db: AsyncSession, ring_holder: RingHolder) -> None:
+async def test_unknown_and_retired_versions_raise(
+    db: AsyncSession, ring_holder: RingHolder
+) -> None:
     space = await factories.workspace(db)
     original = ring_holder.ring
     row = await factories.client(db, space)
@@ -151,9 +198,17 @@ async def test_rotation_changes_new_writes_and_old_rows_still_read(
     old = await factories.client(db, space, first_name="Before")
     ring_holder.ring = ring_holder.ring.rotated()
     new = await factories.client(db, space, first_name="After")
-    versions = dict((await db.execute(text(
-        "SELECT id, substring(first_name FROM 2 FOR 4) FROM clients WHERE workspace_id = :w"
-    ), {"w": space.id})).all())
+    versions = dict(
+        (
+            await db.execute(
+                text(
+                    "SELECT id, substring(first_name FROM 2 FOR 4) FROM clients "
+                    "WHERE workspace_id = :w"
+                ),
+                {"w": space.id},
+            )
+        ).all()
+    )
     assert int.from_bytes(versions[old.id], "big") == 1
     assert int.from_bytes(versions[new.id], "big") == 2
     assert (await reread(db, Client, old.id)).first_name == "Before"  # type: ignore[attr-defined]

@@ -11,8 +11,7 @@ from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import DecryptionError, FieldCipher, PhiBackend, install
-from carevault.crypto import envelope
+from carevault.crypto import DecryptionError, FieldCipher, PhiBackend, envelope, install
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
@@ -37,8 +36,9 @@ async def pgcrypto_engine(
 async def pg_db(pgcrypto_engine: AsyncEngine) -> AsyncIterator[AsyncSession]:
     async with pgcrypto_engine.connect() as connection:
         transaction = await connection.begin()
-        session = AsyncSession(bind=connection, join_transaction_mode="create_savepoint",
-                               expire_on_commit=False)
+        session = AsyncSession(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
         try:
             yield session
         finally:
@@ -56,8 +56,9 @@ async def test_round_trip_inside_the_database(pg_db: AsyncSession, value: str) -
     space = await factories.workspace(pg_db)
     row = await factories.client(pg_db, space, medical_history=value)
     assert (await reread(pg_db, row.id)).medical_history == value
-    raw = await pg_db.scalar(text("SELECT medical_history FROM clients WHERE id = :id"),
-                             {"id": row.id})
+    raw = await pg_db.scalar(
+        text("SELECT medical_history FROM clients WHERE id = :id"), {"id": row.id}
+    )
     assert raw[0] == envelope.FORMAT_PGCRYPTO
     if value:
         assert value.encode() not in raw
@@ -73,8 +74,9 @@ async def test_database_sealed_values_are_read_by_the_application_backend(
     assert app_cipher.decrypt(raw, b"clients.first_name") == "Sealed in SQL"
     # and the database opens what the application sealed: one column, both kinds
     sealed_by_app = app_cipher.encrypt("Sealed in Python", b"clients.last_name")
-    await pg_db.execute(text("UPDATE clients SET last_name = :v WHERE id = :id"),
-                        {"v": sealed_by_app, "id": row.id})
+    await pg_db.execute(
+        text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": sealed_by_app, "id": row.id}
+    )
     loaded = await reread(pg_db, row.id)
     assert (loaded.first_name, loaded.last_name) == ("Sealed in SQL", "Sealed in Python")
 
@@ -85,13 +87,15 @@ async def test_database_output_matches_the_python_reference(
     key = ring_holder.ring.active.material
     sealed = await pg_db.scalar(
         text("SELECT carevault_pgc_encrypt(:p, :k, 7, 'clients.notes')"),
-        {"p": "reference".encode(), "k": key},
+        {"p": b"reference", "k": key},
     )
     iv = sealed[5:21]
     assert sealed == envelope.seal_cbc_hmac(key, 7, b"reference", b"clients.notes", iv=iv)
     verified = await pg_db.scalar(
-        text("SELECT carevault_pgc_verify(CAST(:v AS bytea), ARRAY[7::bigint], "
-             "ARRAY[CAST(:k AS bytea)], 'clients.notes')"),
+        text(
+            "SELECT carevault_pgc_verify(CAST(:v AS bytea), ARRAY[7::bigint], "
+            "ARRAY[CAST(:k AS bytea)], 'clients.notes')"
+        ),
         {"v": sealed, "k": key},
     )
     assert verified is True
@@ -100,12 +104,16 @@ async def test_database_output_matches_the_python_reference(
 @pytest.mark.parametrize(
     ("sql", "message"),
     [
-        ("UPDATE clients SET notes = set_byte(notes, 30, get_byte(notes, 30) # 1)",
-         "authentication failed"),
+        (
+            "UPDATE clients SET notes = set_byte(notes, 30, get_byte(notes, 30) # 1)",
+            "authentication failed",
+        ),
         ("UPDATE clients SET notes = first_name", "authentication failed"),
         ("UPDATE clients SET notes = substring(notes FROM 1 FOR 40)", "truncated"),
-        ("UPDATE clients SET notes = overlay(notes PLACING '\\x000000ff'::bytea FROM 2)",
-         "not in the key ring"),
+        (
+            "UPDATE clients SET notes = overlay(notes PLACING '\\x000000ff'::bytea FROM 2)",
+            "not in the key ring",
+        ),
     ],
     ids=["flipped-byte", "moved-column", "truncated", "unknown-version"],
 )
@@ -167,9 +175,9 @@ async def test_a_server_without_pgcrypto_still_migrates_and_reports_unavailable(
         await upgrade_async(engine)
         assert await pgcrypto_available(engine) is False
         async with engine.connect() as connection:
-            functions = await connection.scalar(text(
-                "SELECT count(*) FROM pg_proc WHERE proname LIKE 'carevault_pgc_%'"
-            ))
+            functions = await connection.scalar(
+                text("SELECT count(*) FROM pg_proc WHERE proname LIKE 'carevault_pgc_%'")
+            )
         assert functions == 3
     finally:
         await engine.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -29,7 +30,8 @@ from tests.integration import factories
 
 def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerProvider:
     return SecretsManagerProvider(
-        secret_id or f"carevault/test/{uuid.uuid4().hex}", region="us-east-1",
+        secret_id or f"carevault/test/{uuid.uuid4().hex}",
+        region="us-east-1",
         endpoint_url=endpoint,
     )
 
@@ -80,8 +82,11 @@ def test_production_start_without_a_reachable_ring_refuses_with_what_to_set(
     moto_endpoint: str,
 ) -> None:
     settings = Settings(
-        env="production", key_provider="aws", database_url="postgresql+asyncpg://x/y",
-        aws_secret_id=f"missing/{uuid.uuid4().hex}", aws_region="us-east-1",
+        env="production",
+        key_provider="aws",
+        database_url="postgresql+asyncpg://x/y",
+        aws_secret_id=f"missing/{uuid.uuid4().hex}",
+        aws_region="us-east-1",
         aws_endpoint_url=moto_endpoint,
     )
     with pytest.raises(StartupError, match="CAREVAULT_AWS_SECRET_ID"):
@@ -113,14 +118,21 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
 
         assert wait_until(lambda: manager.ring.active_version == 2)
         after = await factories.client(db, space, first_name="After")
-        versions = dict((await db.execute(text(
-            "SELECT id, get_byte(first_name, 4) FROM clients WHERE workspace_id = :w"
-        ), {"w": space.id})).all())
+        versions = dict(
+            (
+                await db.execute(
+                    text("SELECT id, get_byte(first_name, 4) FROM clients WHERE workspace_id = :w"),
+                    {"w": space.id},
+                )
+            ).all()
+        )
         assert versions == {before.id: 1, after.id: 2}
         db.expunge_all()
-        names = (await db.execute(
-            select(Client.first_name).where(Client.workspace_id == space.id)
-        )).scalars().all()
+        names = (
+            (await db.execute(select(Client.first_name).where(Client.workspace_id == space.id)))
+            .scalars()
+            .all()
+        )
         assert sorted(names) == ["After", "Before"]
 
         status = CliRunner().invoke(cli, ["keys", "status"])
@@ -157,10 +169,8 @@ def private_moto() -> Iterator[ThreadedMotoServer]:
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     yield server
-    try:
+    with contextlib.suppress(Exception):  # already stopped by the test
         server.stop()
-    except Exception:  # already stopped by the test  # noqa: S110
-        pass
 
 
 async def test_an_outage_after_start_up_does_not_stop_reads_or_writes(
@@ -185,9 +195,9 @@ async def test_an_outage_after_start_up_does_not_stop_reads_or_writes(
         db.expunge_all()
         names = {
             row.id: row.first_name
-            for row in (await db.execute(
-                select(Client).where(Client.workspace_id == space.id)
-            )).scalars()
+            for row in (
+                await db.execute(select(Client).where(Client.workspace_id == space.id))
+            ).scalars()
         }
         assert names == {before.id: "Before outage", during.id: "During outage"}
     finally:

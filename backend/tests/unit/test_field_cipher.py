@@ -2,8 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carevault.crypto import DecryptionError, FieldCipher, KeyRing, StaticRing
-from carevault.crypto import envelope
+from carevault.crypto import DecryptionError, FieldCipher, KeyRing, StaticRing, envelope
 
 CONTEXT = b"clients.first_name"
 RING = KeyRing.generate()

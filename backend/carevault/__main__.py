@@ -1,0 +1,3 @@
+from carevault.cli import main
+
+main()

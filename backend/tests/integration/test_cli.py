@@ -1,0 +1,165 @@
+"""The `carevault` command against a real database."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+from pathlib import Path
+
+import asyncpg
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from carevault.auth.passwords import verify_password
+from carevault.cli import app as cli
+from tests.conftest import NewDatabase, PgServer
+
+runner = CliRunner()
+
+
+async def invoke(arguments: list[str], stdin: str | None = None) -> Result:
+    """The command runs its own event loop, so async tests run it in a thread."""
+    return await asyncio.to_thread(runner.invoke, cli, arguments, input=stdin)
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Path:
+    for name in ("CAREVAULT_DATABASE_URL", "CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
+    return data_dir
+
+
+async def fetch_user(url: str, email: str) -> asyncpg.Record | None:
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        return await connection.fetchrow(
+            "SELECT u.email, u.role, u.password_hash, w.name AS workspace FROM users u "
+            "JOIN workspaces w ON w.id = u.workspace_id WHERE u.email = $1",
+            email,
+        )
+    finally:
+        await connection.close()
+
+
+async def test_users_create_reads_the_password_from_stdin(
+    cli_env: Path, new_database: NewDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = await new_database()
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", url)
+    result = await invoke(
+        [
+            "users",
+            "create",
+            "--workspace",
+            "Hill Clinic",
+            "--email",
+            "Lead@Hill.example",
+            "--role",
+            "owner",
+        ],
+        "correct horse battery\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Created workspace 'Hill Clinic'" in result.output
+    assert "correct horse" not in result.output
+    row = await fetch_user(url, "Lead@Hill.example")
+    assert row is not None and row["role"] == "owner" and row["workspace"] == "Hill Clinic"
+    assert row["password_hash"].startswith("$argon2id$")
+    assert verify_password(row["password_hash"], "correct horse battery")
+
+    again = await invoke(
+        ["users", "create", "--workspace", "Hill Clinic", "--email", "lead@hill.example"],
+        "another password\n",
+    )
+    assert again.exit_code == 2
+    assert "already exists" in again.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "password", "message"),
+    [
+        (["--role", "admin"], "long enough pw", "--role must be owner or clinician"),
+        ([], "short", "at least 10 characters"),
+    ],
+)
+async def test_users_create_refuses_bad_input_clearly(
+    cli_env: Path,
+    new_database: NewDatabase,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: list[str],
+    password: str,
+    message: str,
+) -> None:
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", await new_database())
+    result = await invoke(
+        ["users", "create", "--workspace", "W", "--email", "a@b.example", *arguments],
+        password + "\n",
+    )
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+async def test_db_upgrade_builds_the_schema_on_an_empty_database(
+    cli_env: Path, pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uuid
+
+    from tests.conftest import admin_execute
+
+    name = f"cv_empty_{uuid.uuid4().hex[:8]}"
+    await admin_execute(pg_server, f'CREATE DATABASE "{name}"')
+    try:
+        monkeypatch.setenv("CAREVAULT_DATABASE_URL", pg_server.url(name))
+        result = await invoke(["db", "upgrade"])
+        assert result.exit_code == 0, result.output
+        doctor = await invoke(["doctor"])
+        assert "migrations: at 0002, code expects 0002" in doctor.output
+    finally:
+        await admin_execute(pg_server, f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_keys_init_status_rotate_retire_with_the_local_file(cli_env: Path) -> None:
+    status = runner.invoke(cli, ["keys", "status"])
+    assert status.exit_code == 2 and "keys init" in status.output
+
+    init = runner.invoke(cli, ["keys", "init"])
+    assert init.exit_code == 0 and "Created key ring" in init.output
+    path = cli_env / "keyring.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    rotate = runner.invoke(cli, ["keys", "rotate"])
+    assert "Key version 2 is now active" in rotate.output
+    retire = runner.invoke(cli, ["keys", "retire", "1", "--yes"])
+    assert retire.exit_code == 0, retire.output
+    refuse = runner.invoke(cli, ["keys", "retire", "2", "--yes"])
+    assert refuse.exit_code == 2 and "rotate first" in refuse.output
+
+    status = runner.invoke(cli, ["keys", "status"])
+    lines = status.output.splitlines()
+    assert "active version: 2" in lines
+    assert any(line.split()[:2] == ["1", "retired"] for line in lines)
+    assert any(line.split()[:2] == ["2", "active"] for line in lines)
+    assert path.read_text().split('"key": "')[1][:20] not in status.output
+
+
+def test_keys_generate_writes_a_private_file_and_prints_no_key(tmp_path: Path) -> None:
+    target = tmp_path / "ring.json"
+    result = runner.invoke(cli, ["keys", "generate", "--output", str(target)])
+    assert result.exit_code == 0
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert '"key"' not in result.output
+    again = runner.invoke(cli, ["keys", "generate", "--output", str(target)])
+    assert again.exit_code == 2 and "refusing to overwrite" in again.output
+
+
+def test_production_configuration_errors_are_one_clear_line(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAREVAULT_ENV", "production")
+    result = runner.invoke(cli, ["keys", "status"])
+    assert result.exit_code == 2
+    assert "CAREVAULT_KEY_PROVIDER=aws" in result.output
+    assert "Traceback" not in result.output

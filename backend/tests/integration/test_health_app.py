@@ -1,0 +1,110 @@
+"""The running app's health endpoints, over ASGI with the real lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from moto.server import ThreadedMotoServer
+
+from carevault.api.app import create_app
+from carevault.config import Settings
+from carevault.crypto import SecretsManagerProvider
+from carevault.runtime import StartupError, start_key_ring
+from tests.conftest import NewDatabase, PgServer, admin_execute
+from tests.integration.test_secrets_manager import wait_until
+
+
+@asynccontextmanager
+async def running(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield client
+
+
+def dev_settings(data_dir: Path, **overrides: object) -> Settings:
+    return Settings(data_dir=data_dir, **overrides)  # type: ignore[arg-type]
+
+
+async def test_liveness_and_readiness(new_database: NewDatabase, data_dir: Path) -> None:
+    app = create_app(dev_settings(data_dir), database_url=await new_database())
+    async with running(app) as client:
+        assert (await client.get("/health")).json() == {"status": "ok"}
+        response = await client.get("/health/ready")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ready"
+    assert body["database"] == {
+        "reachable": True,
+        "schema_revision": "0002",
+        "expected_revision": "0002",
+        "error": None,
+    }
+    ring = body["key_ring"]
+    assert ring["loaded"] is True and ring["active_version"] == 1
+    assert ring["source"].startswith("local file")
+    assert 0 <= ring["active_key_age_seconds"] < 3600
+    assert ring["last_refresh_error"] is None
+    assert isinstance(body["pgcrypto"]["available"], bool)
+    assert body["phi_backend"] == "aesgcm"
+    assert (data_dir / "keyring.json").exists()
+
+
+async def test_readiness_shows_a_secrets_manager_outage_and_keeps_serving(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    provider = SecretsManagerProvider(
+        "carevault/health", region="us-east-1", endpoint_url=f"http://{host}:{port}"
+    )
+    provider.initialize()
+    settings = dev_settings(data_dir, key_provider="aws", key_cache_ttl_seconds=0.1)
+    manager = start_key_ring(settings, provider)
+    app = create_app(settings, database_url=await new_database(), key_manager=manager)
+    try:
+        async with running(app) as client:
+            server.stop()
+            assert wait_until(lambda: manager.status().consecutive_failures >= 1)
+            response = await client.get("/health/ready")
+            assert response.status_code == 200
+            body = response.json()
+            assert body["status"] == "degraded"
+            assert "unreachable" in body["key_ring"]["last_refresh_error"]
+            assert body["key_ring"]["loaded"] is True
+    finally:
+        manager.stop()
+
+
+async def test_readiness_is_503_when_the_database_goes_away(
+    new_database: NewDatabase, data_dir: Path, pg_server: PgServer
+) -> None:
+    url = await new_database()
+    app = create_app(dev_settings(data_dir), database_url=url)
+    async with running(app) as client:
+        await admin_execute(pg_server, f'DROP DATABASE "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        response = await client.get("/health/ready")
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+    assert response.json()["database"]["reachable"] is False
+
+
+async def test_pgcrypto_backend_refuses_to_start_without_pgcrypto(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    from carevault.db.embedded import start_embedded
+    from carevault.db.migrate import upgrade
+
+    url = start_embedded(tmp_path, database="plain")  # the embedded server has no pgcrypto
+    await asyncio.to_thread(upgrade, url)
+    app = create_app(dev_settings(data_dir, phi_backend="pgcrypto"), database_url=url)
+    with pytest.raises(StartupError, match="no pgcrypto extension"):
+        async with running(app):
+            pass
