@@ -2,7 +2,8 @@
 the tests start), schemas built by `alembic upgrade head`, and an installed key ring.
 
 Environment:
-- CAREVAULT_TEST_ADMIN_DSN: use this server instead (postgresql://user@host:port/postgres).
+- CAREVAULT_TEST_ADMIN_DSN: use this server instead (postgresql://user@host:port/postgres),
+  or `embedded` to skip the local server and start an embedded one.
 - CI (set by CI systems): tests that need pgcrypto fail instead of skipping.
 """
 
@@ -85,11 +86,11 @@ async def _answers(dsn: str) -> bool:
 
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
-    configured = os.environ.get("CAREVAULT_TEST_ADMIN_DSN")
-    if configured:
+    configured = os.environ.get("CAREVAULT_TEST_ADMIN_DSN", "")
+    if configured and configured != "embedded":
         yield _from_dsn(configured, "configured")
         return
-    if asyncio.run(_answers(LOCAL_SERVER_DSN)):
+    if not configured and asyncio.run(_answers(LOCAL_SERVER_DSN)):
         yield _from_dsn(LOCAL_SERVER_DSN, "local")
         return
     from carevault.db.embedded import start_embedded

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from moto.server import ThreadedMotoServer
+from sqlalchemy import make_url
 
 from carevault.api.app import create_app
 from carevault.config import Settings
@@ -89,7 +90,8 @@ async def test_readiness_is_503_when_the_database_goes_away(
     url = await new_database()
     app = create_app(dev_settings(data_dir), database_url=url)
     async with running(app) as client:
-        await admin_execute(pg_server, f'DROP DATABASE "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        name = make_url(url).database
+        await admin_execute(pg_server, f'DROP DATABASE "{name}" WITH (FORCE)')
         response = await client.get("/health/ready")
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable"
