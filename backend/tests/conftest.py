@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from carevault.crypto import FieldCipher, KeyRing, PhiBackend, install, uninstall
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
+from tests.api_support import ApiContext
 
 # boto3 needs credentials and a region even for a local endpoint; never real ones in tests.
 for _name, _value in {
@@ -223,3 +224,12 @@ def data_dir(tmp_path: Path) -> Path:
     path = tmp_path / "data"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+async def api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiContext]:
+    """The app with its real lifespan on a fresh migrated database."""
+    from tests.api_support import running_api
+
+    async with running_api(await new_database(), data_dir) as context:
+        yield context

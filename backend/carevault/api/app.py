@@ -10,6 +10,7 @@ from fastapi import FastAPI
 
 import carevault
 from carevault.api.errors import install_error_handlers
+from carevault.api.routes import api_router
 from carevault.api.state import AppState
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend
@@ -63,4 +64,5 @@ def create_app(
     )
     install_error_handlers(app)
     app.include_router(health_router)
+    app.include_router(api_router)
     return app

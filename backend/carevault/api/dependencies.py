@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.api.errors import ApiError
 from carevault.api.state import AppState
 
 
@@ -23,9 +24,14 @@ async def get_db(state: State) -> AsyncIterator[AsyncSession]:
         try:
             yield db
             await db.commit()
+        except ApiError as refused:
+            await (db.commit() if refused.keep_changes else db.rollback())
+            raise
         except BaseException:
             await db.rollback()
             raise
 
 
-DbSession = Annotated[AsyncSession, Depends(get_db)]
+# scope="function": commit before the response is sent, so a failed commit (the audit event
+# included) fails the request instead of reporting success.
+DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]

@@ -8,11 +8,46 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from carevault.crypto import DecryptionError
 
 log = logging.getLogger(__name__)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable, machine-readable", examples=["not_found"])
+    message: str = Field(description="For people; never contains PHI")
+    details: Any = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+_DESCRIPTIONS = {
+    400: "Bad request",
+    401: "Not signed in, or the session or token is no longer valid",
+    403: "Missing CSRF header, or the role does not allow it",
+    404: "Not found (or in another workspace)",
+    409: "Conflict with the current state",
+    413: "Request body too large",
+    422: "Validation failed; details name the fields",
+    429: "Too many attempts; see Retry-After",
+    500: "A protected field could not be decrypted",
+}
+
+
+def error_responses(*status_codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries documenting the error shape for the given status codes."""
+    return {
+        code: {"model": ErrorResponse, "description": _DESCRIPTIONS.get(code, "Error")}
+        for code in status_codes
+    }
+
+
+AUTHENTICATED = (401, 403, 422)
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -36,7 +71,43 @@ _STATUS_CODES = {
 }
 
 
+class ApiError(Exception):
+    """An expected failure with a stable machine-readable code; rendered in the one shape."""
+
+    def __init__(
+        self,
+        status_code: int,
+        code: str,
+        message: str,
+        *,
+        details: Any = None,
+        headers: dict[str, str] | None = None,
+        keep_changes: bool = False,
+    ) -> None:
+        """`keep_changes`: commit what the request wrote before failing (for example, the
+        end of an idle login session must stick even though the request is refused)."""
+        super().__init__(message)
+        self.keep_changes = keep_changes
+        self.status_code = status_code
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers
+
+
+def not_found(what: str) -> ApiError:
+    return ApiError(404, "not_found", f"{what} not found")
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(
+            error_body(exc.code, exc.message, exc.details),
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _STATUS_CODES.get(exc.status_code, "error")

@@ -42,3 +42,32 @@ class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LoginSession(UUIDPrimaryKey, WorkspaceScoped, Base):
+    """A signed-in browser. The cookie carries a random secret; only its SHA-256 is stored."""
+
+    __tablename__ = "login_sessions"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    secret_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    csrf_hash: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    end_reason: Mapped[str | None] = mapped_column(String(20))
+
+
+class LoginFailure(UUIDPrimaryKey, Base):
+    """A failed sign-in, counted for rate limiting by email and by address."""
+
+    __tablename__ = "login_failures"
+    __table_args__ = (
+        Index("ix_login_failures_email_at", "email_key", "at"),
+        Index("ix_login_failures_ip_at", "ip_address", "at"),
+    )
+
+    email_key: Mapped[bytes] = mapped_column(LargeBinary)
+    ip_address: Mapped[str | None] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -16,6 +16,7 @@ from sqlalchemy import make_url
 from carevault.api.app import create_app
 from carevault.config import Settings
 from carevault.crypto import SecretsManagerProvider
+from carevault.db.migrate import head_revision
 from carevault.runtime import StartupError, start_key_ring
 from tests.conftest import NewDatabase, PgServer, admin_execute
 from tests.integration.test_secrets_manager import wait_until
@@ -41,10 +42,12 @@ async def test_liveness_and_readiness(new_database: NewDatabase, data_dir: Path)
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ready"
+    head = head_revision()
+    assert head is not None
     assert body["database"] == {
         "reachable": True,
-        "schema_revision": "0002",
-        "expected_revision": "0002",
+        "schema_revision": head,
+        "expected_revision": head,
         "error": None,
     }
     ring = body["key_ring"]

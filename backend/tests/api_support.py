@@ -1,0 +1,82 @@
+"""Helpers for HTTP tests: a running app on a fresh database, users, signed-in clients."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+
+from carevault.api.app import create_app
+from carevault.auth import service as auth_service
+from carevault.auth.models import Role
+from carevault.config import Settings
+from carevault.db.engine import create_engine, session_factory
+from carevault.workspaces.models import Workspace
+
+PASSWORD = "correct horse battery staple"
+
+
+@dataclass
+class ApiContext:
+    app: FastAPI
+    database_url: str
+    settings: Settings
+
+    def client(self) -> httpx.AsyncClient:
+        transport = httpx.ASGITransport(app=self.app, client=("203.0.113.7", 50000))
+        return httpx.AsyncClient(transport=transport, base_url="http://testserver/api/v1")
+
+    async def workspace_with_users(
+        self, name: str | None = None, *roles: Role
+    ) -> tuple[Workspace, list[str]]:
+        """A new workspace and one user per role; returns the users' emails."""
+        engine = create_engine(self.database_url, pool_size=1)
+        try:
+            async with session_factory(engine)() as db, db.begin():
+                space = Workspace(name=name or f"Practice {uuid.uuid4().hex[:8]}")
+                db.add(space)
+                await db.flush()
+                emails = []
+                for role in roles or (Role.OWNER,):
+                    email = f"{role.value}-{uuid.uuid4().hex[:8]}@example.test"
+                    await auth_service.create_user(
+                        db, space, email=email, password=PASSWORD, role=role
+                    )
+                    emails.append(email)
+                return space, emails
+        finally:
+            await engine.dispose()
+
+    @asynccontextmanager
+    async def signed_in(self, email: str) -> AsyncIterator[httpx.AsyncClient]:
+        """A client holding the session cookie and sending the CSRF header."""
+        async with self.client() as client:
+            response = await client.post("/auth/login", json={"email": email, "password": PASSWORD})
+            assert response.status_code == 200, response.text
+            client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
+            yield client
+
+    @asynccontextmanager
+    async def with_token(self, email: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
+        """A client authenticated by a fresh API token (and no cookie), and the token's id."""
+        async with self.signed_in(email) as session_client:
+            created = await session_client.post("/auth/tokens", json={"name": "tests"})
+            assert created.status_code == 201, created.text
+        async with self.client() as client:
+            client.headers["Authorization"] = f"Bearer {created.json()['token']}"
+            yield client, created.json()["id"]
+
+
+@asynccontextmanager
+async def running_api(
+    database_url: str, data_dir: Path, **settings: object
+) -> AsyncIterator[ApiContext]:
+    configured = Settings(data_dir=data_dir, **settings)  # type: ignore[arg-type]
+    app = create_app(configured, database_url=database_url)
+    async with app.router.lifespan_context(app):
+        yield ApiContext(app, database_url, configured)
