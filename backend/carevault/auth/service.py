@@ -215,9 +215,7 @@ async def resolve_login_session(
         raise AuthFailure("session_ended", "this session has ended; sign in again")
     if now - login_session.last_seen_at > idle_timeout:
         login_session.ended_at, login_session.end_reason = now, "idle"
-        raise AuthFailure(
-            "session_idle_timeout", "signed out after inactivity", ended_session=True
-        )
+        raise AuthFailure("session_idle_timeout", "signed out after inactivity", ended_session=True)
     if now >= login_session.expires_at:
         login_session.ended_at, login_session.end_reason = now, "expired"
         raise AuthFailure(
