@@ -25,9 +25,11 @@ app = typer.Typer(no_args_is_help=True, help="CareVault: practice management wit
 db_app = typer.Typer(no_args_is_help=True, help="Database schema.")
 users_app = typer.Typer(no_args_is_help=True, help="User accounts.")
 keys_app = typer.Typer(no_args_is_help=True, help="The encryption key ring.")
+audit_app = typer.Typer(no_args_is_help=True, help="The audit trail.")
 app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
 app.add_typer(keys_app, name="keys")
+app.add_typer(audit_app, name="audit")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -350,6 +352,43 @@ def keys_generate(
         raise fail(f"{output} exists; refusing to overwrite a key ring")
     LocalFileProvider(output).store(KeyRing.generate())
     typer.echo(f"Wrote a new key ring to {output} (mode 0600).")
+
+
+# --- audit ---------------------------------------------------------------------------------
+
+
+@audit_app.command("verify")
+@friendly_errors
+def audit_verify() -> None:
+    """Check the audit trail's hash chains; report the first broken link of each."""
+    from carevault.audit.service import verify_chain
+    from carevault.db.engine import create_engine, session_factory
+
+    settings = load_settings()
+    url = database_url_for(settings)
+
+    async def verify() -> tuple[int, list[Any]]:
+        engine = create_engine(url, pool_size=1)
+        try:
+            async with session_factory(engine)() as db:
+                return await verify_chain(db)
+        finally:
+            await engine.dispose()
+
+    checked, broken = run_async(verify())
+    if not broken:
+        typer.echo(f"Checked {checked} audit events: every chain is intact.")
+        return
+    for link in broken:
+        where = (
+            f"workspace {link.workspace_id}" if link.workspace_id else "events without workspace"
+        )
+        typer.secho(
+            f"BROKEN: {where}: first broken link at event {link.event_id}: {link.reason}",
+            fg=typer.colors.RED,
+        )
+    typer.echo(f"Checked {checked} audit events; {len(broken)} chain(s) broken.")
+    raise typer.Exit(1)
 
 
 # --- doctor --------------------------------------------------------------------------------

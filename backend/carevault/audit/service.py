@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.api.pagination import Pagination
 from carevault.audit.models import AuditEvent
 
 GENESIS = b"\x00" * 32
@@ -89,6 +90,43 @@ async def record(
     db.add(event)
     await db.flush()
     return event
+
+
+@dataclass(frozen=True)
+class EventFilters:
+    user_id: uuid.UUID | None = None
+    action: str | None = None
+    resource_type: str | None = None
+    resource_id: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+async def list_events(
+    db: AsyncSession, workspace_id: uuid.UUID, filters: EventFilters, paging: Pagination
+) -> tuple[list[AuditEvent], int]:
+    conditions = [AuditEvent.workspace_id == workspace_id]
+    if filters.user_id:
+        conditions.append(AuditEvent.actor_user_id == filters.user_id)
+    if filters.action:
+        conditions.append(AuditEvent.action == filters.action)
+    if filters.resource_type:
+        conditions.append(AuditEvent.resource_type == filters.resource_type)
+    if filters.resource_id:
+        conditions.append(AuditEvent.resource_ids.contains([filters.resource_id]))
+    if filters.since:
+        conditions.append(AuditEvent.occurred_at >= filters.since)
+    if filters.until:
+        conditions.append(AuditEvent.occurred_at < filters.until)
+    total = await db.scalar(select(func.count()).select_from(AuditEvent).where(*conditions))
+    events = await db.scalars(
+        select(AuditEvent)
+        .where(*conditions)
+        .order_by(AuditEvent.id.desc())
+        .offset(paging.offset)
+        .limit(paging.page_size)
+    )
+    return list(events), int(total or 0)
 
 
 @dataclass(frozen=True)
