@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
-
 from typer.testing import CliRunner
 
 from carevault.auth.models import Role

@@ -115,7 +115,7 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
             (
                 await db.execute(
                     text(
-                        f"SELECT {column} FROM {table} "  # noqa: S608 (names from our metadata)
+                        f"SELECT {column} FROM {table} "
                         f"WHERE workspace_id = :w AND {column} IS NOT NULL"
                     ),
                     {"w": space.id},
