@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import logging
 import os
 import signal
 import sys
@@ -62,10 +61,9 @@ def load_settings() -> Settings:
 
 
 def configure_logging(settings: Settings) -> None:
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from carevault.observability.logging import configure_logging as configure
+
+    configure(settings.log_level, json_format=settings.json_logs)
 
 
 def run_async(coroutine: Coroutine[Any, Any, R]) -> R:
@@ -189,6 +187,8 @@ def serve(
         workers=workers,
         log_level=settings.log_level,
         proxy_headers=True,
+        access_log=False,  # carevault.access logs route templates, never raw query strings
+        log_config=None,
     )
 
 

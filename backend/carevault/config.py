@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -43,6 +44,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     log_level: str = "info"
+    log_format: Literal["json", "text"] | None = Field(
+        default=None, description="json in production, text in development, unless set"
+    )
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
@@ -65,6 +69,10 @@ class Settings(BaseSettings):
         if problems:
             raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self
+
+    @property
+    def json_logs(self) -> bool:
+        return self.log_format == "json" or (self.log_format is None and self.is_production)
 
     @property
     def is_production(self) -> bool:

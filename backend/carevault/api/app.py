@@ -5,17 +5,21 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 
 import carevault
 from carevault.api.errors import install_error_handlers
+from carevault.api.limits import BodySizeLimit
 from carevault.api.routes import api_router
 from carevault.api.state import AppState
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend
 from carevault.db.engine import create_engine, session_factory
 from carevault.health.router import router as health_router
+from carevault.observability.metrics import Metrics, MetricsMiddleware, metrics_endpoint
 from carevault.runtime import StartupError, pgcrypto_available, start_key_ring
 
 log = logging.getLogger(__name__)
@@ -43,13 +47,15 @@ def create_app(
                     "extension; install it (postgresql-contrib) and run `carevault db "
                     "upgrade`, or use CAREVAULT_PHI_BACKEND=aesgcm"
                 )
-            app.state.carevault = AppState(
+            state = AppState(
                 settings=settings,
                 key_manager=manager,
                 engine=engine,
                 sessions=session_factory(engine),
                 pgcrypto_available=has_pgcrypto,
             )
+            app.state.carevault = state
+            metrics.watch(state)
             yield
         finally:
             await engine.dispose()
@@ -62,7 +68,33 @@ def create_app(
         summary="Practice management with application-level PHI encryption",
         lifespan=lifespan,
     )
+    metrics = Metrics()
+    app.state.metrics = metrics
     install_error_handlers(app)
     app.include_router(health_router)
     app.include_router(api_router)
+    app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
+    app.add_middleware(BodySizeLimit)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document, with every 422 described by the error shape the API really sends."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    document = get_openapi(
+        title=app.title, version=app.version, summary=app.summary, routes=app.routes
+    )
+    error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            invalid = operation.get("responses", {}).get("422")
+            if invalid is not None:
+                invalid["content"] = {"application/json": {"schema": error_ref}}
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    app.openapi_schema = document
+    return document

@@ -99,6 +99,30 @@ def not_found(what: str) -> ApiError:
     return ApiError(404, "not_found", f"{what} not found")
 
 
+async def _record_decryption_failure(request: Request, route: str, reason: str) -> None:
+    """The request's own transaction was rolled back, so the event gets one of its own."""
+    from carevault.audit import service as audit
+
+    principal = getattr(request.state, "principal", None)
+    actor = (
+        principal.actor
+        if principal is not None
+        else audit.Actor(None, ip_address=request.client.host if request.client else None)
+    )
+    try:
+        async with request.app.state.carevault.sessions() as db, db.begin():
+            await audit.record(
+                db,
+                actor,
+                "phi.decryption_failed",
+                resource_type=route,
+                resource_ids=[str(v) for v in request.path_params.values()] or None,
+                details={"reason": reason, "method": request.method},
+            )
+    except Exception:  # the response must still go out; the log line above stands
+        log.exception("could not record the decryption failure in the audit trail")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -128,7 +152,12 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DecryptionError)
     async def decryption_error(request: Request, exc: DecryptionError) -> JSONResponse:
         # The message names the failure kind only; it never contains PHI or key bytes.
-        log.error("PHI decryption failed on %s %s: %s", request.method, request.url.path, exc)
+        route = getattr(request.scope.get("route"), "path", "unknown")
+        log.error(
+            "PHI decryption failed",
+            extra={"method": request.method, "route": route, "reason": str(exc)},
+        )
+        await _record_decryption_failure(request, route, str(exc))
         return JSONResponse(
             error_body(
                 "phi_decryption_failed",

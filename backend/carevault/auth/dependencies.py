@@ -53,7 +53,9 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
             if scheme.lower() != "bearer" or not credentials.strip():
                 raise service.AuthFailure("invalid_token", "use Authorization: Bearer <token>")
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
-            return Principal(by_token.user, ip, token_id=by_token.token.id)
+            principal = Principal(by_token.user, ip, token_id=by_token.token.id)
+            request.state.principal = principal
+            return principal
         secret = request.cookies.get(SESSION_COOKIE)
         if not secret:
             raise service.AuthFailure("not_authenticated", "sign in or send an API token")
@@ -67,7 +69,9 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
         by_session.login_session, request.headers.get(CSRF_HEADER)
     ):
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
-    return Principal(by_session.user, ip, login_session=by_session.login_session)
+    principal = Principal(by_session.user, ip, login_session=by_session.login_session)
+    request.state.principal = principal
+    return principal
 
 
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]

@@ -45,3 +45,21 @@ def current_cipher() -> FieldCipher:
 
 def current_backend() -> PhiBackend:
     return _backend
+
+
+class OperationCounts:
+    """Plain integers bumped on every field operation; read by the metrics collector."""
+
+    __slots__ = ("decrypted", "encrypted", "failed")
+
+    def __init__(self) -> None:
+        self.encrypted = 0
+        self.decrypted = 0
+        self.failed = 0
+
+
+_counts = OperationCounts()
+
+
+def operation_counts() -> OperationCounts:
+    return _counts

@@ -19,6 +19,8 @@ from carevault.crypto import registry
 from carevault.crypto.cipher import version_refused
 from carevault.crypto.errors import DecryptionError
 
+_counts = registry.operation_counts()
+
 # Markers returned by carevault_pgc_decrypt(): opened plaintext, or a refusal and its reason.
 _PGC_OPENED = 0x00
 _PGC_REFUSED = 0xFF
@@ -53,12 +55,18 @@ class EncryptedString(TypeDecorator[str]):
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
         if value is None:
             return None
+        _counts.encrypted += 1
         return registry.current_cipher().encrypt(self.to_plaintext(value), self.context_bytes)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
         if value is None:
             return None
-        plaintext = registry.current_cipher().decrypt(bytes(value), self.context_bytes)
+        _counts.decrypted += 1
+        try:
+            plaintext = registry.current_cipher().decrypt(bytes(value), self.context_bytes)
+        except DecryptionError:
+            _counts.failed += 1
+            raise
         return self.from_plaintext(plaintext)
 
     def to_plaintext(self, value: Any) -> str:
@@ -132,7 +140,10 @@ class _PgcryptoPlaintext(TypeDecorator[Any]):
         self.column_type = column_type
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
-        return None if value is None else self.column_type.to_plaintext(value).encode()
+        if value is None:
+            return None
+        _counts.encrypted += 1
+        return self.column_type.to_plaintext(value).encode()
 
 
 class _PgcryptoOpened(TypeDecorator[Any]):
@@ -151,8 +162,11 @@ class _PgcryptoOpened(TypeDecorator[Any]):
             return None
         opened = bytes(value)
         if opened[:1] == bytes((_PGC_OPENED,)):
+            _counts.decrypted += 1
             return self.column_type.from_plaintext(opened[1:].decode())
         if opened[:1] == bytes((_PGC_REFUSED,)):
+            _counts.decrypted += 1
+            _counts.failed += 1
             reason = opened[1] if len(opened) > 1 else 0
             if reason == 3 and len(opened) >= 7:
                 version = int.from_bytes(opened[3:7], "big")
