@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from carevault.crypto import DecryptionError
+from carevault.observability.metrics import route_template
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DecryptionError)
     async def decryption_error(request: Request, exc: DecryptionError) -> JSONResponse:
         # The message names the failure kind only; it never contains PHI or key bytes.
-        route = getattr(request.scope.get("route"), "path", "unknown")
+        route = route_template(request.scope)
         log.error(
             "PHI decryption failed",
             extra={"method": request.method, "route": route, "reason": str(exc)},

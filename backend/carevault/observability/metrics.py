@@ -16,7 +16,6 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto import registry as crypto_registry
@@ -81,13 +80,14 @@ class Metrics:
 
 
 def route_template(scope: Scope) -> str:
-    """The matched route's path template (never the raw path: ids would explode cardinality)."""
-    app = scope.get("app")
-    for route in getattr(getattr(app, "router", None), "routes", []):
-        match, _ = route.matches(scope)
-        if match is Match.FULL:
-            return str(getattr(route, "path", "unmatched"))
-    return "unmatched"
+    """The matched route as a template, e.g. /api/v1/clients/{client_id}: never the raw path
+    (ids would explode label cardinality) nor the query string (a search can carry PHI)."""
+    if scope.get("route") is None:
+        return "unmatched"
+    path = str(scope["path"])
+    for name, value in scope.get("path_params", {}).items():
+        path = path.replace(f"/{value}", "/{" + name + "}", 1)
+    return path
 
 
 class MetricsMiddleware:
