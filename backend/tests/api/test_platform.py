@@ -54,10 +54,8 @@ async def test_metrics_report_route_latency_and_field_operations(api: ApiContext
         await client.get("/auth/me")
     async with api.client() as client:
         text = (await client.get("http://testserver/metrics")).text
-    assert (
-        'carevault_http_request_duration_seconds_count{method="GET",route="/api/v1/auth/me",status="200"} 1.0'
-        in text
-    )
+    series = 'method="GET",route="/api/v1/auth/me",status="200"'
+    assert f"carevault_http_request_duration_seconds_count{{{series}}} 1.0" in text
     assert 'carevault_field_operations_total{operation="encrypt"}' in text
     assert "carevault_keyring_active_version 1.0" in text
     assert "carevault_keyring_consecutive_refresh_failures 0.0" in text
