@@ -7,7 +7,8 @@ Every value starts with a five-byte header: one format byte and the key version 
   header | nonce (12) | ciphertext | tag (16); associated data = header | context.
 - 0x02 AES-256-CBC + HMAC-SHA256 (encrypt-then-MAC), sealed by PostgreSQL's pgcrypto:
   header | iv (16) | ciphertext (PKCS#7 padded) | tag (32);
-  tag = HMAC-SHA256(mac_key, header | iv | ciphertext | context), with
+  tag = HMAC-SHA256(mac_key, header | iv | ciphertext | context | len(context) as 8 bytes),
+  the length closing the input so no block can move between ciphertext and context; with
   enc_key = HMAC-SHA256(key, "carevault/pgcrypto/enc") and
   mac_key = HMAC-SHA256(key, "carevault/pgcrypto/mac").
 
@@ -93,7 +94,12 @@ def seal_cbc_hmac(
     padded = padder.update(plaintext) + padder.finalize()
     encryptor = Cipher(algorithms.AES(enc_key), modes.CBC(iv)).encryptor()
     body = head + iv + encryptor.update(padded) + encryptor.finalize()
-    return body + hmac.new(mac_key, body + context, hashlib.sha256).digest()
+    return body + _cbc_hmac_tag(mac_key, body, context)
+
+
+def _cbc_hmac_tag(mac_key: bytes, body: bytes, context: bytes) -> bytes:
+    message = body + context + len(context).to_bytes(8, "big")
+    return hmac.new(mac_key, message, hashlib.sha256).digest()
 
 
 def open_cbc_hmac(key: bytes, value: bytes, context: bytes) -> bytes:
@@ -101,7 +107,7 @@ def open_cbc_hmac(key: bytes, value: bytes, context: bytes) -> bytes:
         raise DecryptionError("stored value is truncated")
     enc_key, mac_key = pgcrypto_subkeys(key)
     body, tag = value[:-HMAC_TAG_BYTES], value[-HMAC_TAG_BYTES:]
-    expected = hmac.new(mac_key, body + context, hashlib.sha256).digest()
+    expected = _cbc_hmac_tag(mac_key, body, context)
     if not hmac.compare_digest(tag, expected):
         raise DecryptionError("authentication failed (tampered, moved, or wrong key)")
     iv = body[HEADER_BYTES : HEADER_BYTES + CBC_IV_BYTES]

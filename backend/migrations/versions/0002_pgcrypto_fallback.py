@@ -50,7 +50,8 @@ BEGIN
     iv := gen_random_bytes(16);
     body := '\x02'::bytea || substring(int8send(key_version) FROM 5 FOR 4) || iv
         || encrypt_iv(plaintext, enc_key, iv, 'aes-cbc/pad:pkcs');
-    RETURN body || hmac(body || convert_to(context, 'UTF8'), mac_key, 'sha256');
+    RETURN body || hmac(body || convert_to(context, 'UTF8')
+        || int8send(octet_length(convert_to(context, 'UTF8'))::bigint), mac_key, 'sha256');
 END
 $$
 """
@@ -91,7 +92,8 @@ BEGIN
     enc_key := hmac('carevault/pgcrypto/enc'::bytea, keys[slot], 'sha256');
     mac_key := hmac('carevault/pgcrypto/mac'::bytea, keys[slot], 'sha256');
     body := substring(value FROM 1 FOR length(value) - 32);
-    IF hmac(body || convert_to(context, 'UTF8'), mac_key, 'sha256')
+    IF hmac(body || convert_to(context, 'UTF8')
+            || int8send(octet_length(convert_to(context, 'UTF8'))::bigint), mac_key, 'sha256')
             <> substring(value FROM length(value) - 31) THEN
         RETURN '\xff04'::bytea || head;
     END IF;

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import hmac
 import json
 import sys
 from pathlib import Path
@@ -59,7 +60,7 @@ def long_text() -> str:
     """A fake ~1 KB session note with newlines and a few non-ASCII characters."""
     lines = [
         f"{n:02d}. Client reports sleeping {5 + n % 4} h; mood {n % 10}/10; café visits — ok."
-        for n in range(1, 15)
+        for n in range(1, 17)
     ]
     return "\n".join(lines) + "\n"
 
@@ -139,8 +140,6 @@ def blind_index_vector(name: str, kind: str, scope: str, value: str) -> dict:
     normalized = NORMALIZERS[kind](value)
     message = b"\x00".join((kind.encode(), scope.encode(), normalized.encode()))
     # Computed with the bare primitive; the tests compare carevault's BlindIndex against it.
-    import hmac
-
     digest = hmac.new(BLIND_INDEX_KEY, message, hashlib.sha256).digest()
     return {
         "name": name,
@@ -216,11 +215,11 @@ def render_markdown(document: dict) -> str:
             out.append(f"expected    ({len(expected) // 2} bytes)")
             out.append(_wrap_hex(expected))
         else:
-            digest = hashlib.sha256(plaintext.encode()).hexdigest()
-            out.append(f"plaintext   {len(plaintext.encode())} bytes of UTF-8, sha256 {digest}")
-            out.append(f"expected    ({len(expected) // 2} bytes) sha256 of the bytes:")
+            size = len(plaintext.encode())
+            out.append(f"plaintext   ({size} bytes of UTF-8; full text in the JSON) sha256:")
+            out.append(hashlib.sha256(plaintext.encode()).hexdigest())
+            out.append(f"expected    ({len(expected) // 2} bytes; full value in the JSON) sha256:")
             out.append(hashlib.sha256(bytes.fromhex(expected)).hexdigest())
-            out.append(f"            first 64 bytes: {expected[:128]}")
         out.append("```\n")
     out.append("#### Blind indexes\n")
     out.append(f"Key for all rows: `{document['blind_index'][0]['key']}`.\n")
