@@ -98,6 +98,9 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
 
     today = today or datetime.now(UTC).date()
     monday = today - timedelta(days=today.weekday())
+    last_workday = today - timedelta(days=1)
+    while last_workday.weekday() >= 5:
+        last_workday -= timedelta(days=1)
     for day_offset in range(-7, 5):
         day = monday + timedelta(days=day_offset)
         if day.weekday() >= 5:
@@ -106,31 +109,37 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
             client = clients[(day_offset * 3 + slot) % len(clients)]
             starts = datetime.combine(day, time(hour), tzinfo=UTC)
             past = day < today
+            status = AppointmentStatus.ATTENDED if past else AppointmentStatus.SCHEDULED
+            if past and rng.random() < 0.1:
+                status = rng.choice([AppointmentStatus.CANCELLED, AppointmentStatus.NO_SHOW])
             appointment = Appointment(
                 workspace_id=workspace.id,
                 client_id=client.id,
                 starts_at=starts,
                 ends_at=starts + timedelta(minutes=50),
-                status=(AppointmentStatus.ATTENDED if past else AppointmentStatus.SCHEDULED).value,
+                status=status.value,
                 location=rng.choice(["Room 1", "Room 2", "Video call"]),
             )
             db.add(appointment)
             await db.flush()
-            if past:
-                db.add(
-                    SessionNote(
-                        workspace_id=workspace.id,
-                        client_id=client.id,
-                        appointment_id=appointment.id,
-                        session_date=day,
-                        duration_minutes=50,
-                        status=NoteStatus.FINALIZED.value,
-                        finalized_at=starts + timedelta(hours=1),
-                        subjective=rng.choice(_SUBJECTIVE),
-                        objective=rng.choice(_OBJECTIVE),
-                        assessment=rng.choice(_ASSESSMENT),
-                        plan=rng.choice(_PLAN),
-                    )
+            if status is not AppointmentStatus.ATTENDED:
+                continue
+            # The last working day's notes are still drafts: the clinician is writing them up.
+            draft = day == last_workday
+            db.add(
+                SessionNote(
+                    workspace_id=workspace.id,
+                    client_id=client.id,
+                    appointment_id=appointment.id,
+                    session_date=day,
+                    duration_minutes=50,
+                    status=(NoteStatus.DRAFT if draft else NoteStatus.FINALIZED).value,
+                    finalized_at=None if draft else starts + timedelta(hours=1),
+                    subjective=rng.choice(_SUBJECTIVE),
+                    objective=rng.choice(_OBJECTIVE),
+                    assessment=None if draft else rng.choice(_ASSESSMENT),
+                    plan=None if draft else rng.choice(_PLAN),
                 )
+            )
     await db.flush()
     return True

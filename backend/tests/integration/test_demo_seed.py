@@ -56,4 +56,7 @@ async def test_demo_practice_is_seeded_once_and_reads_back(
         .all()
     )
     assert appointments and appointments >= 20
-    assert notes and all(n.subjective and n.plan for n in notes)
+    finalized = [n for n in notes if n.status == "finalized"]
+    drafts = [n for n in notes if n.status == "draft"]
+    assert finalized and all(n.subjective and n.plan for n in finalized)
+    assert drafts and all(n.subjective and n.finalized_at is None for n in drafts)
