@@ -87,12 +87,21 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(
         title=app.title, version=app.version, summary=app.summary, routes=app.routes
     )
-    error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
+    error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
     for operations in document.get("paths", {}).values():
         for operation in operations.values():
-            invalid = operation.get("responses", {}).get("422")
-            if invalid is not None:
-                invalid["content"] = {"application/json": {"schema": error_ref}}
+            responses = operation.setdefault("responses", {})
+            if "422" in responses:
+                responses["422"]["content"] = error_content
+            if "requestBody" in operation:
+                # Every body is parsed before validation: unreadable bytes are 400, big ones 413.
+                responses.setdefault(
+                    "400",
+                    {"description": "The body is not valid JSON text", "content": error_content},
+                )
+                responses.setdefault(
+                    "413", {"description": "Request body too large", "content": error_content}
+                )
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)

@@ -1,0 +1,145 @@
+"""schemathesis against the real server's OpenAPI document: no 5xx, no response that breaks
+its schema, signed in (API token, and cookie + CSRF) and signed out. Bounded in examples and
+time; traffic stays on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import PgServer, admin_execute
+from tests.e2e.test_carevault_run import free_port
+
+PASSWORD = "schemathesis-owner-pw"
+CHECKS = ",".join(
+    [
+        "not_a_server_error",
+        "status_code_conformance",
+        "content_type_conformance",
+        "response_schema_conformance",
+    ]
+)
+
+
+def carevault_env(database_url: str, data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAREVAULT_")}
+    env.update(CAREVAULT_DATABASE_URL=database_url, CAREVAULT_DATA_DIR=str(data_dir))
+    return env
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    pg_server: PgServer, template_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, dict[str, str]]]:
+    name = f"cv_fuzz_{uuid.uuid4().hex[:8]}"
+    asyncio.run(
+        admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
+    )
+    env = carevault_env(pg_server.url(name), tmp_path_factory.mktemp("fuzz-data"))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "carevault",
+            "users",
+            "create",
+            "--workspace",
+            "Fuzz Clinic",
+            "--email",
+            "owner@fuzz.example",
+            "--role",
+            "owner",
+        ],
+        input=PASSWORD + "\n",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    port = free_port()
+    # Logs go to a file: an unread pipe would fill up and block the server.
+    log = (tmp_path_factory.mktemp("fuzz-logs") / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "carevault", "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        with httpx.Client(base_url=f"{base}/api/v1") as client:
+            login = client.post(
+                "/auth/login", json={"email": "owner@fuzz.example", "password": PASSWORD}
+            )
+            login.raise_for_status()
+            csrf = login.json()["csrf_token"]
+            token = client.post(
+                "/auth/tokens", json={"name": "fuzz"}, headers={"X-CSRF-Token": csrf}
+            ).json()["token"]
+            cookie = client.cookies["carevault_session"]
+        yield base, {"token": token, "cookie": cookie, "csrf": csrf}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+        asyncio.run(admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def run_schemathesis(
+    base: str, *headers: str, examples: int = 15
+) -> subprocess.CompletedProcess[str]:
+    command = [
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "run",
+        f"{base}/openapi.json",
+        "--checks",
+        CHECKS,
+        "--max-examples",
+        str(examples),
+        "--generation-deterministic",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--request-timeout",
+        "10",
+        "--exclude-path",
+        "/api/v1/auth/logout",
+        "--no-color",
+    ]
+    for header in headers:
+        command += ["--header", header]
+    return subprocess.run(command, capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.parametrize("identity", ["signed_out", "token", "cookie"])
+def test_no_server_errors_and_responses_match_the_schema(
+    live_server: tuple[str, dict[str, str]], identity: str
+) -> None:
+    base, credentials = live_server
+    headers = {
+        "signed_out": [],
+        "token": [f"Authorization: Bearer {credentials['token']}"],
+        "cookie": [
+            f"Cookie: carevault_session={credentials['cookie']}",
+            f"X-CSRF-Token: {credentials['csrf']}",
+        ],
+    }[identity]
+    result = run_schemathesis(base, *headers)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
