@@ -25,10 +25,12 @@ db_app = typer.Typer(no_args_is_help=True, help="Database schema.")
 users_app = typer.Typer(no_args_is_help=True, help="User accounts.")
 keys_app = typer.Typer(no_args_is_help=True, help="The encryption key ring.")
 audit_app = typer.Typer(no_args_is_help=True, help="The audit trail.")
+import_app = typer.Typer(no_args_is_help=True, help="Bulk imports.")
 app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
 app.add_typer(keys_app, name="keys")
 app.add_typer(audit_app, name="audit")
+app.add_typer(import_app, name="import")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -352,6 +354,80 @@ def keys_generate(
         raise fail(f"{output} exists; refusing to overwrite a key ring")
     LocalFileProvider(output).store(KeyRing.generate())
     typer.echo(f"Wrote a new key ring to {output} (mode 0600).")
+
+
+# --- import --------------------------------------------------------------------------------
+
+
+@import_app.command("clients")
+@friendly_errors
+def import_clients(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
+    workspace: Annotated[str, typer.Option(help="The workspace to import into")],
+    file_format: Annotated[
+        str | None, typer.Option("--format", help="csv or jsonl (default: from the file name)")
+    ] = None,
+    ignore_unknown_columns: Annotated[
+        bool, typer.Option(help="Drop columns CareVault does not know instead of refusing")
+    ] = False,
+) -> None:
+    """Import clients from CSV or JSON lines: all rows or none, bad rows listed by line."""
+    from rich.progress import Progress
+
+    from carevault.audit.service import Actor
+    from carevault.clients import importing
+    from carevault.db.engine import create_engine, session_factory
+    from carevault.runtime import start_key_ring
+    from carevault.workspaces.service import get_by_name
+
+    if file_format not in (None, "csv", "jsonl"):
+        raise fail("--format must be csv or jsonl")
+    settings = load_settings()
+    text = file.read_text(encoding="utf-8-sig")
+    chosen = file_format or importing.detect_format(file.name, text)
+    try:
+        records = importing.validate(
+            importing.read_rows(text, chosen),  # type: ignore[arg-type]
+            ignore_unknown_columns=ignore_unknown_columns,
+        )
+    except importing.ImportRejected as rejected:
+        for error in rejected.errors:
+            where = f" {error.field}" if error.field else ""
+            typer.echo(f"line {error.line}{where}: {error.message}", err=True)
+        more = rejected.total_errors - len(rejected.errors)
+        if more > 0:
+            typer.echo(f"… and {more} more", err=True)
+        raise fail(
+            f"{rejected.total_errors} problem(s) in {file.name}; nothing was imported", code=1
+        ) from None
+    url = database_url_for(settings)
+    manager = start_key_ring(settings)
+
+    async def run_import() -> int:
+        engine = create_engine(url, pool_size=1)
+        try:
+            with Progress(transient=True, disable=not sys.stderr.isatty()) as bar:
+                task = bar.add_task("Importing clients", total=len(records))
+                async with session_factory(engine)() as db, db.begin():
+                    space = await get_by_name(db, workspace)
+                    if space is None:
+                        raise fail(f"no workspace named {workspace!r}")
+                    return await importing.import_clients(
+                        db,
+                        Actor(space.id),
+                        space.id,
+                        records,
+                        source=f"cli:{file.name}",
+                        progress=lambda n: bar.advance(task, n),
+                    )
+        finally:
+            await engine.dispose()
+
+    try:
+        count = run_async(run_import())
+    finally:
+        manager.stop()
+    typer.echo(f"Imported {count} clients into {workspace!r}.")
 
 
 # --- audit ---------------------------------------------------------------------------------

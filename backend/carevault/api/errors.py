@@ -150,6 +150,14 @@ def install_error_handlers(app: FastAPI) -> None:
             error_body("validation_error", "the request is not valid", fields), status_code=422
         )
 
+    @app.exception_handler(UnicodeEncodeError)
+    async def unencodable_text(request: Request, exc: UnicodeEncodeError) -> JSONResponse:
+        # JSON can carry lone surrogates ("\ud800") that no UTF-8 column or cipher accepts.
+        return JSONResponse(
+            error_body("validation_error", "text contains unpaired surrogate characters"),
+            status_code=422,
+        )
+
     @app.exception_handler(DecryptionError)
     async def decryption_error(request: Request, exc: DecryptionError) -> JSONResponse:
         # The message names the failure kind only; it never contains PHI or key bytes.

@@ -7,8 +7,10 @@ from fastapi import APIRouter
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import router as auth_router
 from carevault.auth.router import users_router
+from carevault.notes.router import router as notes_router
 
 api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(auth_router)
 api_router.include_router(users_router)
 api_router.include_router(audit_router)
+api_router.include_router(notes_router)

@@ -1,0 +1,391 @@
+"""Session notes: drafts saved often and cheaply; finalized notes are amended, never
+overwritten, with each replaced version kept in `session_versions`. Every read and change
+is audited with ids, versions and field names only, never the content."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Row, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from carevault.api.errors import ApiError, not_found
+from carevault.api.pagination import Pagination
+from carevault.appointments.models import Appointment
+from carevault.audit import service as audit
+from carevault.clients.models import Client
+from carevault.db.scoping import in_workspace, workspace_filter
+from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
+from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
+
+if TYPE_CHECKING:
+    from carevault.auth.dependencies import Principal
+
+RESOURCE_TYPE = "session"
+SOAP_FIELDS = ("subjective", "objective", "assessment", "plan")
+# session_versions keeps the SOAP sections only, so amending these would lose the old value.
+LOCKED_WHEN_FINALIZED = ("session_date", "duration_minutes")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _invalid(code: str, message: str, *fields: str) -> ApiError:
+    """A 422 in the shape of validation errors, naming the fields."""
+    return ApiError(
+        422, code, message, details=[{"field": field, "message": message} for field in fields]
+    )
+
+
+def _version_conflict(current_version: int) -> ApiError:
+    return ApiError(
+        409,
+        "version_conflict",
+        "the note has changed since you loaded it; reload it and apply your change again",
+        details={"current_version": current_version},
+    )
+
+
+def _is_empty(content: dict[str, Any]) -> bool:
+    return all(not (content.get(field) or "").strip() for field in SOAP_FIELDS)
+
+
+def _content(note: SessionNote) -> dict[str, Any]:
+    return {field: getattr(note, field) for field in SOAP_FIELDS}
+
+
+async def _find(
+    db: AsyncSession,
+    workspace_id: uuid.UUID,
+    note_id: uuid.UUID,
+    *,
+    include_deleted: bool = False,
+    lock: bool = False,
+) -> SessionNote:
+    statement = in_workspace(SessionNote, workspace_id).where(SessionNote.id == note_id)
+    if not include_deleted:
+        statement = statement.where(SessionNote.deleted_at.is_(None))
+    if lock:
+        statement = statement.with_for_update()
+    note = await db.scalar(statement)
+    if note is None:
+        raise not_found("session note")
+    return note
+
+
+async def _state(
+    db: AsyncSession, workspace_id: uuid.UUID, note_id: uuid.UUID
+) -> Row[int, str, datetime | None] | None:
+    """Version, status and deletion time only: no encrypted column is read."""
+    statement = (
+        in_workspace(SessionNote, workspace_id)
+        .where(SessionNote.id == note_id)
+        .with_only_columns(SessionNote.version, SessionNote.status, SessionNote.deleted_at)
+    )
+    return (await db.execute(statement)).one_or_none()
+
+
+async def create_note(
+    db: AsyncSession, principal: Principal, body: SessionNoteCreate
+) -> SessionNote:
+    workspace_id = principal.workspace_id
+    client_id = await db.scalar(
+        in_workspace(Client, workspace_id)
+        .where(Client.id == body.client_id)
+        .with_only_columns(Client.id)
+    )
+    if client_id is None:
+        raise not_found("client")
+    if body.appointment_id is not None:
+        appointment_client_id = await db.scalar(
+            in_workspace(Appointment, workspace_id)
+            .where(Appointment.id == body.appointment_id)
+            .with_only_columns(Appointment.client_id)
+        )
+        if appointment_client_id is None:
+            raise not_found("appointment")
+        if appointment_client_id != body.client_id:
+            raise _invalid(
+                "appointment_client_mismatch",
+                "the appointment belongs to another client",
+                "appointment_id",
+            )
+    note = SessionNote(
+        workspace_id=workspace_id,
+        status=NoteStatus.DRAFT.value,
+        version=1,
+        **body.model_dump(),
+    )
+    db.add(note)
+    await db.flush()
+    await audit.record(
+        db,
+        principal.actor,
+        "session.create",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id],
+        details={"client_id": str(note.client_id), "version": note.version},
+    )
+    return note
+
+
+async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
+    note = await _find(db, principal.workspace_id, note_id)
+    await audit.record(
+        db, principal.actor, "session.read", resource_type=RESOURCE_TYPE, resource_ids=[note.id]
+    )
+    return note
+
+
+async def list_notes(
+    db: AsyncSession,
+    principal: Principal,
+    paging: Pagination,
+    *,
+    client_id: uuid.UUID | None = None,
+    include_deleted: bool = False,
+) -> tuple[list[SessionNote], int]:
+    """Newest first; one audit event names every note returned."""
+    statement = in_workspace(SessionNote, principal.workspace_id)
+    if client_id is not None:
+        statement = statement.where(SessionNote.client_id == client_id)
+    if not include_deleted:
+        statement = statement.where(SessionNote.deleted_at.is_(None))
+    total = await db.scalar(select(func.count()).select_from(statement.subquery()))
+    notes = list(
+        await db.scalars(
+            statement.order_by(
+                SessionNote.session_date.desc(),
+                SessionNote.created_at.desc(),
+                SessionNote.id.desc(),
+            )
+            .offset(paging.offset)
+            .limit(paging.page_size)
+        )
+    )
+    await audit.record(
+        db,
+        principal.actor,
+        "session.list",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id for note in notes],
+        details={
+            "client_id": str(client_id) if client_id else None,
+            "include_deleted": include_deleted,
+            "count": len(notes),
+        },
+    )
+    return notes, int(total or 0)
+
+
+async def save_changes(
+    db: AsyncSession, principal: Principal, note_id: uuid.UUID, body: SessionNoteUpdate
+) -> SessionNote:
+    """Autosave a draft, or amend a finalized note; either way only at the version the
+    caller last saw, so two tabs never overwrite each other silently."""
+    changes = body.changes()
+    if not changes:
+        raise ApiError(422, "no_changes", "send at least one field to change besides version")
+    workspace_id = principal.workspace_id
+    # Autosave runs every few seconds, so a draft is saved in ONE statement: the version the
+    # caller saw is part of the WHERE (a stale save matches no row, so no read-then-write
+    # race and no lock), only the changed fields are bound (only they are encrypted again),
+    # and the saved note comes back through RETURNING. Only when nothing matched does a
+    # second, cheap query (no encrypted columns) tell a missing note from a stale version
+    # or a finalized note, which is amended instead.
+    saved = await db.scalar(
+        update(SessionNote)
+        .where(
+            workspace_filter(SessionNote, workspace_id),
+            SessionNote.id == note_id,
+            SessionNote.version == body.version,
+            SessionNote.status == NoteStatus.DRAFT.value,
+            SessionNote.deleted_at.is_(None),
+        )
+        .values(**changes, version=SessionNote.version + 1)
+        .returning(SessionNote)
+        .execution_options(synchronize_session=False)
+    )
+    if saved is not None:
+        await audit.record(
+            db,
+            principal.actor,
+            "session.update",
+            resource_type=RESOURCE_TYPE,
+            resource_ids=[saved.id],
+            details={"fields": sorted(changes), "version": saved.version},
+        )
+        return saved
+    state = await _state(db, workspace_id, note_id)
+    if state is None or state.deleted_at is not None:
+        raise not_found("session note")
+    if state.version != body.version or state.status != NoteStatus.FINALIZED.value:
+        raise _version_conflict(state.version)
+    return await _amend(db, principal, note_id, body.version, changes)
+
+
+async def _amend(
+    db: AsyncSession,
+    principal: Principal,
+    note_id: uuid.UUID,
+    seen_version: int,
+    changes: dict[str, Any],
+) -> SessionNote:
+    """Keep the finalized content in session_versions, then apply the change. Amendments are
+    rare, so this one reads (and locks) the note first."""
+    locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
+    if locked:
+        raise _invalid(
+            "finalized_field_locked", "this field of a finalized note cannot change", *locked
+        )
+    workspace_id = principal.workspace_id
+    note = await db.scalar(
+        in_workspace(SessionNote, workspace_id)
+        .where(
+            SessionNote.id == note_id,
+            SessionNote.version == seen_version,
+            SessionNote.deleted_at.is_(None),
+        )
+        .with_for_update()
+    )
+    if note is None:  # changed between the check and the lock
+        state = await _state(db, workspace_id, note_id)
+        if state is None or state.deleted_at is not None:
+            raise not_found("session note")
+        raise _version_conflict(state.version)
+    previous = _content(note)
+    if _is_empty(previous | changes):
+        raise _invalid(
+            "empty_note", "a finalized note needs at least one SOAP section", *SOAP_FIELDS
+        )
+    now = _now()
+    db.add(
+        SessionNoteVersion(
+            workspace_id=workspace_id,
+            session_id=note.id,
+            version=note.version,
+            amended_by=principal.user.id,
+            amended_at=now,
+            **previous,
+        )
+    )
+    for field, value in changes.items():
+        setattr(note, field, value)
+    note.version = seen_version + 1
+    note.updated_at = now
+    await db.flush()
+    await audit.record(
+        db,
+        principal.actor,
+        "session.amend",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id],
+        details={
+            "fields": sorted(changes),
+            "previous_version": seen_version,
+            "version": note.version,
+        },
+    )
+    return note
+
+
+async def finalize_note(
+    db: AsyncSession, principal: Principal, note_id: uuid.UUID, seen_version: int
+) -> SessionNote:
+    note = await _find(db, principal.workspace_id, note_id, lock=True)
+    if note.status == NoteStatus.FINALIZED.value:
+        raise ApiError(
+            409,
+            "already_finalized",
+            "the note is already finalized; change it with PATCH to amend it",
+            details={"current_version": note.version},
+        )
+    if note.version != seen_version:
+        raise _version_conflict(note.version)
+    if _is_empty(_content(note)):
+        raise _invalid(
+            "empty_note", "write at least one SOAP section before finalizing", *SOAP_FIELDS
+        )
+    now = _now()
+    note.status = NoteStatus.FINALIZED.value
+    note.finalized_at = now
+    note.version = seen_version + 1
+    note.updated_at = now
+    await db.flush()
+    await audit.record(
+        db,
+        principal.actor,
+        "session.finalize",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id],
+        details={"version": note.version},
+    )
+    return note
+
+
+async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> None:
+    """Soft delete: the note disappears from reads and lists until it is restored."""
+    deleted_id = await db.scalar(
+        update(SessionNote)
+        .where(
+            workspace_filter(SessionNote, principal.workspace_id),
+            SessionNote.id == note_id,
+            SessionNote.deleted_at.is_(None),
+        )
+        .values(deleted_at=_now())
+        .returning(SessionNote.id)
+        .execution_options(synchronize_session=False)
+    )
+    if deleted_id is None:
+        raise not_found("session note")
+    await audit.record(
+        db, principal.actor, "session.delete", resource_type=RESOURCE_TYPE, resource_ids=[note_id]
+    )
+
+
+async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
+    """Bring back a deleted note; a note that is not deleted is returned as it is."""
+    note = await _find(db, principal.workspace_id, note_id, include_deleted=True, lock=True)
+    restored = note.deleted_at is not None
+    if restored:
+        note.deleted_at = None
+        note.updated_at = _now()
+        await db.flush()
+    await audit.record(
+        db,
+        principal.actor,
+        "session.restore",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id],
+        details={"restored": restored},
+    )
+    return note
+
+
+async def list_versions(
+    db: AsyncSession, principal: Principal, note_id: uuid.UUID
+) -> list[SessionNoteVersion]:
+    """The content each amendment replaced, newest first."""
+    workspace_id = principal.workspace_id
+    state = await _state(db, workspace_id, note_id)
+    if state is None or state.deleted_at is not None:
+        raise not_found("session note")
+    versions = list(
+        await db.scalars(
+            in_workspace(SessionNoteVersion, workspace_id)
+            .where(SessionNoteVersion.session_id == note_id)
+            .order_by(SessionNoteVersion.version.desc())
+        )
+    )
+    await audit.record(
+        db,
+        principal.actor,
+        "session.versions_read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note_id],
+        details={"versions": [version.version for version in versions]},
+    )
+    return versions
