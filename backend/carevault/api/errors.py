@@ -104,11 +104,9 @@ async def _record_decryption_failure(request: Request, route: str, reason: str) 
     """The request's own transaction was rolled back, so the event gets one of its own."""
     from carevault.audit import service as audit
 
-    principal = getattr(request.state, "principal", None)
-    actor = (
-        principal.actor
-        if principal is not None
-        else audit.Actor(None, ip_address=request.client.host if request.client else None)
+    # Captured when the caller was authenticated: the ORM objects expired with the rollback.
+    actor = getattr(request.state, "actor", None) or audit.Actor(
+        None, ip_address=request.client.host if request.client else None
     )
     try:
         async with request.app.state.carevault.sessions() as db, db.begin():

@@ -54,7 +54,7 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
                 raise service.AuthFailure("invalid_token", "use Authorization: Bearer <token>")
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
             principal = Principal(by_token.user, ip, token_id=by_token.token.id)
-            request.state.principal = principal
+            request.state.actor = principal.actor
             return principal
         secret = request.cookies.get(SESSION_COOKIE)
         if not secret:
@@ -70,7 +70,7 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
     ):
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
     principal = Principal(by_session.user, ip, login_session=by_session.login_session)
-    request.state.principal = principal
+    request.state.actor = principal.actor
     return principal
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 
 import pytest
 
@@ -83,3 +84,43 @@ async def test_openapi_documents_every_route_with_the_error_shape(api: ApiContex
                 if status.startswith(("4", "5")) and path != "/health/ready":
                     schema = response["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/ErrorResponse"}, (path, status)
+
+
+async def test_a_value_that_fails_to_decrypt_is_a_specific_error_audited_and_contained(
+    api: ApiContext, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.api.test_auth import sql
+    from tests.api.test_session_notes import practice
+
+    setup = await practice(api, Role.OWNER, clients=1)
+    async with api.signed_in(setup.emails[0]) as client:
+        notes = []
+        for text in ("first private note", "second private note"):
+            created = await client.post(
+                "/sessions",
+                json={
+                    "client_id": setup.client_ids[0],
+                    "session_date": "2026-11-02",
+                    "subjective": text,
+                },
+            )
+            assert created.status_code == 201
+            notes.append(created.json()["id"])
+        await sql(
+            api,
+            "UPDATE sessions SET subjective = set_byte(subjective, 25, "
+            "get_byte(subjective, 25) # 1) WHERE id = $1",
+            uuid.UUID(notes[0]),
+        )
+        broken = await client.get(f"/sessions/{notes[0]}")
+        intact = await client.get(f"/sessions/{notes[1]}")
+    assert broken.status_code == 500
+    assert broken.json()["error"]["code"] == "phi_decryption_failed"
+    assert "private" not in broken.text
+    assert intact.status_code == 200 and intact.json()["subjective"] == "second private note"
+    events = await sql(
+        api, "SELECT resource_ids, details FROM audit_events WHERE action = 'phi.decryption_failed'"
+    )
+    assert len(events) == 1 and notes[0] in events[0]["resource_ids"]
+    assert "private" not in caplog.text
+    assert any(r.getMessage() == "PHI decryption failed" for r in caplog.records)
