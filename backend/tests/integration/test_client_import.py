@@ -1,0 +1,106 @@
+"""`carevault import clients`: all rows or none, bad rows by line number."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import asyncpg
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from carevault.cli import app as cli
+from carevault.clients.importing import ImportRejected, read_rows, validate
+from tests.conftest import NewDatabase
+
+CSV = """First Name,Last Name,E-mail,Mobile,DOB,Notes
+Ada,Lovelace,ada@example.org,+44 20 7946 0000,1990-12-10,Prefers mornings
+Grace,Hopper,grace@example.org,(555) 010-0199,1985-06-01,
+"""
+
+
+async def invoke(arguments: list[str], env: dict[str, str]) -> Result:
+    return await asyncio.to_thread(CliRunner().invoke, cli, arguments, env=env)
+
+
+async def count_clients(url: str) -> int:
+    connection = await asyncpg.connect(url.replace("+asyncpg", ""))
+    try:
+        return int(await connection.fetchval("SELECT count(*) FROM clients"))
+    finally:
+        await connection.close()
+
+
+@pytest.fixture
+async def env(new_database: NewDatabase, data_dir: Path) -> dict[str, str]:
+    url = await new_database()
+    variables = {"CAREVAULT_DATABASE_URL": url, "CAREVAULT_DATA_DIR": str(data_dir)}
+    created = await asyncio.to_thread(
+        CliRunner().invoke,
+        cli,
+        [
+            "users",
+            "create",
+            "--workspace",
+            "Import Clinic",
+            "--email",
+            "o@import.example",
+            "--role",
+            "owner",
+        ],
+        input="import-owner-pw\n",
+        env=variables,
+    )
+    assert created.exit_code == 0, created.output
+    return variables
+
+
+async def test_csv_with_export_style_headers_imports_every_row(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    source = tmp_path / "export.csv"
+    source.write_text(CSV)
+    result = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert result.exit_code == 0, result.output
+    assert "Imported 2 clients into 'Import Clinic'." in result.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 2
+
+
+async def test_a_bad_row_imports_nothing_and_names_the_line(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    rows = [
+        {"first_name": "Ok", "last_name": "Row"},
+        {"first_name": "", "last_name": "X"},
+        {"first_name": "A", "last_name": "B", "date_of_birth": "2999-01-01"},
+    ]
+    source = tmp_path / "clients.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")
+    result = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert result.exit_code == 1
+    assert "line 2 first_name:" in result.output
+    assert "line 3 date_of_birth: Value error, is in the future" in result.output
+    assert "line 4: not valid JSON" in result.output
+    assert "nothing was imported" in result.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 0
+
+
+async def test_unknown_workspace_rolls_back(env: dict[str, str], tmp_path: Path) -> None:
+    source = tmp_path / "export.csv"
+    source.write_text(CSV)
+    result = await invoke(["import", "clients", str(source), "--workspace", "Nope"], env)
+    assert result.exit_code == 2 and "no workspace named 'Nope'" in result.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 0
+
+
+def test_unknown_columns_are_refused_unless_ignored() -> None:
+    text = "first_name,last_name,shoe_size\nAda,Lovelace,38\n"
+    with pytest.raises(ImportRejected) as rejected:
+        validate(read_rows(text, "csv"))
+    assert rejected.value.errors[0].field == "shoe_size"
+    assert rejected.value.errors[0].line == 2
+    assert [
+        r.first_name for r in validate(read_rows(text, "csv"), ignore_unknown_columns=True)
+    ] == ["Ada"]
