@@ -12,6 +12,7 @@ from fastapi.openapi.utils import get_openapi
 
 import carevault
 from carevault.api.errors import install_error_handlers
+from carevault.api.frontend import mount_frontend
 from carevault.api.limits import BodySizeLimit
 from carevault.api.routes import api_router
 from carevault.api.state import AppState
@@ -74,6 +75,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(api_router)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
+    mount_frontend(app)  # last: its catch-all must not shadow any other route
     app.add_middleware(BodySizeLimit)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]

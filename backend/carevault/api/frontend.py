@@ -1,0 +1,35 @@
+"""Serve the built web UI (frontend/dist) on the API's origin, with a single-page-app fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from carevault.api.errors import ApiError
+
+FRONTEND_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+NOT_THE_UI = ("api/", "health", "metrics", "docs", "redoc", "openapi.json")
+
+_NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>CareVault</title></head><body>
+<h1>CareVault</h1><p>The web UI has not been built. <code>make run</code> builds it; the API is
+running: see <a href="/docs">/docs</a> and <a href="/health/ready">/health/ready</a>.</p>
+</body></html>"""
+
+
+def mount_frontend(app: FastAPI, dist: Path = FRONTEND_DIST) -> None:
+    @app.get("/{path:path}", include_in_schema=False)
+    def web_ui(path: str, request: Request) -> Response:  # sync: file checks run in a thread
+        if path.startswith(NOT_THE_UI):
+            raise ApiError(404, "not_found", f"no route for /{path}")
+        index = dist / "index.html"
+        if not index.is_file():
+            return HTMLResponse(_NOT_BUILT)
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
+            cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else None
+            return FileResponse(candidate, headers={"Cache-Control": cache} if cache else None)
+        # Client-side routes (/calendar, /notes/…) all load the app shell.
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
