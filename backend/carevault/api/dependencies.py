@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError
 from carevault.api.state import AppState
+from carevault.db.hooks import run_before_commit
 
 
 def get_state(request: Request) -> AppState:
@@ -23,6 +24,7 @@ async def get_db(state: State) -> AsyncIterator[AsyncSession]:
     async with state.sessions() as db:
         try:
             yield db
+            await run_before_commit(db)
             await db.commit()
         except ApiError as refused:
             await (db.commit() if refused.keep_changes else db.rollback())

@@ -7,6 +7,7 @@ import json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 1024 * 1024  # four 5,000-character SOAP sections are under 100 KB
+LARGER_BODIES = {"/api/v1/clients/import": 32 * 1024 * 1024}
 
 
 class _TooLarge(Exception):
@@ -14,17 +15,24 @@ class _TooLarge(Exception):
 
 
 class BodySizeLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        larger: dict[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = LARGER_BODIES if larger is None else larger
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.max_bytes)
         declared = dict(scope.get("headers", [])).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._refuse(send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(send, limit)
             return
         received = 0
         started = False
@@ -34,7 +42,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     raise _TooLarge
             return message
 
@@ -47,14 +55,14 @@ class BodySizeLimit:
             await self.app(scope, counting_receive, tracking_send)
         except _TooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         body = json.dumps(
             {
                 "error": {
                     "code": "payload_too_large",
-                    "message": f"request bodies are limited to {self.max_bytes} bytes",
+                    "message": f"request bodies here are limited to {limit} bytes",
                 }
             }
         ).encode()

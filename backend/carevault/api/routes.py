@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import router as auth_router
 from carevault.auth.router import users_router
+from carevault.clients.router import router as clients_router
 from carevault.notes.router import router as notes_router
 
 api_router = APIRouter(prefix="/api/v1")
@@ -14,3 +16,5 @@ api_router.include_router(auth_router)
 api_router.include_router(users_router)
 api_router.include_router(audit_router)
 api_router.include_router(notes_router)
+api_router.include_router(clients_router)
+api_router.include_router(appointments_router)

@@ -52,6 +52,12 @@ def event_digest(event: AuditEvent) -> bytes:
     return hashlib.sha256(encoded).digest()
 
 
+async def lock_chain(db: AsyncSession, workspace_id: uuid.UUID | None) -> None:
+    """Take the workspace's audit-chain lock now; held until the transaction ends. Writes
+    that must be serialised per workspace take this same lock, so there is one lock order."""
+    await db.execute(select(func.pg_advisory_xact_lock(_lock_key(workspace_id))))
+
+
 async def record(
     db: AsyncSession,
     actor: Actor,
@@ -63,7 +69,7 @@ async def record(
 ) -> AuditEvent:
     """Append an event in the caller's transaction: if it cannot be written, neither can
     the access it records. A per-workspace advisory lock keeps the chain linear."""
-    await db.execute(select(func.pg_advisory_xact_lock(_lock_key(actor.workspace_id))))
+    await lock_chain(db, actor.workspace_id)
     previous = await db.scalar(
         select(AuditEvent.hash)
         .where(

@@ -18,6 +18,7 @@ from carevault.auth.passwords import (
     needs_rehash,
     verify_password,
 )
+from carevault.db.hooks import before_commit
 from carevault.db.scoping import in_workspace
 from carevault.workspaces.models import Workspace
 
@@ -264,11 +265,19 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
     now = _now()
     if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_GRANULARITY:
         # Every audited access carries the token id; this marks use at most once a minute.
+        # Recorded just before commit, like every other event, so the audit-chain lock is
+        # always the last lock a transaction takes (taken here, it could deadlock with row
+        # locks the request takes later).
         token.last_used_at = now
         actor = audit.Actor(token.workspace_id, user.id, token.id, ip)
-        await audit.record(
-            db, actor, "auth.token_used", resource_type="api_token", resource_ids=[token.id]
-        )
+        token_id = token.id
+
+        async def record_use() -> None:
+            await audit.record(
+                db, actor, "auth.token_used", resource_type="api_token", resource_ids=[token_id]
+            )
+
+        before_commit(db, record_use)
     return TokenAuth(user, token)
 
 

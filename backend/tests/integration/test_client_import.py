@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from carevault.cli import app as cli
 from carevault.clients.importing import ImportRejected, read_rows, validate
+from tests.api_support import ApiContext
 from tests.conftest import NewDatabase
 
 CSV = """First Name,Last Name,E-mail,Mobile,DOB,Notes
@@ -104,3 +105,24 @@ def test_unknown_columns_are_refused_unless_ignored() -> None:
     assert [
         r.first_name for r in validate(read_rows(text, "csv"), ignore_unknown_columns=True)
     ] == ["Ada"]
+
+
+async def test_http_import_is_for_owners_and_all_or_nothing(api: ApiContext) -> None:
+    from carevault.auth.models import Role
+
+    _, (owner, clinician) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
+    headers = {"Content-Type": "text/csv"}
+    async with api.signed_in(clinician) as client:
+        refused = await client.post("/clients/import", content=CSV, headers=headers)
+        assert refused.status_code == 403
+    async with api.signed_in(owner) as client:
+        bad = await client.post("/clients/import", content=CSV + "Only,\n", headers=headers)
+        assert bad.status_code == 422 and bad.json()["error"]["code"] == "import_rejected"
+        assert bad.json()["error"]["details"][0]["line"] == 4
+        assert (await client.get("/clients")).json()["total"] == 0
+        wrong_type = await client.post("/clients/import", content=CSV)
+        assert wrong_type.status_code == 415
+        done = await client.post("/clients/import", content=CSV, headers=headers)
+        assert done.status_code == 201 and done.json() == {"imported": 2}
+        found = await client.get("/clients", params={"q": "GRACE@example.org "})
+        assert [c["last_name"] for c in found.json()["items"]] == ["Hopper"]

@@ -1,0 +1,173 @@
+"""Clients over HTTP. Every field but the ids and timestamps is PHI: it appears in bodies,
+never in audit events or logs."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
+
+from carevault.auth.schemas import StrictModel
+
+NAME_MAX_CHARACTERS = 200
+EMAIL_MAX_CHARACTERS = 320
+PHONE_MAX_CHARACTERS = 50
+# The same limits as the bulk importer, so an imported client can be edited here.
+SHORT_TEXT_MAX_CHARACTERS = 500
+LONG_TEXT_MAX_CHARACTERS = 5_000
+# "Today" somewhere on Earth: the easternmost time zone is UTC+14.
+_EARLIEST_ZONE_AHEAD = timedelta(hours=14)
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
+
+
+def _encodable(value: str | None) -> str | None:
+    # JSON allows lone surrogates ("\ud800"); they cannot be encrypted as UTF-8.
+    if value is not None:
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise ValueError("text must be valid Unicode") from None
+    return value
+
+
+def _blank_is_none(value: Any) -> Any:
+    """Surrounding whitespace is dropped; an empty optional field is no value at all."""
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def _looks_like_email(value: str | None) -> str | None:
+    if value is not None and not _EMAIL.fullmatch(value):
+        raise ValueError("not an email address")
+    return value
+
+
+def _not_in_future(value: date | None) -> date | None:
+    if value is not None and value > (datetime.now(UTC) + _EARLIEST_ZONE_AHEAD).date():
+        raise ValueError("the date of birth cannot be in the future")
+    return value
+
+
+def _not_nullable(schema: dict[str, Any]) -> None:
+    """JSON schema of a field that may be omitted but not sent as null."""
+    schema.pop("default", None)
+    variants = schema.pop("anyOf", [])
+    schema.update(next(v for v in variants if v.get("type") != "null"))
+
+
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX_CHARACTERS),
+    AfterValidator(_encodable),
+]
+Email = Annotated[
+    Annotated[str, Field(max_length=EMAIL_MAX_CHARACTERS)] | None,
+    BeforeValidator(_blank_is_none),
+    AfterValidator(_looks_like_email),
+    AfterValidator(_encodable),
+]
+Phone = Annotated[
+    Annotated[str, Field(max_length=PHONE_MAX_CHARACTERS)] | None,
+    BeforeValidator(_blank_is_none),
+    AfterValidator(_encodable),
+]
+ShortText = Annotated[
+    Annotated[str, Field(max_length=SHORT_TEXT_MAX_CHARACTERS)] | None,
+    BeforeValidator(_blank_is_none),
+    AfterValidator(_encodable),
+]
+LongText = Annotated[
+    Annotated[str, Field(max_length=LONG_TEXT_MAX_CHARACTERS)] | None,
+    BeforeValidator(_blank_is_none),
+    AfterValidator(_encodable),
+]
+DateOfBirth = Annotated[date | None, AfterValidator(_not_in_future)]
+
+
+class ClientBase(BaseModel):
+    """The optional personal details of a client. Blank text is stored as no value."""
+
+    email: Email = Field(default=None, description="Found exactly by `GET /clients?q=`")
+    phone: Phone = Field(default=None, description="Found by `q` however it is written")
+    date_of_birth: DateOfBirth = Field(default=None, description="Not in the future")
+    address: ShortText = None
+    emergency_contact_name: ShortText = None
+    emergency_contact_phone: Phone = None
+    medical_history: LongText = None
+    notes: LongText = None
+
+
+class ClientCreate(ClientBase, StrictModel):
+    """A new client; first and last name are required."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "first_name": "Example",
+                    "last_name": "Client",
+                    "email": "example.client@example.org",
+                    "phone": "+1 555 0100",
+                    "date_of_birth": "1985-04-12",
+                    "address": "1 Example Street, Exampletown",
+                    "emergency_contact_name": "Example Contact",
+                    "emergency_contact_phone": "+1 555 0101",
+                    "medical_history": "Example history: none relevant.",
+                    "notes": "Example: prefers afternoon appointments.",
+                }
+            ]
+        }
+    )
+
+    first_name: Name
+    last_name: Name
+
+
+class ClientUpdate(ClientBase, StrictModel):
+    """Send only the fields that change. An optional field sent as null (or blank) is
+    cleared; first and last name can change but never be cleared."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "minProperties": 1,
+            "examples": [{"phone": "+1 555 0199", "notes": None}],
+        }
+    )
+
+    # Omitted means unchanged and null is refused, so the schema offers neither.
+    first_name: Name | None = Field(default=None, json_schema_extra=_not_nullable)
+    last_name: Name | None = Field(default=None, json_schema_extra=_not_nullable)
+
+    @field_validator("first_name", "last_name")
+    @classmethod
+    def _omitted_not_null(cls, value: object) -> object:
+        if value is None:
+            raise ValueError("omit the field to keep it; it cannot be null")
+        return value
+
+    def changes(self) -> dict[str, Any]:
+        """The fields the caller sent."""
+        return self.model_dump(exclude_unset=True)
+
+
+class ClientRead(ClientBase):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    archived_at: datetime | None = Field(description="Set while the client is archived")
+    created_at: datetime
+    updated_at: datetime
