@@ -16,6 +16,7 @@ from pydantic import (
     field_validator,
 )
 
+from carevault.api.fields import encodable, not_nullable
 from carevault.auth.schemas import StrictModel
 
 MAX_DURATION = timedelta(hours=24)
@@ -23,16 +24,6 @@ LOCATION_MAX_CHARACTERS = 500
 NOTES_MAX_CHARACTERS = 5_000
 
 Status = Literal["scheduled", "attended", "cancelled", "no-show"]
-
-
-def _encodable(value: str | None) -> str | None:
-    # JSON allows lone surrogates ("\ud800"); they cannot be encrypted as UTF-8.
-    if value is not None:
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            raise ValueError("text must be valid Unicode") from None
-    return value
 
 
 def as_utc(value: datetime) -> datetime:
@@ -61,18 +52,11 @@ def _ends_after_start(starts_at: datetime | None, ends_at: datetime | None) -> d
     return ends_at
 
 
-def _not_nullable(schema: dict[str, Any]) -> None:
-    """JSON schema of a field that may be omitted but not sent as null."""
-    schema.pop("default", None)
-    variants = schema.pop("anyOf", [])
-    schema.update(next(v for v in variants if v.get("type") != "null"))
-
-
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(as_utc)]
 Location = Annotated[
-    str | None, Field(max_length=LOCATION_MAX_CHARACTERS), AfterValidator(_encodable)
+    str | None, Field(max_length=LOCATION_MAX_CHARACTERS), AfterValidator(encodable)
 ]
-Notes = Annotated[str | None, Field(max_length=NOTES_MAX_CHARACTERS), AfterValidator(_encodable)]
+Notes = Annotated[str | None, Field(max_length=NOTES_MAX_CHARACTERS), AfterValidator(encodable)]
 AllowOverlap = Annotated[
     bool,
     Field(
@@ -131,9 +115,9 @@ class AppointmentUpdate(AppointmentBase, StrictModel):
     )
 
     # Omitted means unchanged and null is refused, so the schema offers neither.
-    starts_at: UtcDatetime | None = Field(default=None, json_schema_extra=_not_nullable)
-    ends_at: UtcDatetime | None = Field(default=None, json_schema_extra=_not_nullable)
-    status: Status | None = Field(default=None, json_schema_extra=_not_nullable)
+    starts_at: UtcDatetime | None = Field(default=None, json_schema_extra=not_nullable)
+    ends_at: UtcDatetime | None = Field(default=None, json_schema_extra=not_nullable)
+    status: Status | None = Field(default=None, json_schema_extra=not_nullable)
     allow_overlap: AllowOverlap = False
 
     @field_validator("starts_at", "ends_at", "status")

@@ -14,6 +14,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError, not_found
+from carevault.api.fields import invalid
 from carevault.appointments.models import Appointment, AppointmentStatus
 from carevault.appointments.schemas import (
     AppointmentCreate,
@@ -34,13 +35,6 @@ _CANCELLED = AppointmentStatus.CANCELLED.value
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _invalid(code: str, message: str, *fields: str) -> ApiError:
-    """A 422 in the shape of validation errors, naming the fields."""
-    return ApiError(
-        422, code, message, details=[{"field": field, "message": message} for field in fields]
-    )
 
 
 async def _lock_schedule(db: AsyncSession, workspace_id: uuid.UUID) -> None:
@@ -139,9 +133,9 @@ async def list_appointments(
     """Every appointment sharing time with [start, end), cancelled ones included, by start.
     One audit event names them all."""
     if end <= start:
-        raise _invalid("validation_error", "end must be after start", "query.end")
+        raise invalid("validation_error", "end must be after start", "query.end")
     if end - start > MAX_CALENDAR_RANGE:
-        raise _invalid(
+        raise invalid(
             "validation_error", "the range spans at most 62 days", "query.start", "query.end"
         )
     appointments = list(
@@ -179,7 +173,7 @@ async def update_appointment(
         problem = check_duration(starts_at, ends_at)
         if problem:
             sent = [field for field in ("starts_at", "ends_at") if field in changes]
-            raise _invalid("validation_error", problem, *sent)
+            raise invalid("validation_error", problem, *sent)
     moved = starts_at != appointment.starts_at or ends_at != appointment.ends_at
     revived = appointment.status == _CANCELLED and status != _CANCELLED
     if status != _CANCELLED and (moved or revived) and not body.allow_overlap:

@@ -14,13 +14,14 @@ import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.api.fields import latest_local_date
 from carevault.audit import service as audit
 from carevault.clients.models import Client
 from carevault.crypto import BlindIndex, current_cipher
@@ -82,7 +83,7 @@ class ClientImportRow(BaseModel):
     @field_validator("date_of_birth")
     @classmethod
     def _not_in_future(cls, value: date | None) -> date | None:
-        if value is not None and value > datetime.now(UTC).date():
+        if value is not None and value > latest_local_date():
             raise ValueError("is in the future")
         return value
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from pydantic import (
@@ -18,6 +18,7 @@ from pydantic import (
     field_validator,
 )
 
+from carevault.api.fields import encodable, latest_local_date, not_nullable
 from carevault.auth.schemas import StrictModel
 
 NAME_MAX_CHARACTERS = 200
@@ -26,19 +27,7 @@ PHONE_MAX_CHARACTERS = 50
 # The same limits as the bulk importer, so an imported client can be edited here.
 SHORT_TEXT_MAX_CHARACTERS = 500
 LONG_TEXT_MAX_CHARACTERS = 5_000
-# "Today" somewhere on Earth: the easternmost time zone is UTC+14.
-_EARLIEST_ZONE_AHEAD = timedelta(hours=14)
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
-
-
-def _encodable(value: str | None) -> str | None:
-    # JSON allows lone surrogates ("\ud800"); they cannot be encrypted as UTF-8.
-    if value is not None:
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            raise ValueError("text must be valid Unicode") from None
-    return value
 
 
 def _blank_is_none(value: Any) -> Any:
@@ -55,43 +44,36 @@ def _looks_like_email(value: str | None) -> str | None:
 
 
 def _not_in_future(value: date | None) -> date | None:
-    if value is not None and value > (datetime.now(UTC) + _EARLIEST_ZONE_AHEAD).date():
+    if value is not None and value > latest_local_date():
         raise ValueError("the date of birth cannot be in the future")
     return value
-
-
-def _not_nullable(schema: dict[str, Any]) -> None:
-    """JSON schema of a field that may be omitted but not sent as null."""
-    schema.pop("default", None)
-    variants = schema.pop("anyOf", [])
-    schema.update(next(v for v in variants if v.get("type") != "null"))
 
 
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX_CHARACTERS),
-    AfterValidator(_encodable),
+    AfterValidator(encodable),
 ]
 Email = Annotated[
     Annotated[str, Field(max_length=EMAIL_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
     AfterValidator(_looks_like_email),
-    AfterValidator(_encodable),
+    AfterValidator(encodable),
 ]
 Phone = Annotated[
     Annotated[str, Field(max_length=PHONE_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
-    AfterValidator(_encodable),
+    AfterValidator(encodable),
 ]
 ShortText = Annotated[
     Annotated[str, Field(max_length=SHORT_TEXT_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
-    AfterValidator(_encodable),
+    AfterValidator(encodable),
 ]
 LongText = Annotated[
     Annotated[str, Field(max_length=LONG_TEXT_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
-    AfterValidator(_encodable),
+    AfterValidator(encodable),
 ]
 DateOfBirth = Annotated[date | None, AfterValidator(_not_in_future)]
 
@@ -147,8 +129,8 @@ class ClientUpdate(ClientBase, StrictModel):
     )
 
     # Omitted means unchanged and null is refused, so the schema offers neither.
-    first_name: Name | None = Field(default=None, json_schema_extra=_not_nullable)
-    last_name: Name | None = Field(default=None, json_schema_extra=_not_nullable)
+    first_name: Name | None = Field(default=None, json_schema_extra=not_nullable)
+    last_name: Name | None = Field(default=None, json_schema_extra=not_nullable)
 
     @field_validator("first_name", "last_name")
     @classmethod

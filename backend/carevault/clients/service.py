@@ -40,6 +40,7 @@ from sqlalchemy import Row, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError, not_found
+from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
 from carevault.clients.models import Client
@@ -59,13 +60,6 @@ SearchKind = Literal["email", "phone", "name"]
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _invalid(code: str, message: str, *fields: str) -> ApiError:
-    """A 422 in the shape of validation errors, naming the fields."""
-    return ApiError(
-        422, code, message, details=[{"field": field, "message": message} for field in fields]
-    )
 
 
 def search_kind(q: str) -> SearchKind:
@@ -134,7 +128,7 @@ async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: 
     if found is None:
         raise not_found("client")
     if found.archived_at is not None:
-        raise _invalid("client_archived", "the client is archived; restore them first", "client_id")
+        raise invalid("client_archived", "the client is archived; restore them first", "client_id")
 
 
 async def create_client(db: AsyncSession, principal: Principal, body: ClientCreate) -> Client:

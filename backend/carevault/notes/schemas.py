@@ -3,52 +3,33 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, timedelta
-from typing import Annotated, Any, Literal
+from datetime import date, datetime
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
+from carevault.api.fields import encodable, latest_local_date, not_nullable
 from carevault.auth.schemas import StrictModel
 
 SOAP_MAX_CHARACTERS = 5_000
 MAX_DURATION_MINUTES = 600
 # The database stores `version` as a 32-bit integer; larger values are refused up front.
 MAX_VERSION = 2**31 - 1
-# "Today" somewhere on Earth: the easternmost time zone is UTC+14, so a clinician there may
-# write today's note while it is still yesterday in UTC.
-_EARLIEST_ZONE_AHEAD = timedelta(hours=14)
-
-
-def _encodable(value: str | None) -> str | None:
-    # JSON allows lone surrogates ("\ud800"); they cannot be encrypted as UTF-8.
-    if value is not None:
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            raise ValueError("text must be valid Unicode") from None
-    return value
 
 
 def _not_in_future(value: date) -> date:
-    if value > (datetime.now(UTC) + _EARLIEST_ZONE_AHEAD).date():
+    if value > latest_local_date():
         raise ValueError("the session date cannot be in the future")
     return value
 
 
-SoapText = Annotated[str | None, Field(max_length=SOAP_MAX_CHARACTERS), AfterValidator(_encodable)]
+SoapText = Annotated[str | None, Field(max_length=SOAP_MAX_CHARACTERS), AfterValidator(encodable)]
 SessionDate = Annotated[date, AfterValidator(_not_in_future)]
 DurationMinutes = Annotated[int, Field(ge=1, le=MAX_DURATION_MINUTES)]
 NoteVersion = Annotated[
     int,
     Field(ge=1, le=MAX_VERSION, description="The note's version as the caller last saw it"),
 ]
-
-
-def _not_nullable(schema: dict[str, Any]) -> None:
-    """JSON schema of a field that may be omitted but not sent as null."""
-    schema.pop("default", None)
-    variants = schema.pop("anyOf", [])
-    schema.update(next(v for v in variants if v.get("type") != "null"))
 
 
 class SessionNoteBase(BaseModel):
@@ -107,8 +88,8 @@ class SessionNoteUpdate(SessionNoteBase, StrictModel):
     version: NoteVersion
     # Omitted means unchanged: `changes()` leaves the defaults out, and an explicit null is
     # refused, so the schema offers neither a default nor null.
-    session_date: SessionDate | None = Field(default=None, json_schema_extra=_not_nullable)
-    duration_minutes: DurationMinutes | None = Field(default=None, json_schema_extra=_not_nullable)
+    session_date: SessionDate | None = Field(default=None, json_schema_extra=not_nullable)
+    duration_minutes: DurationMinutes | None = Field(default=None, json_schema_extra=not_nullable)
 
     @field_validator("session_date", "duration_minutes")
     @classmethod

@@ -12,6 +12,7 @@ from sqlalchemy import Row, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError, not_found
+from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
@@ -31,13 +32,6 @@ LOCKED_WHEN_FINALIZED = ("session_date", "duration_minutes")
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _invalid(code: str, message: str, *fields: str) -> ApiError:
-    """A 422 in the shape of validation errors, naming the fields."""
-    return ApiError(
-        422, code, message, details=[{"field": field, "message": message} for field in fields]
-    )
 
 
 def _version_conflict(current_version: int) -> ApiError:
@@ -108,7 +102,7 @@ async def create_note(
         if appointment_client_id is None:
             raise not_found("appointment")
         if appointment_client_id != body.client_id:
-            raise _invalid(
+            raise invalid(
                 "appointment_client_mismatch",
                 "the appointment belongs to another client",
                 "appointment_id",
@@ -238,7 +232,7 @@ async def _amend(
     rare, so this one reads (and locks) the note first."""
     locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
     if locked:
-        raise _invalid(
+        raise invalid(
             "finalized_field_locked", "this field of a finalized note cannot change", *locked
         )
     workspace_id = principal.workspace_id
@@ -258,7 +252,7 @@ async def _amend(
         raise _version_conflict(state.version)
     previous = _content(note)
     if _is_empty(previous | changes):
-        raise _invalid(
+        raise invalid(
             "empty_note", "a finalized note needs at least one SOAP section", *SOAP_FIELDS
         )
     now = _now()
@@ -306,7 +300,7 @@ async def finalize_note(
     if note.version != seen_version:
         raise _version_conflict(note.version)
     if _is_empty(_content(note)):
-        raise _invalid(
+        raise invalid(
             "empty_note", "write at least one SOAP section before finalizing", *SOAP_FIELDS
         )
     now = _now()
