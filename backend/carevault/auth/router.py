@@ -14,7 +14,7 @@ from carevault.api.errors import (
     not_found,
 )
 from carevault.audit import service as audit
-from carevault.auth import service
+from carevault.auth import service, tokens
 from carevault.auth.dependencies import (
     SESSION_COOKIE,
     CurrentOwner,
@@ -94,15 +94,20 @@ async def logout(principal: CurrentPrincipal, db: DbSession) -> Response:
 
 
 @router.get("/me", response_model=MeResponse, responses=_ERRORS)
-async def me(principal: CurrentPrincipal, db: DbSession, state: State) -> MeResponse:
+async def me(
+    principal: CurrentPrincipal, db: DbSession, state: State, request: Request
+) -> MeResponse:
+    """Who is signed in; for cookie sessions also the CSRF token (a reloaded tab needs it)."""
     workspace = await db.get_one(Workspace, principal.workspace_id)
     session = principal.login_session
+    secret = request.cookies.get(SESSION_COOKIE) if session else None
     return MeResponse(
         user=UserRead.model_validate(principal.user),
         workspace=WorkspaceRead.model_validate(workspace),
         auth_method="session" if session else "token",
         idle_timeout_seconds=state.settings.session_idle_minutes * 60 if session else None,
         session_expires_at=session.expires_at if session else None,
+        csrf_token=tokens.csrf_token_for(secret) if secret else None,
     )
 
 

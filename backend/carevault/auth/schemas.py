@@ -50,6 +50,9 @@ class MeResponse(BaseModel):
     auth_method: Literal["session", "token"]
     idle_timeout_seconds: int | None = None
     session_expires_at: datetime | None = None
+    csrf_token: str | None = Field(
+        default=None, description="For cookie sessions: the X-CSRF-Token to send with changes"
+    )
 
 
 class TokenCreate(StrictModel):

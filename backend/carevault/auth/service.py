@@ -156,7 +156,8 @@ async def login(db: AsyncSession, email: str, password: str, ip: str | None) -> 
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     workspace = await db.get_one(Workspace, user.workspace_id)
-    secret, csrf = tokens.new_secret(), tokens.new_secret()
+    secret = tokens.new_secret()
+    csrf = tokens.csrf_token_for(secret)
     now = _now()
     session = LoginSession(
         workspace_id=user.workspace_id,

@@ -41,11 +41,19 @@ async def list_session_notes(
     db: DbSession,
     paging: PageParams,
     client_id: Annotated[uuid.UUID | None, Query(description="Only this client's notes")] = None,
+    appointment_id: Annotated[
+        uuid.UUID | None, Query(description="Only the note(s) of this appointment")
+    ] = None,
     include_deleted: Annotated[bool, Query(description="Include soft-deleted notes")] = False,
 ) -> Page[SessionNoteRead]:
     """Notes of your workspace, newest session first."""
     notes, total = await service.list_notes(
-        db, principal, paging, client_id=client_id, include_deleted=include_deleted
+        db,
+        principal,
+        paging,
+        client_id=client_id,
+        appointment_id=appointment_id,
+        include_deleted=include_deleted,
     )
     return Page(
         items=[SessionNoteRead.model_validate(note) for note in notes],

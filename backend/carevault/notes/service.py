@@ -140,12 +140,15 @@ async def list_notes(
     paging: Pagination,
     *,
     client_id: uuid.UUID | None = None,
+    appointment_id: uuid.UUID | None = None,
     include_deleted: bool = False,
 ) -> tuple[list[SessionNote], int]:
     """Newest first; one audit event names every note returned."""
     statement = in_workspace(SessionNote, principal.workspace_id)
     if client_id is not None:
         statement = statement.where(SessionNote.client_id == client_id)
+    if appointment_id is not None:
+        statement = statement.where(SessionNote.appointment_id == appointment_id)
     if not include_deleted:
         statement = statement.where(SessionNote.deleted_at.is_(None))
     total = await db.scalar(select(func.count()).select_from(statement.subquery()))

@@ -184,3 +184,17 @@ async def test_login_logout_and_failures_are_audited(api: ApiContext) -> None:
     actions = [r["action"] for r in rows]
     assert actions == ["auth.login_failed", "auth.login", "auth.logout"]
     assert all(r["ip"].startswith("203.0.113.7") for r in rows)
+
+
+async def test_me_gives_a_reloaded_tab_the_csrf_token_of_its_session(api: ApiContext) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(email) as client:
+        issued = client.headers.pop("X-CSRF-Token")
+        me = (await client.get("/auth/me")).json()
+        assert me["csrf_token"] == issued
+        allowed = await client.post(
+            "/auth/tokens", json={"name": "x"}, headers={"X-CSRF-Token": me["csrf_token"]}
+        )
+        assert allowed.status_code == 201
+    async with api.with_token(email) as (token_client, _):
+        assert (await token_client.get("/auth/me")).json()["csrf_token"] is None

@@ -89,6 +89,10 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
         assert note["finalized_at"] is None and note["deleted_at"] is None
         note_id = note["id"]
         assert (await client.get(f"/sessions/{note_id}")).json() == note
+        by_appointment = await client.get(
+            "/sessions", params={"appointment_id": place.appointment_id}
+        )
+        assert [n["id"] for n in by_appointment.json()["items"]] == [note_id]
 
         saved = await client.patch(
             f"/sessions/{note_id}", json={"version": 1, "plan": "Example plan: weekly."}
