@@ -1,0 +1,48 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { AuditPage } from './admin/AuditPage';
+import { KeyStatusPage } from './admin/KeyStatusPage';
+import { TeamPage } from './admin/TeamPage';
+import { TokensPage } from './admin/TokensPage';
+import { useAuth } from './auth/AuthProvider';
+import { SignInPage } from './auth/SignInPage';
+import { CalendarPage } from './calendar/CalendarPage';
+import { ClientPage } from './clients/ClientPage';
+import { ClientsPage } from './clients/ClientsPage';
+import { NoteEditorPage } from './notes/NoteEditorPage';
+import { ErrorState, Loading } from './ui/components';
+import { Layout, OwnerOnly } from './ui/Layout';
+
+export function App() {
+  const { state, retry } = useAuth();
+  if (state.status === 'checking') {
+    return (
+      <main className="signin" id="main">
+        <Loading label="Opening CareVault…" />
+      </main>
+    );
+  }
+  if (state.status === 'unreachable') {
+    return (
+      <main className="signin" id="main">
+        <ErrorState error={state.error} title="CareVault could not be reached" onRetry={retry} />
+      </main>
+    );
+  }
+  if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
+  return (
+    <Layout>
+      <Routes>
+        <Route path="/" element={<Navigate to="/calendar" replace />} />
+        <Route path="/calendar" element={<CalendarPage />} />
+        <Route path="/clients" element={<ClientsPage />} />
+        <Route path="/clients/:clientId" element={<ClientPage />} />
+        <Route path="/notes/:noteId" element={<NoteEditorPage />} />
+        <Route path="/settings/tokens" element={<TokensPage />} />
+        <Route path="/admin/audit" element={<OwnerOnly><AuditPage /></OwnerOnly>} />
+        <Route path="/admin/team" element={<OwnerOnly><TeamPage /></OwnerOnly>} />
+        <Route path="/admin/keys" element={<OwnerOnly><KeyStatusPage /></OwnerOnly>} />
+        <Route path="*" element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />} />
+      </Routes>
+    </Layout>
+  );
+}

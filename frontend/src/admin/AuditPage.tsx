@@ -1,0 +1,234 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, call } from '../api/client';
+import { keys, useUsers } from '../api/queries';
+import { formatDateTime } from '../lib/format';
+import { useDocumentTitle } from '../lib/hooks';
+import { EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
+
+const PAGE_SIZE = 50;
+const FILTERS = ['user_id', 'action', 'resource_type', 'resource_id', 'since', 'until'] as const;
+type Filter = (typeof FILTERS)[number];
+const KNOWN_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'auth.login_rate_limited',
+  'auth.logout',
+  'auth.token_used',
+  'api_token.create',
+  'api_token.revoke',
+  'audit.read',
+  'user.create',
+  'client.create',
+  'client.read',
+  'client.list',
+  'client.update',
+  'client.archive',
+  'client.restore',
+  'client.import',
+  'appointment.create',
+  'appointment.read',
+  'appointment.list',
+  'appointment.update',
+  'appointment.delete',
+  'session.create',
+  'session.read',
+  'session.list',
+  'session.update',
+  'session.finalize',
+  'session.amend',
+  'session.versions_read',
+  'session.delete',
+  'session.restore',
+  'phi.decryption_failed',
+];
+const RESOURCE_TYPES = ['session', 'client', 'appointment', 'user', 'api_token', 'login_session', 'audit_event'];
+
+/** datetime-local ("2026-11-23T10:00") in local time → ISO with offset for the API. */
+function toIso(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export function AuditPage() {
+  useDocumentTitle('Audit log');
+  const [params, setParams] = useSearchParams();
+  const applied = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<Filter, string>;
+  const [draft, setDraft] = useState(applied);
+  const page = Number(params.get('page') ?? '1') || 1;
+  const users = useUsers();
+  const id = useId();
+
+  const events = useQuery({
+    queryKey: keys.audit({ ...applied, page }),
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/audit-events', {
+          params: {
+            query: {
+              page,
+              page_size: PAGE_SIZE,
+              user_id: applied.user_id || undefined,
+              action: applied.action.trim() || undefined,
+              resource_type: applied.resource_type.trim() || undefined,
+              resource_id: applied.resource_id.trim() || undefined,
+              since: toIso(applied.since),
+              until: toIso(applied.until),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const name of FILTERS) if (draft[name].trim()) next.set(name, draft[name].trim());
+    setParams(next);
+  }
+
+  function clear() {
+    setDraft(Object.fromEntries(FILTERS.map((name) => [name, ''])) as Record<Filter, string>);
+    setParams(new URLSearchParams());
+  }
+
+  const nameOf = (userId: string | null | undefined) => {
+    if (!userId) return '—';
+    const user = users.data?.find((candidate) => candidate.id === userId);
+    return user ? user.display_name || user.email : userId.slice(0, 8);
+  };
+  const field = (name: Filter) => ({
+    id: `${id}-${name}`,
+    value: draft[name],
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  });
+
+  return (
+    <section aria-labelledby="audit-title">
+      <header className="page-header">
+        <div>
+          <h1 id="audit-title">Audit log</h1>
+          <p className="muted">Every read and change of protected information, every sign-in and token use. Newest first.</p>
+        </div>
+      </header>
+      <form className="filters" onSubmit={apply} aria-label="Filter audit events">
+        <div className="field">
+          <label htmlFor={`${id}-user_id`}>User</label>
+          <select {...field('user_id')}>
+            <option value="">Anyone</option>
+            {users.data?.map((user) => (
+              <option key={user.id} value={user.id}>
+                {user.display_name || user.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-action`}>Action</label>
+          <input {...field('action')} list={`${id}-actions`} placeholder="e.g. session.read" />
+          <datalist id={`${id}-actions`}>
+            {KNOWN_ACTIONS.map((action) => (
+              <option key={action} value={action} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-resource_type`}>Resource type</label>
+          <input {...field('resource_type')} list={`${id}-types`} placeholder="e.g. session" />
+          <datalist id={`${id}-types`}>
+            {RESOURCE_TYPES.map((type) => (
+              <option key={type} value={type} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-resource_id`}>Resource id</label>
+          <input {...field('resource_id')} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-since`}>From</label>
+          <input type="datetime-local" {...field('since')} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-until`}>Until</label>
+          <input type="datetime-local" {...field('until')} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary">
+            Apply filters
+          </button>
+          <button type="button" className="button" onClick={clear}>
+            Clear filters
+          </button>
+        </div>
+      </form>
+
+      {events.isPending ? (
+        <Loading label="Loading audit events…" />
+      ) : events.isError ? (
+        <ErrorState error={events.error} onRetry={() => void events.refetch()} title="The audit log could not be loaded" />
+      ) : events.data.items.length === 0 ? (
+        <EmptyState title="No audit events match these filters" />
+      ) : (
+        <>
+          <p className="muted" role="status">
+            {events.data.total} event{events.data.total === 1 ? '' : 's'}
+          </p>
+          <div className="table-wrap">
+            <table className="table table-compact">
+              <caption className="visually-hidden">Audit events</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Resource</th>
+                  <th scope="col">Address</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.data.items.map((event) => (
+                  <tr key={event.id}>
+                    <td data-label="When">{formatDateTime(event.occurred_at)}</td>
+                    <td data-label="Who">
+                      {nameOf(event.actor_user_id)}
+                      {event.actor_token_id && <span className="muted"> (API token)</span>}
+                    </td>
+                    <td data-label="Action">
+                      <code>{event.action}</code>
+                    </td>
+                    <td data-label="Resource">
+                      {event.resource_type ?? '—'}
+                      {event.resource_ids && event.resource_ids.length > 0 && (
+                        <span className="muted ids" title={event.resource_ids.join(', ')}>
+                          {' '}
+                          {event.resource_ids.length === 1 ? event.resource_ids[0] : `${event.resource_ids.length} records`}
+                        </span>
+                      )}
+                    </td>
+                    <td data-label="Address">{event.ip_address ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination
+            label="Audit log pages"
+            page={page}
+            pageSize={PAGE_SIZE}
+            total={events.data.total}
+            onPage={(next) => {
+              const merged = new URLSearchParams(params);
+              merged.set('page', String(next));
+              setParams(merged);
+            }}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../api/client';
+import { ApiError } from '../api/errors';
+import { keys } from '../api/queries';
+import { formatDateTime, formatDuration } from '../lib/format';
+import { useDocumentTitle } from '../lib/hooks';
+import { Banner, ErrorState, Loading } from '../ui/components';
+import type { Readiness } from '../api/client';
+
+async function readiness(): Promise<Readiness> {
+  // /health/ready answers 503 with the same body when something is wrong: show it, not an error.
+  const result = await api.GET('/health/ready').catch(() => null);
+  if (result?.data) return result.data;
+  const body = result?.error as unknown as Readiness | undefined;
+  if (body && typeof body === 'object' && 'key_ring' in body) return body;
+  return call(api.GET('/health/ready'));
+}
+
+export function KeyStatusPage() {
+  useDocumentTitle('Key status');
+  const ready = useQuery({ queryKey: keys.readiness, queryFn: readiness, staleTime: 0, refetchInterval: 30_000 });
+  return (
+    <section aria-labelledby="keys-title">
+      <header className="page-header">
+        <div>
+          <h1 id="keys-title">Key status</h1>
+          <p className="muted">The encryption keys that protect client information, and the services they depend on.</p>
+        </div>
+        <button type="button" className="button" onClick={() => void ready.refetch()} disabled={ready.isFetching}>
+          {ready.isFetching ? 'Checking…' : 'Check again'}
+        </button>
+      </header>
+      {ready.isPending ? (
+        <Loading label="Checking the key ring…" />
+      ) : ready.isError ? (
+        <ErrorState error={ready.error instanceof ApiError ? ready.error : ready.error} onRetry={() => void ready.refetch()} title="The key status could not be read" />
+      ) : (
+        <KeyStatus data={ready.data} />
+      )}
+    </section>
+  );
+}
+
+function KeyStatus({ data }: { data: Readiness }) {
+  const ring = data.key_ring;
+  const tone = data.status === 'ready' ? 'success' : data.status === 'degraded' ? 'warning' : 'danger';
+  const overall = { ready: 'Everything is working', degraded: 'Working, with a problem to look at', unavailable: 'Not able to serve' }[data.status];
+  return (
+    <div className="stack">
+      <Banner tone={tone} title={overall} role="status" />
+      <div className="two-columns">
+        <section className="panel" aria-labelledby="ring-title">
+          <h2 id="ring-title">Key ring</h2>
+          <dl className="details">
+            <div>
+              <dt>Active key version</dt>
+              <dd>{ring.active_version ?? 'none'}</dd>
+            </div>
+            <div>
+              <dt>Active key age</dt>
+              <dd>{formatDuration(ring.active_key_age_seconds)}</dd>
+            </div>
+            <div>
+              <dt>Last refresh</dt>
+              <dd>{formatDateTime(ring.last_refresh_at)}</dd>
+            </div>
+            <div>
+              <dt>Last successful refresh</dt>
+              <dd>{formatDateTime(ring.last_success_at)}</dd>
+            </div>
+            <div>
+              <dt>Last refresh error</dt>
+              <dd>{ring.last_refresh_error ? <span className="text-danger">{ring.last_refresh_error}</span> : 'None'}</dd>
+            </div>
+            <div>
+              <dt>Refreshed every</dt>
+              <dd>{formatDuration(ring.refresh_interval_seconds)}</dd>
+            </div>
+            <div>
+              <dt>Source</dt>
+              <dd>{ring.source}</dd>
+            </div>
+            <div>
+              <dt>Versions</dt>
+              <dd>
+                {Object.entries(ring.versions)
+                  .map(([version, state]) => `${version}: ${state}`)
+                  .join(', ') || 'none'}
+              </dd>
+            </div>
+          </dl>
+        </section>
+        <section className="panel" aria-labelledby="db-title">
+          <h2 id="db-title">Database</h2>
+          <dl className="details">
+            <div>
+              <dt>pgcrypto available</dt>
+              <dd>{data.pgcrypto.available ? 'Yes' : 'No'}</dd>
+            </div>
+            <div>
+              <dt>pgcrypto in use</dt>
+              <dd>{data.pgcrypto.in_use ? 'Yes' : 'No'}</dd>
+            </div>
+            <div>
+              <dt>Encryption backend</dt>
+              <dd>{data.phi_backend}</dd>
+            </div>
+            <div>
+              <dt>Database reachable</dt>
+              <dd>{data.database.reachable ? 'Yes' : 'No'}</dd>
+            </div>
+            <div>
+              <dt>Schema revision</dt>
+              <dd>
+                {data.database.schema_revision ?? '—'}
+                {data.database.expected_revision && data.database.expected_revision !== data.database.schema_revision
+                  ? ` (expected ${data.database.expected_revision})`
+                  : ''}
+              </dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
+}

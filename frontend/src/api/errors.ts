@@ -1,0 +1,85 @@
+/** Failures of API calls, in two kinds: the server answered with an error, or it did not. */
+
+export interface ErrorBody {
+  error?: { code?: string; message?: string; details?: unknown };
+}
+
+/** The server answered with the one JSON error shape (or something else that is not 2xx). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: unknown;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(status: number, code: string, message: string, details?: unknown, retryAfter?: number | null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.retryAfterSeconds = retryAfter ?? null;
+  }
+
+  static from(response: Response, body: unknown): ApiError {
+    const error = (body as ErrorBody | undefined)?.error;
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    return new ApiError(
+      response.status,
+      error?.code ?? `http_${response.status}`,
+      error?.message ?? (response.statusText || `request failed with status ${response.status}`),
+      error?.details,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
+  }
+}
+
+/** The request never got an answer: offline, the server is down, or a proxy dropped it. */
+export class NetworkError extends Error {
+  constructor(cause?: unknown) {
+    super('CareVault could not be reached', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+export function isApiError(error: unknown, code?: string): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}
+
+/** Is it worth trying the same request again later (connection trouble, overload, 5xx)? */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 429 || error.status === 408;
+  return false;
+}
+
+/** Validation errors name their fields: [{field, message}]. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return {};
+  const result: Record<string, string> = {};
+  for (const item of error.details as Array<{ field?: unknown; message?: unknown }>) {
+    if (typeof item?.field === 'string' && typeof item.message === 'string') {
+      result[item.field] = item.message;
+    }
+  }
+  return result;
+}
+
+/** A sentence for people, for any failure. */
+export function describeError(error: unknown): string {
+  if (error instanceof NetworkError) return 'CareVault could not be reached. Check the connection and try again.';
+  if (error instanceof ApiError) {
+    if (error.code === 'validation_error') {
+      const fields = Object.entries(fieldErrors(error));
+      if (fields.length > 0) return fields.map(([field, message]) => `${field}: ${message}`).join('; ');
+    }
+    if (error.status === 403 && error.code === 'owner_required') return 'Only practice owners can see this.';
+    if (error.status === 404) return 'Not found. It may have been deleted, or it belongs to another practice.';
+    if (error.code === 'phi_decryption_failed') {
+      return 'A protected field could not be decrypted. The incident was logged; contact your practice owner.';
+    }
+    if (error.status >= 500) return 'CareVault had a problem answering. Try again in a moment.';
+    const message = error.message;
+    return message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
+  }
+  return error instanceof Error ? error.message : 'Something went wrong.';
+}

@@ -1,0 +1,210 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, call, type Client, type Note } from '../api/client';
+import { describeError } from '../api/errors';
+import { keys, useAppointments, useClient, useClientNotes } from '../api/queries';
+import { AppointmentDialog } from '../calendar/AppointmentDialog';
+import { addDays } from '../calendar/layout';
+import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
+import { useDocumentTitle } from '../lib/hooks';
+import { Banner, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
+import { ClientFormDialog } from './ClientFormDialog';
+
+export function ClientPage() {
+  const { clientId = '' } = useParams();
+  const client = useClient(clientId);
+  useDocumentTitle(client.data ? fullName(client.data) : 'Client');
+  if (client.isPending) return <Loading label="Loading the client…" />;
+  if (client.isError) return <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />;
+  return <ClientDetails client={client.data} />;
+}
+
+const DETAILS: Array<[keyof Client, string]> = [
+  ['email', 'Email'],
+  ['phone', 'Phone'],
+  ['date_of_birth', 'Date of birth'],
+  ['address', 'Address'],
+  ['emergency_contact_name', 'Emergency contact'],
+  ['emergency_contact_phone', 'Emergency contact phone'],
+  ['medical_history', 'Medical history'],
+  ['notes', 'Notes'],
+];
+
+function ClientDetails({ client }: { client: Client }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [booking, setBooking] = useState(false);
+  const path = { params: { path: { client_id: client.id } } };
+
+  const archive = useMutation({
+    mutationFn: async (restore: boolean) => {
+      if (restore) return call(api.POST('/api/v1/clients/{client_id}/restore', path));
+      await call(api.DELETE('/api/v1/clients/{client_id}', path));
+      return call(api.GET('/api/v1/clients/{client_id}', path));
+    },
+    onSuccess: (updated) => {
+      queryClient.setQueryData(keys.client(client.id), updated);
+      void queryClient.invalidateQueries({ queryKey: keys.clients });
+    },
+  });
+
+  const newNote = useMutation({
+    mutationFn: () =>
+      call(api.POST('/api/v1/sessions', { body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 } })),
+    onSuccess: (note) => navigate(`/notes/${note.id}`),
+  });
+
+  return (
+    <article aria-labelledby="client-title" className="client-page">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link to="/clients">Clients</Link>
+      </nav>
+      <header className="page-header">
+        <div>
+          <h1 id="client-title">
+            {fullName(client)} {client.archived_at && <span className="badge badge-archived">Archived</span>}
+          </h1>
+          <p className="muted">Client since {formatDate(new Date(client.created_at))}</p>
+        </div>
+        <div className="toolbar">
+          <button type="button" className="button button-primary" disabled={newNote.isPending || !!client.archived_at} onClick={() => newNote.mutate()}>
+            New note
+          </button>
+          <button type="button" className="button" disabled={!!client.archived_at} onClick={() => setBooking(true)}>
+            Book appointment
+          </button>
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            Edit details
+          </button>
+          <button type="button" className="button" disabled={archive.isPending} onClick={() => archive.mutate(!!client.archived_at)}>
+            {client.archived_at ? 'Restore client' : 'Archive client'}
+          </button>
+        </div>
+      </header>
+      {client.archived_at && (
+        <Banner tone="info" title="This client is archived">
+          <p>Archived {formatDateTime(client.archived_at)}. Restore the client to book appointments or start notes.</p>
+        </Banner>
+      )}
+      {(archive.isError || newNote.isError) && <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>}
+
+      <div className="client-columns">
+        <section aria-labelledby="details-title" className="panel">
+          <h2 id="details-title">Details</h2>
+          <dl className="details">
+            {DETAILS.map(([key, label]) => {
+              const value = client[key] as string | null | undefined;
+              return (
+                <div key={key}>
+                  <dt>{label}</dt>
+                  <dd>{value ? (key === 'date_of_birth' ? formatDateKey(value) : value) : <span className="muted">—</span>}</dd>
+                </div>
+              );
+            })}
+          </dl>
+        </section>
+        <div className="stack">
+          <UpcomingAppointments clientId={client.id} />
+          <NotesTimeline clientId={client.id} />
+        </div>
+      </div>
+
+      {editing && <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />}
+      {booking && (
+        <AppointmentDialog
+          target={{ kind: 'new', date: dateKey(new Date()), time: '09:00', clientId: client.id }}
+          clients={[client]}
+          clientsLoading={false}
+          appointments={[]}
+          nameOf={() => fullName(client)}
+          onClose={() => setBooking(false)}
+          onOpenNote={() => setBooking(false)}
+        />
+      )}
+    </article>
+  );
+}
+
+function UpcomingAppointments({ clientId }: { clientId: string }) {
+  const [start] = useState(() => {
+    const now = new Date();
+    now.setMinutes(0, 0, 0);
+    return now;
+  });
+  const end = useMemo(() => addDays(start, 60), [start]);
+  const appointments = useAppointments(start, end);
+  const mine = (appointments.data ?? []).filter((item) => item.client_id === clientId && item.status !== 'cancelled');
+  return (
+    <section aria-labelledby="upcoming-title" className="panel">
+      <h2 id="upcoming-title">Upcoming appointments</h2>
+      {appointments.isPending ? (
+        <Loading label="Loading appointments…" />
+      ) : appointments.isError ? (
+        <ErrorState error={appointments.error} onRetry={() => void appointments.refetch()} />
+      ) : mine.length === 0 ? (
+        <p className="muted">None in the next 60 days.</p>
+      ) : (
+        <ul className="plain-list">
+          {mine.map((item) => (
+            <li key={item.id}>
+              <Link to={`/calendar?date=${dateKey(new Date(item.starts_at))}`}>
+                {formatDate(new Date(item.starts_at))}, {formatTime(item.starts_at)}–{formatTime(item.ends_at)}
+              </Link>{' '}
+              <StatusBadge status={item.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function excerpt(note: Note): string {
+  const text = note.subjective || note.assessment || note.objective || note.plan || '';
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+function NotesTimeline({ clientId }: { clientId: string }) {
+  const [page, setPage] = useState(1);
+  const notes = useClientNotes(clientId, page);
+  return (
+    <section aria-labelledby="timeline-title" className="panel">
+      <h2 id="timeline-title">Session notes</h2>
+      {notes.isPending ? (
+        <Loading label="Loading notes…" />
+      ) : notes.isError ? (
+        <ErrorState error={notes.error} onRetry={() => void notes.refetch()} />
+      ) : notes.data.items.length === 0 ? (
+        <EmptyState title="No session notes yet">
+          <p className="muted">Start one with “New note”, or from an appointment in the calendar.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <ol className="timeline">
+            {notes.data.items.map((note) => (
+              <li key={note.id}>
+                <div className="timeline-head">
+                  <Link to={`/notes/${note.id}`}>Note of {formatDateKey(note.session_date)}</Link>{' '}
+                  <StatusBadge status={note.status} /> <span className="muted">· {note.duration_minutes} min</span>
+                </div>
+                {excerpt(note) ? <p className="timeline-excerpt">{excerpt(note)}</p> : <p className="muted">(empty so far)</p>}
+              </li>
+            ))}
+          </ol>
+          {notes.data.total > notes.data.page * notes.data.page_size && (
+            <button type="button" className="button" onClick={() => setPage(page + 1)}>
+              Older notes
+            </button>
+          )}
+          {page > 1 && (
+            <button type="button" className="button" onClick={() => setPage(page - 1)}>
+              Newer notes
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

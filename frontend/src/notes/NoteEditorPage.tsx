@@ -1,0 +1,350 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { Link, useBlocker, useParams } from 'react-router';
+import { api, call, type Note } from '../api/client';
+import { keys, useClient, useNote } from '../api/queries';
+import { useSignedIn } from '../auth/AuthProvider';
+import { realClock } from '../lib/clock';
+import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
+import { useDocumentTitle, useNow } from '../lib/hooks';
+import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/components';
+import {
+  NoteAutosave,
+  SOAP_FIELDS,
+  SOAP_MAX_CHARACTERS,
+  type AutosaveState,
+  type SoapField,
+} from './autosave';
+import { SECTION_LABELS } from './sections';
+import { VersionHistory } from './VersionHistory';
+
+
+export function NoteEditorPage() {
+  const { noteId = '' } = useParams();
+  const note = useNote(noteId);
+  if (note.isPending) return <Loading label="Loading the note…" />;
+  if (note.isError) return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
+  return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
+}
+
+function useAutosave(initial: Note) {
+  const queryClient = useQueryClient();
+  const [editor, setEditor] = useState<NoteAutosave | null>(null);
+  useEffect(() => {
+    const path = { params: { path: { note_id: initial.id } } };
+    const instance = new NoteAutosave({
+      clock: realClock,
+      initial,
+      api: {
+        save: (version, changes) => call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
+        finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
+        load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
+      },
+      onSaved: (saved, kind) => {
+        queryClient.setQueryData(keys.note(initial.id), saved);
+        void queryClient.invalidateQueries({ queryKey: ['notes', 'client', initial.client_id] });
+        if (kind !== 'save') void queryClient.invalidateQueries({ queryKey: keys.noteVersions(initial.id) });
+      },
+    });
+    setEditor(instance);
+    return () => instance.close();
+    // The editor is made once per note; later reads reach it through serverUpdate.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initial.id]);
+  return editor;
+}
+
+function NoteEditor({ initial, latest }: { initial: Note; latest: Note }) {
+  const editor = useAutosave(initial);
+  useEffect(() => {
+    editor?.serverUpdate(latest);
+  }, [editor, latest]);
+  if (!editor) return <Loading label="Opening the editor…" />;
+  return <NoteEditorView editor={editor} note={latest} />;
+}
+
+function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) {
+  const state = useSyncExternalStore(editor.subscribe, editor.getState);
+  const client = useClient(note.client_id);
+  const { canWrite } = useSignedIn();
+  const clientName = client.data ? fullName(client.data) : 'Client';
+  useDocumentTitle(`Note · ${client.data ? clientName : formatDateKey(note.session_date)}`);
+  const [confirmFinalize, setConfirmFinalize] = useState(false);
+  const readOnly = state.mode === 'read-only';
+
+  // A save refused for want of the CSRF token goes out again once the password is confirmed.
+  const csrfRefused = state.error?.code === 'csrf_failed';
+  useEffect(() => {
+    if (canWrite && csrfRefused) void editor.flush();
+  }, [canWrite, csrfRefused, editor]);
+
+  // Ctrl/Cmd+S saves (the browser's "save page" is of no use here).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        void editor.flush();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [editor]);
+
+  // Leaving the page with text that is not saved: the browser asks first.
+  useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (editor.hasUnsavedWork()) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [editor]);
+
+  const stuck = state.dirty && ['retrying', 'failed', 'invalid', 'conflict'].includes(state.status);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname);
+
+  return (
+    <article className="note-editor" aria-labelledby="note-title">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link to="/calendar">Calendar</Link>
+        <span aria-hidden="true"> / </span>
+        <Link to={`/clients/${note.client_id}`}>{clientName}</Link>
+      </nav>
+      <header className="page-header">
+        <div>
+          <h1 id="note-title">Session note: {clientName}</h1>
+          <p className="muted">
+            {formatDateKey(note.session_date)} · {note.duration_minutes} minutes · <StatusBadge status={state.noteStatus} />{' '}
+            · version {state.version}
+            {note.finalized_at && <> · finalized {formatDateTime(note.finalized_at)}</>}
+          </p>
+        </div>
+        <SaveIndicator state={state} onRetry={() => void editor.retryNow()} />
+      </header>
+
+      {state.conflictVersion !== null && (
+        <Banner tone="warning" title="Another tab or device saved a newer version of this note">
+          <p>
+            Version {state.conflictVersion} was saved somewhere else while you were editing here. Your changes in this tab
+            have not been saved, so nothing was overwritten. Load the newer version (your text from this tab stays
+            available to copy), or save your version over it.
+          </p>
+          <div className="actions">
+            <button type="button" className="button button-primary" disabled={state.busy !== null} onClick={() => void editor.loadNewest()}>
+              Load newer version
+            </button>
+            <button type="button" className="button" disabled={state.busy !== null} onClick={() => void editor.keepMine()}>
+              Save my version over it
+            </button>
+          </div>
+        </Banner>
+      )}
+      {state.error && state.status !== 'conflict' && (
+        <Banner tone={state.status === 'retrying' ? 'warning' : 'danger'} role="alert">
+          <p>{state.error.message}</p>
+          {!canWrite && <p>Use “Confirm password” above, then save again.</p>}
+        </Banner>
+      )}
+      {state.setAside && <SetAside state={state} onDismiss={() => editor.dismissSetAside()} />}
+      {state.mode === 'amending' && (
+        <Banner tone="info" title="Amending a finalized note">
+          <p>When you save, the current text is kept in the version history and your amendment becomes the note.</p>
+        </Banner>
+      )}
+
+      <form
+        className="soap"
+        aria-label="SOAP note"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void editor.flush();
+        }}
+      >
+        {SOAP_FIELDS.map((field) => (
+          <SoapSection
+            key={field}
+            field={field}
+            value={state.text[field]}
+            readOnly={readOnly}
+            onChange={(value) => editor.edit(field, value)}
+            onBlur={() => {
+              if (state.mode === 'draft') void editor.flush();
+            }}
+          />
+        ))}
+        <div className="actions note-actions">
+          {state.mode === 'draft' && (
+            <>
+              <button type="submit" className="button" aria-keyshortcuts="Control+S Meta+S">
+                Save now
+              </button>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={state.busy !== null || state.status === 'conflict'}
+                onClick={() => setConfirmFinalize(true)}
+              >
+                Finalize note
+              </button>
+            </>
+          )}
+          {state.mode === 'read-only' && state.noteStatus === 'finalized' && (
+            <button type="button" className="button" onClick={() => editor.startAmendment()}>
+              Amend note
+            </button>
+          )}
+          {state.mode === 'amending' && (
+            <>
+              <button type="submit" className="button button-primary" disabled={!state.dirty || state.status === 'saving'}>
+                Save amendment
+              </button>
+              <button type="button" className="button" onClick={() => editor.cancelAmendment()}>
+                Cancel amendment
+              </button>
+            </>
+          )}
+        </div>
+      </form>
+
+      <Dialog title="Finalize this note?" open={confirmFinalize} onClose={() => setConfirmFinalize(false)}>
+        <p>
+          A finalized note is locked. Any later change is an amendment, and the earlier text is kept in the version
+          history.
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              setConfirmFinalize(false);
+              void editor.finalize();
+            }}
+          >
+            Finalize
+          </button>
+          <button type="button" className="button" onClick={() => setConfirmFinalize(false)}>
+            Keep editing
+          </button>
+        </div>
+      </Dialog>
+
+      <Dialog title="Leave without saving?" open={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} role="alertdialog">
+        <p>Some of this note is not saved yet. If you leave now, those changes will be lost.</p>
+        <div className="actions">
+          <button type="button" className="button button-primary" onClick={() => blocker.reset?.()}>
+            Stay on this note
+          </button>
+          <button type="button" className="button button-danger" onClick={() => blocker.proceed?.()}>
+            Leave and lose changes
+          </button>
+        </div>
+      </Dialog>
+
+      <VersionHistory noteId={note.id} finalized={state.noteStatus === 'finalized'} currentVersion={state.version} />
+    </article>
+  );
+}
+
+function SoapSection({
+  field,
+  value,
+  readOnly,
+  onChange,
+  onBlur,
+}: {
+  field: SoapField;
+  value: string;
+  readOnly: boolean;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}) {
+  const id = useId();
+  const { label, hint } = SECTION_LABELS[field];
+  const over = value.length - SOAP_MAX_CHARACTERS;
+  return (
+    <div className={`soap-section${over > 0 ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <p className="field-hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <textarea
+        id={id}
+        value={value}
+        readOnly={readOnly}
+        rows={5}
+        spellCheck
+        aria-describedby={`${id}-hint ${id}-count`}
+        aria-invalid={over > 0 || undefined}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      />
+      <p className={`count${over > 0 ? ' count-over' : ''}`} id={`${id}-count`}>
+        {formatCount(value.length)} / {formatCount(SOAP_MAX_CHARACTERS)} characters
+        {over > 0 && ` — ${formatCount(over)} over the limit; shorten it to save`}
+      </p>
+    </div>
+  );
+}
+
+function SaveIndicator({ state, onRetry }: { state: AutosaveState; onRetry: () => void }) {
+  const now = useNow(1_000);
+  let text: string;
+  switch (state.status) {
+    case 'saved':
+      text = state.lastSavedAt ? `All changes saved at ${formatTime(new Date(state.lastSavedAt))}` : 'All changes saved';
+      if (state.mode === 'read-only') text = state.noteStatus === 'finalized' ? 'Locked: amend to change' : 'Saved';
+      break;
+    case 'pending':
+      text = state.mode === 'amending' ? 'Amendment not saved yet' : 'Unsaved changes';
+      break;
+    case 'saving':
+      text = 'Saving…';
+      break;
+    case 'retrying': {
+      const seconds = state.retryAt ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : 0;
+      text = `Not saved — retrying in ${seconds} s`;
+      break;
+    }
+    case 'failed':
+      text = 'Not saved';
+      break;
+    case 'invalid':
+      text = 'Not saved — a section is too long';
+      break;
+    case 'conflict':
+      text = 'Not saved — a newer version exists';
+      break;
+  }
+  const bad = ['retrying', 'failed', 'invalid', 'conflict'].includes(state.status);
+  return (
+    <div className={`save-indicator${bad ? ' save-indicator-bad' : ''}`}>
+      <span role="status" aria-live="polite" className="save-text">
+        {state.busy === 'finalizing' ? 'Finalizing…' : text}
+      </span>
+      {state.status === 'retrying' && (
+        <button type="button" className="button button-small" onClick={onRetry}>
+          Retry now
+        </button>
+      )}
+    </div>
+  );
+}
+
+function SetAside({ state, onDismiss }: { state: AutosaveState; onDismiss: () => void }) {
+  const setAside = state.setAside!;
+  const fields = SOAP_FIELDS.filter((field) => setAside[field] !== state.text[field]);
+  return (
+    <section className="set-aside" aria-labelledby="set-aside-title">
+      <h2 id="set-aside-title">Your text from this tab (not saved)</h2>
+      <p className="muted">Copy anything you still need into the note above, then dismiss this.</p>
+      {fields.map((field) => (
+        <div className="field" key={field}>
+          <label htmlFor={`set-aside-${field}`}>Your {SECTION_LABELS[field].label.toLowerCase()}</label>
+          <textarea id={`set-aside-${field}`} readOnly value={setAside[field]} rows={4} />
+        </div>
+      ))}
+      <button type="button" className="button" onClick={onDismiss}>
+        Dismiss my unsaved text
+      </button>
+    </section>
+  );
+}

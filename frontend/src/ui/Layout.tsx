@@ -1,0 +1,90 @@
+import { useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { useAuth, useSignedIn } from '../auth/AuthProvider';
+import { ConfirmPasswordBanner, IdleWarning } from '../auth/SessionDialogs';
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { user, workspace } = useSignedIn();
+  const { signOut } = useAuth();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setMenuOpen(false);
+  }
+  const owner = user.role === 'owner';
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-brand">
+          <span className="brand">CareVault</span>
+          <span className="workspace">{workspace.name}</span>
+        </div>
+        <button
+          type="button"
+          className="button menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" aria-label="Main" className={`nav${menuOpen ? ' nav-open' : ''}`}>
+          <ul>
+            <li>
+              <NavLink to="/calendar">Calendar</NavLink>
+            </li>
+            <li>
+              <NavLink to="/clients">Clients</NavLink>
+            </li>
+            <li>
+              <NavLink to="/settings/tokens">API tokens</NavLink>
+            </li>
+            {owner && (
+              <>
+                <li>
+                  <NavLink to="/admin/audit">Audit log</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin/team">Team</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin/keys">Key status</NavLink>
+                </li>
+              </>
+            )}
+          </ul>
+          <div className="nav-user">
+            <span className="muted" title={user.email}>
+              {user.display_name || user.email}
+            </span>
+            <button type="button" className="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        </nav>
+      </header>
+      <ConfirmPasswordBanner />
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+      <IdleWarning />
+    </div>
+  );
+}
+
+export function OwnerOnly({ children }: { children: ReactNode }) {
+  const { user } = useSignedIn();
+  if (user.role !== 'owner') {
+    return (
+      <div className="state state-error" role="alert">
+        <p className="state-title">Only practice owners can see this page</p>
+      </div>
+    );
+  }
+  return <>{children}</>;
+}
