@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format clean
+FRONTEND_STAMP := frontend/node_modules/.installed
+
+.PHONY: install run test lint format clean ui ui-lint ui-test
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CareVault needs Python 3.11 or newer")'
@@ -13,20 +15,47 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+$(FRONTEND_STAMP): frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
 install: $(STAMP)
 
-## Run CareVault for development: embedded PostgreSQL, migrations, demo practice, one port.
-run: $(STAMP)
+## Run CareVault for development: embedded PostgreSQL, migrations, demo practice, the web UI
+## and the API on one port.
+run: $(STAMP) ui
 	$(BIN)/carevault run
 
-## Lint, type-check, then the whole test suite against real PostgreSQL.
+## Build the web UI into frontend/dist (served at /). Without npm, the API runs without it.
+ui:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(FRONTEND_STAMP) \
+		&& cd frontend && npm run --silent build; \
+	else echo "npm not found: CareVault will serve the API without the web UI"; fi
+
+## Lint and type-check everything, then every test: Python against real PostgreSQL (with the
+## encryption budgets in quick mode and schemathesis), then the UI's unit and browser tests.
 test: lint
 	$(BIN)/pytest
+	cd frontend && npm test
+	cd frontend && npm run test:e2e
 
-lint: $(STAMP)
+.PHONY: bench
+## Encryption benchmarks at full length, budgets checked: reports/bench.json and reports/bench.md.
+bench: $(STAMP)
+	@mkdir -p reports
+	CAREVAULT_BENCH_MODE=full CAREVAULT_BENCH_REPORT=reports/bench.md $(BIN)/pytest backend/tests/perf \
+		--benchmark-only --benchmark-json=reports/bench.json \
+		--benchmark-max-time=1.0 --benchmark-min-rounds=20 --benchmark-min-time=0.0001 \
+		--benchmark-warmup=on --benchmark-warmup-iterations=1000
+
+lint: $(STAMP) ui-lint
 	$(BIN)/ruff check backend
 	$(BIN)/ruff format --check backend
 	$(BIN)/mypy
+
+## The UI's type-check and eslint, and a check that its API client matches the backend.
+ui-lint: $(STAMP) $(FRONTEND_STAMP)
+	cd frontend && npm run lint && npm run check:api
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix backend
@@ -34,3 +63,10 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+## End-to-end load test and the 100,000-client import benchmark on this machine (about
+## 10-15 minutes; its own throwaway databases). LOADTEST_ARGS=--quick for a smoke run.
+## Writes reports/loadtest.json and reports/loadtest.md; see docs/performance.md.
+.PHONY: loadtest
+loadtest: $(STAMP)
+	$(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
