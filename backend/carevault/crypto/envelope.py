@@ -39,6 +39,8 @@ HMAC_TAG_BYTES = 32
 MIN_AESGCM_BYTES = HEADER_BYTES + GCM_NONCE_BYTES + GCM_TAG_BYTES
 MIN_PGCRYPTO_BYTES = HEADER_BYTES + CBC_IV_BYTES + 16 + HMAC_TAG_BYTES
 
+AUTHENTICATION_FAILED = "authentication failed (tampered, moved, or wrong key)"
+
 PGCRYPTO_ENC_LABEL = b"carevault/pgcrypto/enc"
 PGCRYPTO_MAC_LABEL = b"carevault/pgcrypto/mac"
 
@@ -72,7 +74,7 @@ def open_aesgcm(cipher: AESGCM, value: bytes, context: bytes) -> bytes:
             value[HEADER_BYTES:nonce_end], value[nonce_end:], value[:HEADER_BYTES] + context
         )
     except InvalidTag:
-        raise DecryptionError("authentication failed (tampered, moved, or wrong key)") from None
+        raise DecryptionError(AUTHENTICATION_FAILED) from None
 
 
 def pgcrypto_subkeys(key: bytes) -> tuple[bytes, bytes]:
@@ -109,7 +111,7 @@ def open_cbc_hmac(key: bytes, value: bytes, context: bytes) -> bytes:
     body, tag = value[:-HMAC_TAG_BYTES], value[-HMAC_TAG_BYTES:]
     expected = _cbc_hmac_tag(mac_key, body, context)
     if not hmac.compare_digest(tag, expected):
-        raise DecryptionError("authentication failed (tampered, moved, or wrong key)")
+        raise DecryptionError(AUTHENTICATION_FAILED)
     iv = body[HEADER_BYTES : HEADER_BYTES + CBC_IV_BYTES]
     decryptor = Cipher(algorithms.AES(enc_key), modes.CBC(iv)).decryptor()
     padded = decryptor.update(body[HEADER_BYTES + CBC_IV_BYTES :]) + decryptor.finalize()

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 from sqlalchemy.types import BigInteger, TypeDecorator
 
-from carevault.crypto import registry
+from carevault.crypto import envelope, registry
 from carevault.crypto.cipher import version_refused
 from carevault.crypto.errors import DecryptionError
 
@@ -27,8 +27,19 @@ _PGC_REFUSED = 0xFF
 _PGC_REASONS = {
     1: "stored value is truncated",
     2: "unknown format byte",
-    4: "authentication failed (tampered, moved, or wrong key)",
+    4: envelope.AUTHENTICATION_FAILED,
 }
+
+
+def _decrypt_field(value: Any, context: bytes) -> str:
+    _counts.decrypted += 1
+    if type(value) is not bytes:  # asyncpg already returns bytes: no copy
+        value = bytes(value)
+    try:
+        return registry.current_cipher().decrypt(value, context)
+    except DecryptionError:
+        _counts.failed += 1
+        raise
 
 
 class EncryptedString(TypeDecorator[str]):
@@ -36,16 +47,19 @@ class EncryptedString(TypeDecorator[str]):
 
     impl = LargeBinary
     cache_ok = True
+    _plain_str = True  # to/from_plaintext are the identity for str; subclasses that convert: False
 
     def __init__(self, context: str | None = None) -> None:
         super().__init__()
         self.context = context
+        # The associated data, encoded once rather than on every field operation.
+        self._context_bytes = None if context is None else context.encode()
 
     @property
     def context_bytes(self) -> bytes:
-        if self.context is None:
+        if self._context_bytes is None:
             raise DecryptionError("encrypted column is not attached to a table")
-        return self.context.encode()
+        return self._context_bytes
 
     # Application backend: encryption happens in these two hooks. They always encrypt and
     # never accept database-opened markers, whatever the backend: the pgcrypto path swaps
@@ -56,18 +70,28 @@ class EncryptedString(TypeDecorator[str]):
         if value is None:
             return None
         _counts.encrypted += 1
-        return registry.current_cipher().encrypt(self.to_plaintext(value), self.context_bytes)
+        if not (self._plain_str and type(value) is str):  # dates convert; wrong types refused
+            value = self.to_plaintext(value)
+        return registry.current_cipher().encrypt(value, self.context_bytes)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
         if value is None:
             return None
-        _counts.decrypted += 1
-        try:
-            plaintext = registry.current_cipher().decrypt(bytes(value), self.context_bytes)
-        except DecryptionError:
-            _counts.failed += 1
-            raise
-        return self.from_plaintext(plaintext)
+        plaintext = _decrypt_field(value, self.context_bytes)
+        return plaintext if self._plain_str else self.from_plaintext(plaintext)
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Any:
+        """For plain text columns, a closure with the context bound in advance: SQLAlchemy
+        calls it once per fetched value (the impl, bytea, has no processor of its own)."""
+        inner = self.impl_instance.result_processor(dialect, coltype)
+        if not self._plain_str or inner is not None or self._context_bytes is None:
+            return super().result_processor(dialect, coltype)
+        context = self._context_bytes
+
+        def process(value: Any) -> str | None:
+            return None if value is None else _decrypt_field(value, context)
+
+        return process
 
     def to_plaintext(self, value: Any) -> str:
         if not isinstance(value, str):
@@ -106,6 +130,7 @@ class EncryptedDate(EncryptedString):
     """A date stored encrypted as its ISO form (YYYY-MM-DD)."""
 
     cache_ok = True
+    _plain_str = False
 
     def to_plaintext(self, value: Any) -> str:
         if not isinstance(value, date):
@@ -126,6 +151,7 @@ def _bind_context_to_column(column: Column[Any], table: Any) -> None:
     ):
         bound = column.type.copy()
         bound.context = f"{table.name}.{column.name}"
+        bound._context_bytes = bound.context.encode()
         column.type = bound
 
 
