@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+# `npm install` from the committed lock rather than `npm ci`: npm 11's `ci` insists on lock
+# entries for every platform's optional rollup binary, which the registry mirror here omits.
 $(FRONTEND_STAMP): frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund
+	cd frontend && npm install --no-audit --no-fund
 	@touch $@
 
 install: $(STAMP)
