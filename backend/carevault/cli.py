@@ -118,7 +118,12 @@ def run(
     )
     application = create_app(settings, database_url=url, key_manager=manager)
     config = uvicorn.Config(
-        application, host=settings.host, port=bind_port, log_level=settings.log_level
+        application,
+        host=settings.host,
+        port=bind_port,
+        log_level=settings.log_level,
+        access_log=False,  # carevault.access logs route templates, never raw query strings
+        log_config=None,
     )
     server = uvicorn.Server(config)
     original_startup = server.startup

@@ -117,7 +117,11 @@ class MetricsMiddleware:
             # The access log names the route template, never the raw path or query string:
             # a search like ?q=<email> must not reach the logs.
             access_log.info(
-                "request",
+                "%s %s %s %.1f ms",
+                scope["method"],
+                route,
+                status,
+                elapsed * 1000,
                 extra={
                     "method": scope["method"],
                     "route": route,

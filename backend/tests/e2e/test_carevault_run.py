@@ -40,6 +40,10 @@ def test_run_starts_embedded_database_seeds_and_serves(tmp_path: Path) -> None:
         assert ready is not None and ready.status_code == 200, "server never became ready"
         assert ready.json()["status"] == "ready"
         assert ready.json()["pgcrypto"]["available"] is False  # the embedded server lacks it
+        searched = httpx.get(
+            f"http://127.0.0.1:{port}/api/v1/clients", params={"q": "private.person@example.org"}
+        )
+        assert searched.status_code == 401
     finally:
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=60)
@@ -48,6 +52,8 @@ def test_run_starts_embedded_database_seeds_and_serves(tmp_path: Path) -> None:
     assert "demo login: owner@demo.carevault.local" in output
     assert "Seeded the demo practice." in output
     assert "Traceback" not in output
+    assert "private.person" not in output  # no query string (which can carry PHI) is logged
+    assert "GET /api/v1/clients 401" in output  # the access log names the route instead
     pgdata = tmp_path / "data" / "postgres"
     assert (pgdata / "PG_VERSION").exists()
     assert not (pgdata / "postmaster.pid").exists(), "the embedded database was left running"
