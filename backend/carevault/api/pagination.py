@@ -19,6 +19,10 @@ class Page(BaseModel, Generic[T]):
     page: int
     page_size: int
 
+    @classmethod
+    def of(cls, items: list[T], total: int, paging: Pagination) -> Page[T]:
+        return cls(items=items, total=total, page=paging.page, page_size=paging.page_size)
+
 
 @dataclass(frozen=True)
 class Pagination:

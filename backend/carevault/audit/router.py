@@ -34,9 +34,4 @@ async def list_audit_events(
     await service.record(
         db, owner.actor, "audit.read", resource_type="audit_event", details={"count": len(events)}
     )
-    return Page(
-        items=[AuditEventRead.model_validate(e) for e in events],
-        total=total,
-        page=paging.page,
-        page_size=paging.page_size,
-    )
+    return Page.of([AuditEventRead.model_validate(e) for e in events], total, paging)

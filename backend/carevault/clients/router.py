@@ -105,12 +105,7 @@ async def list_clients(
     clients, total = await service.list_clients(
         db, principal, paging, q=q, include_archived=include_archived
     )
-    return Page(
-        items=[ClientRead.model_validate(client) for client in clients],
-        total=total,
-        page=paging.page,
-        page_size=paging.page_size,
-    )
+    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
 
 
 @router.get(

@@ -55,12 +55,7 @@ async def list_session_notes(
         appointment_id=appointment_id,
         include_deleted=include_deleted,
     )
-    return Page(
-        items=[SessionNoteRead.model_validate(note) for note in notes],
-        total=total,
-        page=paging.page,
-        page_size=paging.page_size,
-    )
+    return Page.of([SessionNoteRead.model_validate(note) for note in notes], total, paging)
 
 
 @router.get(
