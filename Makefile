@@ -51,8 +51,8 @@ bench: $(STAMP)
 		--benchmark-warmup=on --benchmark-warmup-iterations=1000
 
 lint: $(STAMP) ui-lint
-	$(BIN)/ruff check backend
-	$(BIN)/ruff format --check backend
+	$(BIN)/ruff check backend tools
+	$(BIN)/ruff format --check backend tools
 	$(BIN)/mypy
 
 ## The UI's type-check and eslint, and a check that its API client matches the backend.
