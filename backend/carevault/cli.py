@@ -16,6 +16,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import typer
 from pydantic import ValidationError
 
+import carevault.db.models  # noqa: F401  (every mapped table, so foreign keys resolve at flush)
 from carevault.config import Settings, get_settings
 from carevault.crypto import FieldCipher, KeyRing, KeyRingError, LocalFileProvider, StaticRing
 from carevault.runtime import StartupError, build_key_provider, resolve_database_url

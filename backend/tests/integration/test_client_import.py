@@ -69,6 +69,34 @@ async def test_csv_with_export_style_headers_imports_every_row(
     assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 2
 
 
+async def test_the_command_works_in_a_fresh_process(env: dict[str, str], tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "one.csv"
+    source.write_text("first_name,last_name\nAda,Lovelace\n")
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [
+            sys.executable,
+            "-m",
+            "carevault",
+            "import",
+            "clients",
+            str(source),
+            "--workspace",
+            "Import Clinic",
+        ],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 1
+
+
 async def test_a_bad_row_imports_nothing_and_names_the_line(
     env: dict[str, str], tmp_path: Path
 ) -> None:
