@@ -18,7 +18,11 @@ class AuditEvent(Base):
     """
 
     __tablename__ = "audit_events"
-    __table_args__ = (Index("ix_audit_events_workspace_time", "workspace_id", "occurred_at"),)
+    __table_args__ = (
+        Index("ix_audit_events_workspace_time", "workspace_id", "occurred_at"),
+        # The chain's previous-hash lookup: the workspace's newest event, without a scan.
+        Index("ix_audit_events_workspace_id_desc", "workspace_id", "id"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
     workspace_id: Mapped[uuid.UUID | None] = mapped_column(
