@@ -57,15 +57,16 @@ def read_header(value: bytes) -> tuple[int, int]:
 
 
 def seal_aesgcm(
-    cipher: AESGCM, key_version: int, plaintext: bytes, context: bytes, nonce: bytes | None = None
+    cipher: AESGCM, head: bytes, plaintext: bytes, context: bytes, nonce: bytes | None = None
 ) -> bytes:
-    """Encrypt with AES-256-GCM. `nonce` is only ever passed by test vectors."""
-    head = header(FORMAT_AESGCM, key_version)
+    """Encrypt with AES-256-GCM under the key `head` names (`header(FORMAT_AESGCM, version)`;
+    the key ring keeps the active one precomputed). `nonce` is only ever passed by test vectors."""
     nonce = os.urandom(GCM_NONCE_BYTES) if nonce is None else nonce
     return head + nonce + cipher.encrypt(nonce, plaintext, head + context)
 
 
 def open_aesgcm(cipher: AESGCM, value: bytes, context: bytes) -> bytes:
+    """Open a format-0x01 value with the cipher of the version its header names."""
     if len(value) < MIN_AESGCM_BYTES:
         raise DecryptionError("stored value is truncated")
     nonce_end = HEADER_BYTES + GCM_NONCE_BYTES

@@ -127,7 +127,11 @@ def field_vector(n: int, name: str, fmt: int, version: int, context: str, text: 
     if fmt == envelope.FORMAT_AESGCM:
         vector["nonce"] = nonce(n).hex()
         sealed = envelope.seal_aesgcm(
-            AESGCM(key), version, text.encode(), context.encode(), nonce=nonce(n)
+            AESGCM(key),
+            envelope.header(envelope.FORMAT_AESGCM, version),
+            text.encode(),
+            context.encode(),
+            nonce=nonce(n),
         )
     else:
         vector["iv"] = iv(n).hex()

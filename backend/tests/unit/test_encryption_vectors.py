@@ -86,7 +86,7 @@ def seal(vector: dict[str, Any]) -> bytes:
     if vector["format"] == "aesgcm":
         return envelope.seal_aesgcm(
             AESGCM(key),
-            vector["key_version"],
+            envelope.header(envelope.FORMAT_AESGCM, vector["key_version"]),
             plaintext,
             context,
             nonce=bytes.fromhex(vector["nonce"]),
@@ -246,7 +246,12 @@ def test_example_keyring_document_opens_every_vector() -> None:
     assert retired, "the example ring should show a retired version"
     for entry in retired:
         material = base64.b64decode(entry["key"])
-        stored = envelope.seal_aesgcm(AESGCM(material), entry["version"], b"x", b"t.c")
+        stored = envelope.seal_aesgcm(
+            AESGCM(material),
+            envelope.header(envelope.FORMAT_AESGCM, entry["version"]),
+            b"x",
+            b"t.c",
+        )
         with pytest.raises(DecryptionError, match="retired"):
             cipher.decrypt(stored, b"t.c")
 
