@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 FRONTEND_STAMP := frontend/node_modules/.installed
 
-.PHONY: install run test lint format clean ui ui-lint ui-test
+.PHONY: install run setup test test-fast lint format clean ui ui-lint ui-test
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CareVault needs Python 3.11 or newer")'
@@ -34,12 +34,24 @@ ui:
 		&& cd frontend && npm run --silent build; \
 	else echo "npm not found: CareVault will serve the API without the web UI"; fi
 
+## Install what the tests need that this machine lacks (Debian packages, as root), or say in
+## one line what to install. Nothing to do: silent, a fraction of a second.
+setup:
+	@PYTHON="$(PYTHON)" scripts/setup-machine.sh
+
 ## Lint and type-check everything, then every test: Python against real PostgreSQL (with the
 ## encryption budgets in quick mode and schemathesis), then the UI's unit and browser tests.
-test: lint
+test: setup lint
 	$(BIN)/pytest
 	cd frontend && npm test
 	cd frontend && npm run test:e2e
+
+## The quick loop while coding: unit, integration and API tests on every core, without the
+## perf and e2e tests (markers) or lint, with argon2id at its lowest cost and bytecode caches
+## (gitignored; each worker would otherwise compile every module again).
+test-fast: $(STAMP)
+	env -u PYTHONDONTWRITEBYTECODE CAREVAULT_TEST_FAST_HASHING=1 \
+		$(BIN)/pytest -q -n auto -m "not perf and not e2e" --benchmark-disable
 
 .PHONY: bench
 ## Encryption benchmarks at full length, budgets checked: reports/bench.json and reports/bench.md.
@@ -59,9 +71,10 @@ lint: $(STAMP) ui-lint
 ui-lint: $(STAMP) $(FRONTEND_STAMP)
 	cd frontend && npm run lint && npm run check:api
 
+## Fix and format what `make lint` checks with ruff (the UI has no formatter yet).
 format: $(STAMP)
-	$(BIN)/ruff check --fix backend
-	$(BIN)/ruff format backend
+	$(BIN)/ruff check --fix backend tools
+	$(BIN)/ruff format backend tools
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
@@ -72,3 +85,11 @@ clean:
 .PHONY: loadtest
 loadtest: $(STAMP)
 	$(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
+
+## Fault injection against real processes (about 10 minutes; its own PostgreSQL, moto and
+## `carevault serve --workers 2`, all on loopback): kill -9, database stopped and frozen,
+## key provider down + rotation, disk full, malformed requests. Writes docs/reliability.md.
+## CHAOS_ARGS=--quick for the CI subset.
+.PHONY: chaos
+chaos: $(STAMP)
+	$(BIN)/python -m tools.chaos $(CHAOS_ARGS)

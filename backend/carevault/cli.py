@@ -8,7 +8,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -18,18 +17,16 @@ from pydantic import ValidationError
 
 import carevault.db.models  # noqa: F401  (every mapped table, so foreign keys resolve at flush)
 from carevault.config import Settings, get_settings
-from carevault.crypto import FieldCipher, KeyRing, KeyRingError, LocalFileProvider, StaticRing
+from carevault.crypto import FieldCipher, KeyRing, KeyRingError, StaticRing
 from carevault.runtime import StartupError, build_key_provider, resolve_database_url
 
 app = typer.Typer(no_args_is_help=True, help="CareVault: practice management with encrypted PHI.")
 db_app = typer.Typer(no_args_is_help=True, help="Database schema.")
 users_app = typer.Typer(no_args_is_help=True, help="User accounts.")
-keys_app = typer.Typer(no_args_is_help=True, help="The encryption key ring.")
 audit_app = typer.Typer(no_args_is_help=True, help="The audit trail.")
 import_app = typer.Typer(no_args_is_help=True, help="Bulk imports.")
 app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
-app.add_typer(keys_app, name="keys")
 app.add_typer(audit_app, name="audit")
 app.add_typer(import_app, name="import")
 
@@ -99,7 +96,7 @@ def run(
     url = database_url_for(settings)
     typer.echo("Applying database migrations …")
     upgrade(url)
-    manager = start_key_ring(settings)
+    manager = start_key_ring(settings, create=not settings.is_production)
     typer.echo(
         f"Key ring: {manager.provider.description}, active version {manager.ring.active_version}"
     )
@@ -125,6 +122,7 @@ def run(
         log_level=settings.log_level,
         access_log=False,  # carevault.access logs route templates, never raw query strings
         log_config=None,
+        proxy_headers=False,  # CAREVAULT_TRUSTED_PROXIES decides whom to believe
     )
     server = uvicorn.Server(config)
     original_startup = server.startup
@@ -185,6 +183,18 @@ def serve(
             f"the database schema is at {current or 'nothing'}, this version needs "
             f"{head}: run `carevault db upgrade` first"
         )
+    if settings.is_production:
+        problems = run_async(_audit_privilege_problems(url))
+        if problems:
+            # Not fatal (doctor is the gate), but never silent: the audit trail is exposed.
+            typer.secho(
+                "warning: the app's database role could tamper with the audit trail: "
+                + "; ".join(problems)
+                + ". Set CAREVAULT_MIGRATION_DATABASE_URL to the owner and run `carevault db "
+                "upgrade` to serve as a least-privileged role.",
+                err=True,
+                fg=typer.colors.YELLOW,
+            )
     # Workers resolve settings themselves; hand them the database actually in use.
     os.environ["CAREVAULT_DATABASE_URL"] = url
     uvicorn.run(
@@ -194,7 +204,7 @@ def serve(
         port=port if port is not None else settings.port,
         workers=workers,
         log_level=settings.log_level,
-        proxy_headers=True,
+        proxy_headers=False,  # CAREVAULT_TRUSTED_PROXIES decides whom to believe
         access_log=False,  # carevault.access logs route templates, never raw query strings
         log_config=None,
     )
@@ -208,13 +218,44 @@ def serve(
 def db_upgrade(
     revision: Annotated[str, typer.Argument(help="Target revision")] = "head",
 ) -> None:
-    """Apply migrations (alembic upgrade)."""
+    """Apply migrations as the schema owner, then set up the runtime role's privileges."""
     from carevault.db.migrate import upgrade
+    from carevault.db.roles import RoleSetupError, runtime_role_for
 
     settings = load_settings()
     url = database_url_for(settings)
-    upgrade(url, revision)
+    owner_url = settings.migration_database_url or url
+    try:
+        role = runtime_role_for(owner_url, url)
+    except RoleSetupError as exc:
+        raise fail(str(exc)) from None
+    upgrade(owner_url, revision)
     typer.echo(f"Database upgraded to {revision}.")
+    if role is None:
+        typer.echo(
+            "The app and migrations use the same database role (development): no separate "
+            "runtime role to set up. In production set CAREVAULT_MIGRATION_DATABASE_URL."
+        )
+        return
+    try:
+        created = run_async(_setup_runtime_role(owner_url, role))
+    except RoleSetupError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(
+        f"{'Created' if created else 'Updated'} runtime role {role.name!r}: no DDL, no "
+        "TRUNCATE, audit tables append-only (SELECT, INSERT)."
+    )
+
+
+async def _setup_runtime_role(owner_url: str, role: Any) -> bool:
+    from carevault.db.engine import create_engine
+    from carevault.db.roles import ensure_runtime_role
+
+    engine = create_engine(owner_url, pool_size=1)
+    try:
+        return await ensure_runtime_role(engine, role)
+    finally:
+        await engine.dispose()
 
 
 # --- users ---------------------------------------------------------------------------------
@@ -241,6 +282,7 @@ def users_create(
     from carevault.auth.models import Role
     from carevault.auth.service import UserError, create_user
     from carevault.db.engine import create_engine, session_factory
+    from carevault.runtime import start_key_ring
     from carevault.workspaces.service import get_or_create
 
     try:
@@ -250,6 +292,8 @@ def users_create(
     settings = load_settings()
     url = database_url_for(settings)
     password = read_password()
+
+    manager = start_key_ring(settings)  # a new practice gets its data keys at once
 
     async def create() -> tuple[bool, str]:
         engine = create_engine(url, pool_size=1)
@@ -267,99 +311,63 @@ def users_create(
         workspace_created, user_id = run_async(create())
     except UserError as exc:
         raise fail(str(exc)) from None
+    finally:
+        manager.stop()
     if workspace_created:
         typer.echo(f"Created workspace {workspace!r}.")
     typer.echo(f"Created {role_value.value} {email} ({user_id}).")
 
 
+@users_app.command("reset-password")
+@friendly_errors
+def users_reset_password(
+    email: Annotated[str, typer.Option(help="Login email")],
+    workspace: Annotated[
+        str | None, typer.Option(help="The user's practice, when the address has several")
+    ] = None,
+) -> None:
+    """Give a user a temporary password (read from standard input) that must be changed at
+    the next sign-in; ends their sessions. For an owner who cannot sign in."""
+    from carevault.audit.service import Actor
+    from carevault.auth.service import UserError, accounts_by_email, set_temporary_password
+    from carevault.db.engine import create_engine, session_factory
+    from carevault.workspaces.models import Workspace
+
+    url = database_url_for(load_settings())
+    password = read_password()
+
+    async def reset() -> bool:
+        engine = create_engine(url, pool_size=1)
+        try:
+            async with session_factory(engine)() as db, db.begin():
+                accounts = await accounts_by_email(db, email)
+                if workspace is not None:
+                    names = {
+                        a.id: (await db.get_one(Workspace, a.workspace_id)).name for a in accounts
+                    }
+                    accounts = [a for a in accounts if names[a.id] == workspace]
+                if not accounts:
+                    return False
+                if len(accounts) > 1:
+                    raise fail(
+                        f"{email} has accounts in {len(accounts)} practices: add --workspace"
+                    )
+                user = accounts[0]
+                await set_temporary_password(db, user, password, Actor(user.workspace_id))
+                return True
+        finally:
+            await engine.dispose()
+
+    try:
+        found = run_async(reset())
+    except UserError as exc:
+        raise fail(str(exc)) from None
+    if not found:
+        raise fail(f"no user with email {email}")
+    typer.echo(f"{email} has a temporary password and must choose a new one at the next sign-in.")
+
+
 # --- keys ----------------------------------------------------------------------------------
-
-
-def _age(created_at: datetime) -> str:
-    days = (datetime.now(UTC) - created_at).days
-    return "today" if days == 0 else f"{days} day{'s' if days != 1 else ''}"
-
-
-@keys_app.command("status")
-@friendly_errors
-def keys_status() -> None:
-    """Versions, the active one, their age, and where the ring comes from."""
-    settings = load_settings()
-    provider = build_key_provider(settings)
-    if isinstance(provider, LocalFileProvider):
-        provider.create_if_missing = False
-    ring = provider.load()
-    typer.echo(f"source: {provider.description}")
-    typer.echo(f"active version: {ring.active_version}")
-    typer.echo(f"{'version':>8}  {'state':<13} {'created':<26} age")
-    for version in sorted(ring.keys):
-        key = ring.keys[version]
-        state = (
-            "active"
-            if version == ring.active_version
-            else ("retired" if key.retired else "decrypt-only")
-        )
-        typer.echo(
-            f"{version:>8}  {state:<13} {key.created_at.isoformat():<26} {_age(key.created_at)}"
-        )
-    typer.echo(f"refresh interval of running apps: {settings.key_cache_ttl_seconds:g} s")
-
-
-@keys_app.command("rotate")
-@friendly_errors
-def keys_rotate() -> None:
-    """Add a new key version and make it active. Older versions keep decrypting."""
-    settings = load_settings()
-    provider = build_key_provider(settings)
-    rotated = provider.load().rotated()
-    provider.store(rotated)
-    typer.echo(
-        f"Key version {rotated.active_version} is now active in {provider.description}.\n"
-        f"Running apps switch to it within {settings.key_cache_ttl_seconds:g} s; "
-        "existing rows keep decrypting with their own version."
-    )
-
-
-@keys_app.command("retire")
-@friendly_errors
-def keys_retire(
-    version: Annotated[int, typer.Argument(help="The version to retire")],
-    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
-) -> None:
-    """Refuse a version for decryption from now on. Re-encrypt its rows first."""
-    settings = load_settings()
-    provider = build_key_provider(settings)
-    ring = provider.load()
-    if not yes:
-        typer.confirm(
-            f"Rows still encrypted under version {version} will no longer decrypt. Continue?",
-            abort=True,
-        )
-    provider.store(ring.with_retired(version))
-    typer.echo(f"Key version {version} is retired in {provider.description}.")
-
-
-@keys_app.command("init")
-@friendly_errors
-def keys_init() -> None:
-    """Create the key ring in the configured provider unless it already exists."""
-    settings = load_settings()
-    provider = build_key_provider(settings)
-    ring, created = provider.initialize()
-    verb = "Created" if created else "Found existing"
-    typer.echo(f"{verb} key ring in {provider.description}; active version {ring.active_version}.")
-
-
-@keys_app.command("generate")
-@friendly_errors
-def keys_generate(
-    output: Annotated[Path, typer.Option(help="File to write (mode 0600); never printed")],
-) -> None:
-    """Write a new key ring to a file, e.g. to load into a secret or CAREVAULT_KEYRING_JSON."""
-    if output.exists():
-        raise fail(f"{output} exists; refusing to overwrite a key ring")
-    LocalFileProvider(output).store(KeyRing.generate())
-    typer.echo(f"Wrote a new key ring to {output} (mode 0600).")
 
 
 # --- import --------------------------------------------------------------------------------
@@ -395,6 +403,7 @@ def import_clients(
         records = importing.validate(
             importing.read_rows(text, chosen),  # type: ignore[arg-type]
             ignore_unknown_columns=ignore_unknown_columns,
+            max_rows=settings.import_max_rows,
         )
     except importing.ImportRejected as rejected:
         for error in rejected.errors:
@@ -439,38 +448,10 @@ def import_clients(
 # --- audit ---------------------------------------------------------------------------------
 
 
-@audit_app.command("verify")
-@friendly_errors
-def audit_verify() -> None:
-    """Check the audit trail's hash chains; report the first broken link of each."""
-    from carevault.audit.service import verify_chain
-    from carevault.db.engine import create_engine, session_factory
+# seal, checkpoint, verify, export: carevault/audit/cli.py
+from carevault.audit.cli import register as register_audit_commands  # noqa: E402
 
-    settings = load_settings()
-    url = database_url_for(settings)
-
-    async def verify() -> tuple[int, list[Any]]:
-        engine = create_engine(url, pool_size=1)
-        try:
-            async with session_factory(engine)() as db:
-                return await verify_chain(db)
-        finally:
-            await engine.dispose()
-
-    checked, broken = run_async(verify())
-    if not broken:
-        typer.echo(f"Checked {checked} audit events: every chain is intact.")
-        return
-    for link in broken:
-        where = (
-            f"workspace {link.workspace_id}" if link.workspace_id else "events without workspace"
-        )
-        typer.secho(
-            f"BROKEN: {where}: first broken link at event {link.event_id}: {link.reason}",
-            fg=typer.colors.RED,
-        )
-    typer.echo(f"Checked {checked} audit events; {len(broken)} chain(s) broken.")
-    raise typer.Exit(1)
+register_audit_commands(audit_app)
 
 
 # --- doctor --------------------------------------------------------------------------------
@@ -497,31 +478,41 @@ def doctor() -> None:
     report(True, "configuration", f"{settings.env.value}, PHI backend {settings.phi_backend.value}")
 
     provider = build_key_provider(settings)
-    if isinstance(provider, LocalFileProvider):
-        provider.create_if_missing = False
     try:
         ring = provider.load()
-        cipher = FieldCipher(StaticRing(ring))
-        probe = "doctor self-test"
-        assert cipher.decrypt(cipher.encrypt(probe, b"doctor.probe"), b"doctor.probe") == probe
+        _self_test(ring)
         report(
             True,
             "key ring",
-            f"{provider.description}, active version {ring.active_version}"
+            f"{provider.description}, active version {ring.encryption_version()}"
             f" of {len(ring.keys)}, encrypt/decrypt self-test passed",
         )
+        from carevault.lifecycle.cli import key_warnings
+
+        for warning in key_warnings(settings, ring):
+            report(None, "key age", warning)
     except KeyRingError as exc:
         report(False, "key ring", str(exc))
 
     try:
         url = database_url_for(settings)
-        revision, head, pgcrypto = run_async(_database_facts(url))
+        revision, head, pgcrypto, logging_settings = run_async(_database_facts(url))
         report(True, "database", "reachable")
         report(
             revision == head,
             "migrations",
             f"at {revision or 'nothing'}, code expects {head}"
             + ("" if revision == head else " (run `carevault db upgrade`)"),
+        )
+        problems = run_async(_audit_privilege_problems(url))
+        report(
+            True if not problems else (False if settings.is_production else None),
+            "database role",
+            "the app's role can only read and append audit events"
+            if not problems
+            else "; ".join(problems)
+            + " (set CAREVAULT_MIGRATION_DATABASE_URL to the owner and run `carevault db "
+            "upgrade`)",
         )
         needs_pgcrypto = settings.phi_backend.value == "pgcrypto"
         report(
@@ -532,22 +523,101 @@ def doctor() -> None:
             else "not installed in this database (the fallback backend "
             "is unavailable; the default aesgcm backend does not need it)",
         )
+        if needs_pgcrypto:
+            leaks = parameter_logging(logging_settings)
+            report(
+                None if leaks else True,
+                "server log",
+                "; ".join(leaks) + ": with the pgcrypto backend, key material is a statement "
+                "parameter and would reach the server log"
+                if leaks
+                else "statement parameters are not logged",
+            )
     except Exception as exc:  # doctor reports every failure instead of stopping at the first
         report(False, "database", f"{type(exc).__name__}: {exc}")
     raise typer.Exit(1 if failures else 0)
 
 
-async def _database_facts(url: str) -> tuple[str | None, str | None, bool]:
+def _self_test(ring: KeyRing) -> None:
+    """Seal and open a probe under a throwaway data key wrapped by the active version."""
+    import uuid
+
+    from carevault.crypto.datakeys import wrap_data_key
+    from carevault.crypto.keyring import new_key_material
+
+    cipher = FieldCipher(StaticRing(ring))
+    practice, row = uuid.uuid4().bytes, uuid.uuid4().bytes
+    version = ring.encryption_version()
+    wrapped = wrap_data_key(ring, practice, version, new_key_material())
+    cipher.data_keys.store(practice, {version: wrapped})
+    probe = "doctor self-test"
+    sealed = cipher.seal(probe, (practice, row), b"doctor.probe")
+    if cipher.open(sealed, (practice, row), b"doctor.probe") != probe:
+        raise KeyRingError("the encrypt/decrypt self-test returned something else")
+
+
+LOGGING_SETTINGS = (
+    "log_statement",
+    "log_min_duration_statement",
+    "log_parameter_max_length",
+    "log_parameter_max_length_on_error",
+)
+
+
+def parameter_logging(values: dict[str, str]) -> list[str]:
+    """Which server settings would write bound parameters to the PostgreSQL log."""
+    leaks = []
+    logs_statements = values.get("log_statement") in ("mod", "all")
+    logs_slow = values.get("log_min_duration_statement", "-1") not in ("-1", "")
+    if (logs_statements or logs_slow) and values.get("log_parameter_max_length") != "0":
+        which = "log_statement" if logs_statements else "log_min_duration_statement"
+        leaks.append(f"{which} logs statements with log_parameter_max_length != 0")
+    if values.get("log_parameter_max_length_on_error", "0") != "0":
+        leaks.append("log_parameter_max_length_on_error != 0")
+    return leaks
+
+
+async def _database_facts(url: str) -> tuple[str | None, str | None, bool, dict[str, str]]:
+    from sqlalchemy import text
+
     from carevault.db.engine import create_engine
     from carevault.db.migrate import current_revision, head_revision
     from carevault.runtime import pgcrypto_available
 
     engine = create_engine(url, pool_size=1)
     try:
-        return await current_revision(engine), head_revision(), await pgcrypto_available(engine)
+        async with engine.connect() as connection:
+            rows = await connection.execute(
+                text("SELECT name, setting FROM pg_settings WHERE name = ANY(:names)"),
+                {"names": list(LOGGING_SETTINGS)},
+            )
+            logging_settings = {name: setting for name, setting in rows.all()}
+        return (
+            await current_revision(engine),
+            head_revision(),
+            await pgcrypto_available(engine),
+            logging_settings,
+        )
+    finally:
+        await engine.dispose()
+
+
+async def _audit_privilege_problems(url: str) -> list[str]:
+    from carevault.db.engine import create_engine
+    from carevault.db.roles import audit_privilege_problems
+
+    engine = create_engine(url, pool_size=1)
+    try:
+        return await audit_privilege_problems(engine)
     finally:
         await engine.dispose()
 
 
 def main() -> None:
     app()
+
+
+# Key lifecycle commands live beside the jobs they drive; they register into this app.
+from carevault.lifecycle.cli import register as _register_lifecycle  # noqa: E402
+
+_register_lifecycle(app)

@@ -7,9 +7,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from carevault.api.proxies import IPNetwork, parse_networks
 from carevault.crypto import PhiBackend
 
 
@@ -39,6 +40,10 @@ class Settings(BaseSettings):
     aws_region: str | None = None
     aws_endpoint_url: str | None = None
     key_cache_ttl_seconds: float = Field(default=300.0, gt=0)
+    # Rotation policy: `keys status` and `doctor` warn when the active key is older.
+    key_max_age_days: int = Field(default=90, ge=1)
+    # A rotated version waits one refresh interval plus this margin before it may activate.
+    key_activation_margin_seconds: float = Field(default=30.0, ge=0)
     phi_backend: PhiBackend = PhiBackend.AESGCM
     session_idle_minutes: int = Field(default=15, ge=1, le=24 * 60)
     host: str = "127.0.0.1"
@@ -47,6 +52,44 @@ class Settings(BaseSettings):
     log_format: Literal["json", "text"] | None = Field(
         default=None, description="json in production, text in development, unless set"
     )
+    # Security hardening (issue 9): operational endpoints, the database roles, import size.
+    metrics_token: SecretStr | None = Field(
+        default=None, description="Bearer token /metrics requires; unset: /metrics is closed"
+    )
+    migration_database_url: str | None = Field(
+        default=None,
+        description="The schema owner's URL for `carevault db upgrade`; unset: the runtime URL",
+    )
+    import_max_rows: int = Field(default=100_000, ge=1)
+    # --- sign-in security (issue 9) ---
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses or CIDRs whose X-Forwarded-For is believed; "
+        "empty: forwarded headers are ignored and the peer address is the client",
+    )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _valid_proxies(cls, value: str) -> str:
+        parse_networks(value)  # raises ValueError naming the bad entry
+        return value
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[IPNetwork, ...]:
+        return parse_networks(self.trusted_proxies)
+
+    # Audit trail sealing and checkpoints (carevault/audit/, docs/operations.md).
+    audit_sealer: bool = Field(default=True, description="Run the sealer in this app process")
+    audit_seal_interval_seconds: float = Field(default=0.5, gt=0)
+    audit_seal_lag_budget_seconds: float = Field(default=30.0, gt=0)
+    audit_checkpoint_url: str | None = Field(
+        default=None,
+        description="file:///path or s3://bucket/prefix; unset: <data_dir>/audit-checkpoints.jsonl",
+    )
+    audit_checkpoint_interval_seconds: float = Field(default=300.0, gt=0)
+    # Failing well (issue 11): every database wait of a request derives from this deadline
+    # (see carevault.db.deadlines); keep it below any client's own timeout.
+    request_timeout_seconds: float = Field(default=10.0, ge=1.0, le=300.0)
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

@@ -41,11 +41,19 @@ def build_key_provider(settings: Settings) -> KeyProvider:
             return LocalFileProvider(settings.resolved_keyring_file)
 
 
-def start_key_ring(settings: Settings, provider: KeyProvider | None = None) -> KeyRingManager:
-    """Load the ring (refusing to start without one), start its refresh, install the cipher."""
+def start_key_ring(
+    settings: Settings, provider: KeyProvider | None = None, *, create: bool = False
+) -> KeyRingManager:
+    """Load the ring (refusing to start without one), start its refresh, install the cipher.
+
+    `create` (only `carevault run` in development) makes a ring when there is none, under
+    the provider's lock; nothing else ever creates one.
+    """
     provider = provider or build_key_provider(settings)
     manager = KeyRingManager(provider, settings.key_cache_ttl_seconds)
     try:
+        if create:
+            provider.initialize()
         manager.start()
     except KeyRingError as exc:
         hint = {
@@ -61,6 +69,19 @@ def start_key_ring(settings: Settings, provider: KeyProvider | None = None) -> K
         ) from None
     install(FieldCipher(manager), settings.phi_backend)
     return manager
+
+
+async def provision_data_keys(engine: AsyncEngine, manager: KeyRingManager) -> int:
+    """Create any missing practice data keys (a start after an upgrade or a rotation)."""
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from carevault.workspaces.keys import provision
+
+    async with AsyncSession(engine) as db, db.begin():
+        created = await provision(db, manager.ring)
+    if created:
+        log.info("created %d practice data key(s)", created)
+    return created
 
 
 async def pgcrypto_available(engine: AsyncEngine) -> bool:

@@ -14,8 +14,10 @@ from fastapi import FastAPI
 from carevault.api.app import create_app
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
+from carevault.auth.scopes import EVERY_SCOPE
 from carevault.config import Settings
 from carevault.db.engine import create_engine, session_factory
+from carevault.workspaces import service as workspace_service
 from carevault.workspaces.models import Workspace
 
 PASSWORD = "correct horse battery staple"
@@ -38,9 +40,9 @@ class ApiContext:
         engine = create_engine(self.database_url, pool_size=1)
         try:
             async with session_factory(engine)() as db, db.begin():
-                space = Workspace(name=name or f"Practice {uuid.uuid4().hex[:8]}")
-                db.add(space)
-                await db.flush()
+                space = await workspace_service.create(
+                    db, name or f"Practice {uuid.uuid4().hex[:8]}"
+                )
                 emails = []
                 for role in roles or (Role.OWNER,):
                     email = f"{role.value}-{uuid.uuid4().hex[:8]}@example.test"
@@ -62,10 +64,14 @@ class ApiContext:
             yield client
 
     @asynccontextmanager
-    async def with_token(self, email: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
+    async def with_token(
+        self, email: str, scopes: tuple[str, ...] = EVERY_SCOPE
+    ) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
         """A client authenticated by a fresh API token (and no cookie), and the token's id."""
         async with self.signed_in(email) as session_client:
-            created = await session_client.post("/auth/tokens", json={"name": "tests"})
+            created = await session_client.post(
+                "/auth/tokens", json={"name": "tests", "scopes": list(scopes)}
+            )
             assert created.status_code == 201, created.text
         async with self.client() as client:
             client.headers["Authorization"] = f"Bearer {created.json()['token']}"

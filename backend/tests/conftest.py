@@ -5,14 +5,20 @@ Environment:
 - CAREVAULT_TEST_ADMIN_DSN: use this server instead (postgresql://user@host:port/postgres),
   or `embedded` to skip the local server and start an embedded one.
 - CI (set by CI systems): tests that need pgcrypto fail instead of skipping.
+- CAREVAULT_TEST_FAST_HASHING=1 (set by `make test-fast`): password hashing at argon2id's
+  lowest cost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +41,18 @@ for _name, _value in {
     os.environ[_name] = _value
 for _name in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
     os.environ.pop(_name, None)
+
+if os.environ.get("CAREVAULT_TEST_FAST_HASHING") == "1":
+    # `make test-fast`: argon2id at its lowest cost (about 1 ms a hash instead of 0.1-0.4 s;
+    # sign-ins are most of the API tests' CPU). `make test` keeps the production cost.
+    from argon2 import PasswordHasher
+
+    import carevault.auth.passwords
+    import carevault.auth.service
+
+    carevault.auth.passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    if hasattr(carevault.auth.service, "_DUMMY_HASH"):  # what unknown emails are checked against
+        carevault.auth.service._DUMMY_HASH = carevault.auth.passwords.hash_password("dummy")
 
 LOCAL_SERVER_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -85,8 +103,24 @@ async def _answers(dsn: str) -> bool:
     return True
 
 
+@contextmanager
+def embedded_server(database: str) -> Iterator[str]:
+    """An embedded PostgreSQL (its asyncpg URL) in a directory of its own, stopped and removed
+    afterwards. Not under tmp_path: the library opens the directories above its data to its
+    system user, and every pytest run of the same user (parallel runs, other checkouts) closes
+    /tmp/pytest-of-<user> again, which would lock the server out of its own data."""
+    from carevault.db.embedded import start_embedded, stop_embedded
+
+    data_dir = Path(tempfile.mkdtemp(prefix="carevault-test-pg-"))
+    try:
+        yield start_embedded(data_dir, database=database)
+    finally:
+        stop_embedded(data_dir)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+def pg_server() -> Iterator[PgServer]:
     configured = os.environ.get("CAREVAULT_TEST_ADMIN_DSN", "")
     if configured and configured != "embedded":
         yield _from_dsn(configured, "configured")
@@ -94,12 +128,8 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
     if not configured and asyncio.run(_answers(LOCAL_SERVER_DSN)):
         yield _from_dsn(LOCAL_SERVER_DSN, "local")
         return
-    from carevault.db.embedded import start_embedded
-
-    data_dir = tmp_path_factory.mktemp("embedded-pg")
-    url = start_embedded(data_dir, database="postgres")
-    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
-    yield _from_dsn(dsn, "embedded")
+    with embedded_server("postgres") as url:
+        yield _from_dsn(url.replace("postgresql+asyncpg://", "postgresql://", 1), "embedded")
 
 
 async def admin_execute(server: PgServer, *statements: str) -> None:
@@ -128,20 +158,64 @@ async def template_database(pg_server: PgServer) -> AsyncIterator[str]:
 NewDatabase = Callable[[], Awaitable[str]]
 
 
+class DatabasePool:
+    """Fresh migrated databases for tests that commit. The next one is cloned from the template
+    while a test runs, and used ones are dropped in the background: a drop waits for a
+    checkpoint, which drops running together share. In threads with their own event loops,
+    since the tests' loop stands still between async tests."""
+
+    def __init__(self, server: PgServer, template: str) -> None:
+        self.server = server
+        self.template = template
+        self.threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="test-databases")
+        self.next: Future[str] | None = None
+        self.drops: list[Future[None]] = []
+
+    def _create(self) -> str:
+        name = f"cv_test_{uuid.uuid4().hex[:10]}"
+        statement = f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'
+        asyncio.run(admin_execute(self.server, statement))
+        return name
+
+    async def take(self) -> str:
+        ready = self.next or self.threads.submit(self._create)
+        self.next = self.threads.submit(self._create)
+        return await asyncio.wrap_future(ready)
+
+    def drop(self, name: str) -> None:
+        statement = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+        self.drops.append(self.threads.submit(asyncio.run, admin_execute(self.server, statement)))
+
+    def close(self) -> None:
+        """Drop the unused clone and wait for every drop; raise the first error, if any."""
+        if self.next is not None:
+            self.drop(self.next.result())
+        self.threads.shutdown(wait=True)
+        for drop in self.drops:
+            drop.result()
+
+
+@pytest.fixture(scope="session")
+def database_pool(pg_server: PgServer, template_database: str) -> Iterator[DatabasePool]:
+    pool = DatabasePool(pg_server, template_database)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-async def new_database(pg_server: PgServer, template_database: str) -> AsyncIterator[NewDatabase]:
+async def new_database(
+    pg_server: PgServer, database_pool: DatabasePool
+) -> AsyncIterator[NewDatabase]:
     """Factory for fresh migrated databases (for tests that commit); dropped afterwards."""
     created: list[str] = []
 
     async def make() -> str:
-        name = f"cv_test_{uuid.uuid4().hex[:10]}"
-        await admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
-        created.append(name)
-        return pg_server.url(name)
+        created.append(await database_pool.take())
+        return pg_server.url(created[-1])
 
     yield make
     for name in created:
-        await admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        database_pool.drop(name)
 
 
 @pytest.fixture(scope="session")
@@ -221,8 +295,12 @@ def moto_endpoint() -> Iterator[str]:
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
+    """A data directory with a local key ring, as `carevault keys init` leaves it."""
+    from carevault.crypto import LocalFileProvider
+
     path = tmp_path / "data"
     path.mkdir()
+    LocalFileProvider(path / "keyring.json").initialize()
     return path
 
 

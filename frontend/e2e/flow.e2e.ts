@@ -22,6 +22,9 @@ let page: Page;
 let baseUrl: string;
 let noteUrl = '';
 let secondNoteUrl = '';
+// Everything the page asked for, and any Content-Security-Policy violation it reported.
+const requestedUrls: string[] = [];
+const cspViolations: string[] = [];
 
 async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
   const created = await browser.newContext({ baseURL: baseUrl, viewport, timezoneId: 'UTC', locale: 'en-GB' });
@@ -60,6 +63,10 @@ beforeAll(async () => {
   browser = await launch();
   context = await newContext();
   page = await context.newPage();
+  page.on('request', (request) => requestedUrls.push(request.url()));
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
 });
 
 afterAll(async () => {
@@ -121,6 +128,9 @@ describe('the clinician web UI', () => {
     await page.getByLabel('Search clients').fill('');
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await screenshot(page, 'clients');
+    // Search terms are PHI: they went in request bodies, never into any URL.
+    const leaked = [...requestedUrls, page.url()].filter((url) => /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)));
+    expect(leaked).toEqual([]);
   });
 
   it('books an appointment, and refuses an overlapping one with the conflict', async () => {
@@ -253,6 +263,13 @@ describe('the clinician web UI', () => {
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByLabel('Token name').fill(TOKEN_NAME);
     await page.getByRole('button', { name: 'Create token' }).click();
+    // More than five minutes after signing in, the password is asked for again first.
+    const confirm = page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await page.getByLabel('New token').or(confirm).first().waitFor();
+    if (await confirm.isVisible()) {
+      await confirm.getByLabel('Your password').fill(OWNER.password);
+      await confirm.getByRole('button', { name: 'Confirm and continue' }).click();
+    }
     const token = await page.getByLabel('New token').inputValue();
     expect(token.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'I have stored it' }).click();
@@ -266,6 +283,13 @@ describe('the clinician web UI', () => {
     await page.getByText('Active key version').waitFor();
     await page.getByText('pgcrypto available').waitFor();
     await screenshot(page, 'key-status');
+    // Every screen so far ran under the app's Content-Security-Policy without a violation.
+    if (process.env.E2E_UI !== 'preview') {
+      // (vite preview sends no policy; the backend serving the built UI does)
+      const shell = await page.request.get('/');
+      expect(shell.headers()['content-security-policy']).toContain("script-src 'self'");
+    }
+    expect(cspViolations).toEqual([]);
   });
 
   it('signs out with a clear message', async () => {

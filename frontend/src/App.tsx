@@ -1,9 +1,12 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { AccountPage } from './account/AccountPage';
+import { ForcedPasswordChange } from './account/ForcedPasswordChange';
 import { AuditPage } from './admin/AuditPage';
 import { KeyStatusPage } from './admin/KeyStatusPage';
 import { TeamPage } from './admin/TeamPage';
 import { TokensPage } from './admin/TokensPage';
 import { useAuth } from './auth/AuthProvider';
+import { ReauthProvider } from './auth/ReauthProvider';
 import { SignInPage } from './auth/SignInPage';
 import { CalendarPage } from './calendar/CalendarPage';
 import { ClientPage } from './clients/ClientPage';
@@ -29,20 +32,24 @@ export function App() {
     );
   }
   if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
+  if (state.user.must_change_password) return <ForcedPasswordChange />;
   return (
-    <Layout>
-      <Routes>
-        <Route path="/" element={<Navigate to="/calendar" replace />} />
-        <Route path="/calendar" element={<CalendarPage />} />
-        <Route path="/clients" element={<ClientsPage />} />
-        <Route path="/clients/:clientId" element={<ClientPage />} />
-        <Route path="/notes/:noteId" element={<NoteEditorPage />} />
-        <Route path="/settings/tokens" element={<TokensPage />} />
-        <Route path="/admin/audit" element={<OwnerOnly><AuditPage /></OwnerOnly>} />
-        <Route path="/admin/team" element={<OwnerOnly><TeamPage /></OwnerOnly>} />
-        <Route path="/admin/keys" element={<OwnerOnly><KeyStatusPage /></OwnerOnly>} />
-        <Route path="*" element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />} />
-      </Routes>
-    </Layout>
+    <ReauthProvider>
+      <Layout>
+        <Routes>
+          <Route path="/" element={<Navigate to="/calendar" replace />} />
+          <Route path="/calendar" element={<CalendarPage />} />
+          <Route path="/clients" element={<ClientsPage />} />
+          <Route path="/clients/:clientId" element={<ClientPage />} />
+          <Route path="/notes/:noteId" element={<NoteEditorPage />} />
+          <Route path="/settings/tokens" element={<TokensPage />} />
+          <Route path="/settings/account" element={<AccountPage />} />
+          <Route path="/admin/audit" element={<OwnerOnly><AuditPage /></OwnerOnly>} />
+          <Route path="/admin/team" element={<OwnerOnly><TeamPage /></OwnerOnly>} />
+          <Route path="/admin/keys" element={<OwnerOnly><KeyStatusPage /></OwnerOnly>} />
+          <Route path="*" element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />} />
+        </Routes>
+      </Layout>
+    </ReauthProvider>
   );
 }

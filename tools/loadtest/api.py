@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 from dataclasses import dataclass
 
 import httpx
@@ -11,6 +12,9 @@ from tools.loadtest.server_metrics import WorkerSnapshot, merge_snapshots
 
 API = "/api/v1"
 SESSION_COOKIE = "carevault_session"
+
+# /metrics answers only to CAREVAULT_METRICS_TOKEN; the server this tool starts gets this one.
+METRICS_TOKEN = "loadtest-" + secrets.token_hex(16)
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,17 @@ async def api_token(base_url: str, credentials: Credentials) -> str:
         client.cookies.clear()
         created = await client.post(
             f"{API}/auth/tokens",
-            json={"name": "loadtest"},
+            json={
+                "name": "loadtest",
+                "scopes": [
+                    "clients:read",
+                    "clients:write",
+                    "appointments:read",
+                    "appointments:write",
+                    "notes:read",
+                    "notes:write",
+                ],
+            },
             headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={session}"},
         )
         created.raise_for_status()
@@ -60,7 +74,13 @@ async def scrape_workers(
         for _ in range(attempts):
             answers = await asyncio.gather(
                 *(
-                    client.get("/metrics", headers={"Connection": "close"})
+                    client.get(
+                        "/metrics",
+                        headers={
+                            "Connection": "close",
+                            "Authorization": f"Bearer {METRICS_TOKEN}",
+                        },
+                    )
                     for _ in range(workers * 3)
                 )
             )

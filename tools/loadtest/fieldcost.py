@@ -1,11 +1,14 @@
 """The cost of one field operation, measured in this process the way the budget benchmarks
 measure it: `EncryptedString`'s own bind and result processors (what SQLAlchemy calls for
-every PHI value), on a representative 350-byte value (a typical SOAP section)."""
+every PHI value), on a representative 350-byte value (a typical SOAP section), in the
+current format (0x03): the value bound to its row, sealed under a practice data key found
+in the cipher's cache, and read back with the 32 bytes of row ids the column selects."""
 
 from __future__ import annotations
 
 import statistics
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,8 +38,9 @@ class FieldCost:
             "calls_per_round": self.calls_per_round,
             "method": "median (used) and minimum over rounds of the mean per call of "
             "EncryptedString's bind_processor (encrypt) and result_processor (decrypt) for the "
-            "sessions.subjective column, postgresql+asyncpg dialect, fresh key ring; "
-            "decryption over distinct ciphertexts",
+            "sessions.subjective column, postgresql+asyncpg dialect, fresh key ring and "
+            "practice data key (format 0x03, values bound to one row); decryption over "
+            "distinct ciphertexts, row ids in front as the column is selected",
         }
 
 
@@ -50,18 +54,34 @@ def measure(rounds: int = 15, calls_per_round: int = 2_000) -> FieldCost:
     """Installs a throwaway key ring in this process (the tool's own, never the server's)."""
     from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 
-    from carevault.crypto import FieldCipher, KeyRing, StaticRing, install
+    from carevault.crypto import (
+        BoundText,
+        FieldCipher,
+        KeyRing,
+        StaticRing,
+        install,
+        new_wrapped_data_key,
+    )
     from carevault.notes.models import SessionNote
 
-    install(FieldCipher(StaticRing(KeyRing.generate())))
+    ring = KeyRing.generate()
+    cipher = FieldCipher(StaticRing(ring))
+    # One practice's data key, loaded as `load_workspace_keys` leaves it (no database here).
+    workspace, row = uuid.uuid4().bytes, uuid.uuid4().bytes
+    version = ring.encryption_version()
+    cipher.data_keys.store(workspace, {version: new_wrapped_data_key(ring, workspace, version)})
+    install(cipher)
     dialect = asyncpg_dialect()  # type: ignore[no-untyped-call]
     column_type: Any = SessionNote.__table__.c.subjective.type
     implementation = column_type.dialect_impl(dialect)
     bind = implementation.bind_processor(dialect)
     result = implementation.result_processor(dialect, None)
-    value = representative_value()
+    text = representative_value()
+    # As the ORM hands it to the column after a flush: bound to its practice and row.
+    value = BoundText(text, (workspace, row))
+    row_ids = workspace + row  # what the column expression selects in front of the value
     sealed = bind(value)
-    if result(sealed) != value:
+    if result(row_ids + sealed) != text:
         raise RuntimeError("the field round trip failed; the measurement would be meaningless")
 
     def timed(function: Any, arguments: list[Any]) -> tuple[float, float]:
@@ -76,12 +96,12 @@ def measure(rounds: int = 15, calls_per_round: int = 2_000) -> FieldCost:
     plaintexts = [value] * calls_per_round
     # Distinct ciphertexts (fresh nonces), as a server reads them: decrypting one value over
     # and over would flatter the cost through caching.
-    sealed_values = [bind(value) for _ in range(calls_per_round)]
+    sealed_values = [row_ids + bind(value) for _ in range(calls_per_round)]
     timed(bind, plaintexts)  # warm up
     encrypt, encrypt_min = timed(bind, plaintexts)
     decrypt, decrypt_min = timed(result, sealed_values)
     return FieldCost(
-        value_bytes=len(value.encode()),
+        value_bytes=len(text.encode()),
         encrypt_seconds=encrypt,
         decrypt_seconds=decrypt,
         encrypt_min_seconds=encrypt_min,

@@ -206,6 +206,13 @@ def audit_section(diagnostics: Mapping[str, Any]) -> list[str]:
         "",
         table(["action", "events", "mean row bytes"], rows),
     ]
+    if "audit_seals" in diagnostics:
+        lines += [
+            "",
+            f"Sealed after the fact in {number(diagnostics['audit_seals'], 0)} seals; "
+            f"{number(diagnostics['audit_unsealed_after_load'], 0)} events not sealed yet when "
+            "the load stopped.",
+        ]
     plans = diagnostics.get("audit_previous_hash_query_plans", {})
     if plans:
         lines += [
@@ -353,8 +360,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             table(CPU_HEADERS, cpu_rows(load["scenarios"])),
             "",
             "CPU per request from the processes' CPU times over each run; database waits from "
-            "`pg_stat_activity` sampled every 100 ms (`Lock:advisory` is the per-workspace "
-            "audit-chain lock).",
+            "`pg_stat_activity` sampled every 100 ms (`Lock:advisory`: a per-workspace lock; "
+            "audit events take none since issue 10, appointment writes still do).",
             "",
             "### Memory",
             "",

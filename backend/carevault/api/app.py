@@ -9,19 +9,32 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
+from carevault.api.deadline import RequestDeadline
 from carevault.api.errors import install_error_handlers
 from carevault.api.frontend import mount_frontend
+from carevault.api.headers import SecurityHeaders
 from carevault.api.limits import BodySizeLimit
+from carevault.api.proxies import TrustedProxies
 from carevault.api.routes import api_router
 from carevault.api.state import AppState
+from carevault.audit import checkpoints
+from carevault.audit.background import AuditSealer
 from carevault.config import Settings, get_settings
-from carevault.crypto import KeyRingManager, PhiBackend
+from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
+from carevault.db.deadlines import Deadlines
 from carevault.db.engine import create_engine, session_factory
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware, metrics_endpoint
-from carevault.runtime import StartupError, pgcrypto_available, start_key_ring
+from carevault.runtime import (
+    StartupError,
+    pgcrypto_available,
+    provision_data_keys,
+    start_key_ring,
+)
+from carevault.workspaces.keys import blocking_data_key_loader
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +52,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         manager = key_manager or start_key_ring(settings)
         # Engines compile SQL for the PHI backend, so they are built after the cipher is.
-        engine = create_engine(database_url)
+        engine = create_engine(database_url, deadlines=Deadlines(settings.request_timeout_seconds))
+        sealer: AuditSealer | None = None
+        # A read that meets a practice key this worker never loaded fetches it at once.
+        current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
+            await provision_data_keys(engine, manager)
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
                 raise StartupError(
@@ -55,10 +72,13 @@ def create_app(
                 sessions=session_factory(engine),
                 pgcrypto_available=has_pgcrypto,
             )
+            sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             app.state.carevault = state
             metrics.watch(state)
             yield
         finally:
+            if sealer is not None:
+                await sealer.stop()
             await engine.dispose()
             if key_manager is None:
                 manager.stop()
@@ -77,9 +97,40 @@ def create_app(
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_frontend(app)  # last: its catch-all must not shadow any other route
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(RequestDeadline, seconds=settings.request_timeout_seconds)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    # Outermost: everything inside sees the real client address (or the peer's).
+    app.add_middleware(TrustedProxies, networks=settings.trusted_proxy_networks)
+    # Around the whole stack, Starlette's own error middleware included, so that even an
+    # unhandled 500 and the refusals of the middleware above carry the headers.
+    build_stack = app.build_middleware_stack
+    production = settings.is_production
+    app.build_middleware_stack = lambda: SecurityHeaders(  # type: ignore[method-assign]
+        build_stack(), production=production
+    )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app
+
+
+def start_audit_sealer(
+    settings: Settings, engine: AsyncEngine, manager: KeyRingManager
+) -> AuditSealer | None:
+    """The background sealer (leader-elected per round), unless CAREVAULT_AUDIT_SEALER=false."""
+    if not settings.audit_sealer:
+        return None
+    try:
+        store = checkpoints.store_for(settings)
+    except checkpoints.CheckpointError as exc:
+        raise StartupError(str(exc)) from None
+    sealer = AuditSealer(
+        engine,
+        lambda: manager.ring.audit_key,
+        store,
+        interval_seconds=settings.audit_seal_interval_seconds,
+        checkpoint_interval_seconds=settings.audit_checkpoint_interval_seconds,
+    )
+    sealer.start()
+    return sealer
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:
@@ -90,11 +141,20 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
         title=app.title, version=app.version, summary=app.summary, routes=app.routes
     )
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
-    for operations in document.get("paths", {}).values():
+    for path, operations in document.get("paths", {}).items():
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
             if "422" in responses:
                 responses["422"]["content"] = error_content
+            if path.startswith("/api/"):
+                responses.setdefault(
+                    "503",
+                    {
+                        "description": "database_unavailable, database_timeout or "
+                        "storage_full; nothing was changed; see Retry-After",
+                        "content": error_content,
+                    },
+                )
             if "requestBody" in operation:
                 # Every body is parsed before validation: unreadable bytes are 400, big ones 413.
                 responses.setdefault(

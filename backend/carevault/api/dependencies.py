@@ -7,6 +7,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError
+from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
 from carevault.db.hooks import run_before_commit
 
@@ -29,8 +30,13 @@ async def get_db(state: State) -> AsyncIterator[AsyncSession]:
         except ApiError as refused:
             await (db.commit() if refused.keep_changes else db.rollback())
             raise
-        except BaseException:
-            await db.rollback()
+        except BaseException as failed:
+            if connection_in_doubt(failed):
+                # Timed out or lost: the connection's state is unknown (a COMMIT may still be
+                # queued on it), so it is closed rather than rolled back and pooled again.
+                await db.invalidate()
+            else:
+                await db.rollback()
             raise
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -37,6 +38,7 @@ _DESCRIPTIONS = {
     422: "Validation failed; details name the fields",
     429: "Too many attempts; see Retry-After",
     500: "A protected field could not be decrypted",
+    503: "The database is unavailable, timed out or out of space; see Retry-After",
 }
 
 
@@ -100,13 +102,25 @@ def not_found(what: str) -> ApiError:
     return ApiError(404, "not_found", f"{what} not found")
 
 
+def _uuid_params(request: Request) -> list[uuid.UUID]:
+    """The path's record ids (events store ids as uuid[]; anything else is not an id)."""
+    found = []
+    for value in request.path_params.values():
+        try:
+            found.append(uuid.UUID(str(value)))
+        except ValueError:
+            continue
+    return found
+
+
 async def _record_decryption_failure(request: Request, route: str, reason: str) -> None:
     """The request's own transaction was rolled back, so the event gets one of its own."""
     from carevault.audit import service as audit
+    from carevault.auth.dependencies import client_ip
 
     # Captured when the caller was authenticated: the ORM objects expired with the rollback.
     actor = getattr(request.state, "actor", None) or audit.Actor(
-        None, ip_address=request.client.host if request.client else None
+        None, ip_address=client_ip(request)
     )
     try:
         async with request.app.state.carevault.sessions() as db, db.begin():
@@ -115,7 +129,7 @@ async def _record_decryption_failure(request: Request, route: str, reason: str) 
                 actor,
                 "phi.decryption_failed",
                 resource_type=route,
-                resource_ids=[str(v) for v in request.path_params.values()] or None,
+                resource_ids=_uuid_params(request) or None,
                 details={"reason": reason, "method": request.method},
             )
     except Exception:  # the response must still go out; the log line above stands
@@ -123,6 +137,10 @@ async def _record_decryption_failure(request: Request, route: str, reason: str) 
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    from carevault.api.failures import install_failure_handlers
+
+    install_failure_handlers(app)  # database down, timed out or full: 503 with Retry-After
+
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(
@@ -140,6 +158,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            # Unreadable bytes are not a field's fault: no byte offset posing as a field name.
+            return JSONResponse(
+                error_body("bad_request", "the request body is not valid JSON"), status_code=400
+            )
         fields = [
             {"field": ".".join(str(p) for p in e["loc"] if p != "body"), "message": e["msg"]}
             for e in exc.errors()

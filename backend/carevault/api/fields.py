@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
+
+from email_validator import EmailNotValidError, validate_email
+from pydantic import AfterValidator
 
 from carevault.api.errors import ApiError
 
@@ -25,6 +29,43 @@ def encodable(value: str | None) -> str | None:
         except UnicodeEncodeError:
             raise ValueError("text must be valid Unicode") from None
     return value
+
+
+# C0 and C1 control characters and DEL. NUL cannot be stored in PostgreSQL text at all, and
+# the others have no place in a name, an address of any kind, or a search.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Free text (clinical notes, addresses) keeps tab and line breaks.
+_CONTROL_IN_FREE_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def single_line(value: str | None) -> str | None:
+    """A name, email, phone, token name or filter: no control characters at all."""
+    if value is not None and _CONTROL.search(value):
+        raise ValueError("control characters are not allowed here")
+    return value
+
+
+def free_text(value: str | None) -> str | None:
+    """Multi-line text: tab and line breaks, but no NUL or other control characters."""
+    if value is not None and _CONTROL_IN_FREE_TEXT.search(value):
+        raise ValueError("control characters other than tab and line breaks are not allowed")
+    return value
+
+
+def email_address(value: str | None) -> str | None:
+    """Checked by email-validator (syntax only, no DNS); the text is kept as written.
+    `.test` domains are allowed for test and demo data."""
+    if value is not None:
+        single_line(value)
+        try:
+            validate_email(value, check_deliverability=False, test_environment=True)
+        except EmailNotValidError as exc:
+            raise ValueError(f"not an email address: {exc}") from None
+    return value
+
+
+SingleLine = Annotated[str, AfterValidator(single_line)]
+OptionalSingleLine = Annotated[str | None, AfterValidator(single_line)]
 
 
 def not_nullable(schema: dict[str, Any]) -> None:

@@ -24,6 +24,9 @@ def mount_frontend(app: FastAPI, dist: Path = FRONTEND_DIST) -> None:
     def web_ui(path: str, request: Request) -> Response:  # sync: file checks run in a thread
         if path.startswith(NOT_THE_UI):
             raise ApiError(404, "not_found", f"no route for /{path}")
+        if "\x00" in path:
+            # No file name holds a NUL byte; the filesystem calls would raise on it.
+            raise ApiError(404, "not_found", "no such page")
         index = dist / "index.html"
         if not index.is_file():
             return HTMLResponse(_NOT_BUILT)

@@ -9,6 +9,7 @@ from carevault.audit.router import router as audit_router
 from carevault.auth.router import router as auth_router
 from carevault.auth.router import users_router
 from carevault.clients.router import router as clients_router
+from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
 
 api_router = APIRouter(prefix="/api/v1")
@@ -18,3 +19,4 @@ api_router.include_router(audit_router)
 api_router.include_router(notes_router)
 api_router.include_router(clients_router)
 api_router.include_router(appointments_router)
+api_router.include_router(health_details_router)

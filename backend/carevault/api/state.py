@@ -1,11 +1,16 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from carevault.api.failures import IncidentLog
 from carevault.config import Settings
 from carevault.crypto import KeyRingManager
+
+if TYPE_CHECKING:
+    from carevault.audit.background import AuditSealer
 
 
 @dataclass
@@ -17,3 +22,6 @@ class AppState:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     pgcrypto_available: bool
+    audit_sealer: AuditSealer | None = None
+    # Database failures seen by requests (logged once per interval; read by readiness).
+    incidents: IncidentLog = field(default_factory=IncidentLog)

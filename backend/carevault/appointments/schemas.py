@@ -16,7 +16,7 @@ from pydantic import (
     field_validator,
 )
 
-from carevault.api.fields import encodable, not_nullable
+from carevault.api.fields import encodable, free_text, not_nullable
 from carevault.auth.schemas import StrictModel
 
 MAX_DURATION = timedelta(hours=24)
@@ -54,9 +54,17 @@ def _ends_after_start(starts_at: datetime | None, ends_at: datetime | None) -> d
 
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(as_utc)]
 Location = Annotated[
-    str | None, Field(max_length=LOCATION_MAX_CHARACTERS), AfterValidator(encodable)
+    str | None,
+    Field(max_length=LOCATION_MAX_CHARACTERS),
+    AfterValidator(free_text),
+    AfterValidator(encodable),
 ]
-Notes = Annotated[str | None, Field(max_length=NOTES_MAX_CHARACTERS), AfterValidator(encodable)]
+Notes = Annotated[
+    str | None,
+    Field(max_length=NOTES_MAX_CHARACTERS),
+    AfterValidator(free_text),
+    AfterValidator(encodable),
+]
 AllowOverlap = Annotated[
     bool,
     Field(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError, not_found
@@ -23,6 +23,7 @@ from carevault.appointments.schemas import (
 )
 from carevault.audit import service as audit
 from carevault.clients import service as client_service
+from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
 
 if TYPE_CHECKING:
@@ -39,9 +40,9 @@ def _now() -> datetime:
 
 async def _lock_schedule(db: AsyncSession, workspace_id: uuid.UUID) -> None:
     """Serialise the overlap check and the write that follows it, per workspace, until the
-    transaction ends. The lock is the workspace's audit-chain lock: the write's audit event
-    takes it anyway, so one lock is taken in one order and cannot deadlock with it."""
-    await audit.lock_chain(db, workspace_id)
+    transaction ends (the only per-workspace lock in CareVault: audit events take none)."""
+    key = int.from_bytes(workspace_id.bytes[:8], "big", signed=True)
+    await db.execute(select(func.pg_advisory_xact_lock(key)))
 
 
 async def _refuse_overlap(
@@ -138,13 +139,14 @@ async def list_appointments(
         raise invalid(
             "validation_error", "the range spans at most 62 days", "query.start", "query.end"
         )
-    appointments = list(
-        await db.scalars(
-            in_workspace(Appointment, principal.workspace_id)
-            .where(Appointment.starts_at < end, Appointment.ends_at > start)
-            .order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id)
-        )
+    appointments, unreadable = await scalars_skipping_unreadable(
+        db,
+        in_workspace(Appointment, principal.workspace_id)
+        .where(Appointment.starts_at < end, Appointment.ends_at > start)
+        .order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id),
+        Appointment.id,
     )
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
     await audit.record(
         db,
         principal.actor,

@@ -4,29 +4,45 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Identity, Index, LargeBinary, String, func
-from sqlalchemy.dialects.postgresql import INET, JSONB
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+    Uuid,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, INET, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.db.base import Base
+
+# The inserting transaction's id (xid8 as bigint): the sealer's ordering key.
+CURRENT_TXID = text("(pg_current_xact_id()::text)::bigint")
 
 
 class AuditEvent(Base):
     """Append-only: a trigger in the database refuses UPDATE, DELETE and TRUNCATE.
 
-    Events never hold PHI: who, what action, which resource, when, from where.
+    Events never hold PHI: who, what action, which resource, when, from where. They are
+    written with a single INSERT and sealed afterwards (carevault/audit/sealing.py).
     """
 
     __tablename__ = "audit_events"
     __table_args__ = (
         Index("ix_audit_events_workspace_time", "workspace_id", "occurred_at"),
-        # The chain's previous-hash lookup: the workspace's newest event, without a scan.
         Index("ix_audit_events_workspace_id_desc", "workspace_id", "id"),
+        Index("ix_audit_events_txid", "txid"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
     workspace_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("workspaces.id", ondelete="RESTRICT"), index=True
+        ForeignKey("workspaces.id", ondelete="RESTRICT")
     )
     occurred_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
@@ -35,8 +51,35 @@ class AuditEvent(Base):
     actor_token_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_tokens.id"))
     action: Mapped[str] = mapped_column(String(64))
     resource_type: Mapped[str | None] = mapped_column(String(64))
-    resource_ids: Mapped[list[str] | None] = mapped_column(JSONB)
+    resource_ids: Mapped[list[uuid.UUID] | None] = mapped_column(ARRAY(Uuid))
     ip_address: Mapped[str | None] = mapped_column(INET)
     details: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
-    prev_hash: Mapped[bytes | None] = mapped_column(LargeBinary)
-    hash: Mapped[bytes | None] = mapped_column(LargeBinary)
+    txid: Mapped[int] = mapped_column(BigInteger, server_default=CURRENT_TXID)
+
+
+class AuditSeal(Base):
+    """One sealing round's events of one chain (workspace), append-only like the events.
+
+    `digests` holds each event's SHA-256 content digest (32 bytes each, in `event_ids`
+    order); `mac` is HMAC-SHA256 under the ring's audit key over the chain position, the
+    previous seal's mac, the ids and the digests. See carevault/audit/sealing.py.
+    """
+
+    __tablename__ = "audit_seals"
+    __table_args__ = (
+        UniqueConstraint("workspace_id", "seq", name="uq_audit_seals_workspace_seq"),
+        Index("ix_audit_seals_txid_to", "txid_to"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
+    workspace_id: Mapped[uuid.UUID] = mapped_column(Uuid)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    event_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger))
+    digests: Mapped[bytes] = mapped_column(LargeBinary)
+    total: Mapped[int] = mapped_column(BigInteger)
+    prev_mac: Mapped[bytes] = mapped_column(LargeBinary)
+    mac: Mapped[bytes] = mapped_column(LargeBinary)
+    key_id: Mapped[bytes] = mapped_column(LargeBinary)
+    txid_from: Mapped[int] = mapped_column(BigInteger)
+    txid_to: Mapped[int] = mapped_column(BigInteger)
+    sealed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from pydantic import AfterValidator
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.fields import OptionalSingleLine
 from carevault.api.pagination import Page, PageParams
 from carevault.audit import service
 from carevault.audit.schemas import AuditEventRead
@@ -16,17 +18,32 @@ from carevault.auth.dependencies import CurrentOwner
 router = APIRouter(prefix="/audit-events", tags=["audit"])
 
 
+def _in_range(value: datetime | None) -> datetime | None:
+    """0001-01-01T00:00:00+14:00 is a valid ISO 8601 time but before the first instant a
+    datetime can hold in UTC, which is how the database compares it."""
+    if value is not None and value.tzinfo is not None:
+        try:
+            value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("the time is out of range") from None
+    return value
+
+
 @router.get("", response_model=Page[AuditEventRead], responses=error_responses(*AUTHENTICATED))
 async def list_audit_events(
     owner: CurrentOwner,
     db: DbSession,
     paging: PageParams,
     user_id: Annotated[uuid.UUID | None, Query(description="Actor")] = None,
-    action: Annotated[str | None, Query(max_length=64, examples=["client.read"])] = None,
-    resource_type: Annotated[str | None, Query(max_length=64)] = None,
-    resource_id: Annotated[str | None, Query(max_length=64)] = None,
-    since: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
-    until: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
+    action: Annotated[OptionalSingleLine, Query(max_length=64, examples=["client.read"])] = None,
+    resource_type: Annotated[OptionalSingleLine, Query(max_length=64)] = None,
+    resource_id: Annotated[uuid.UUID | None, Query(description="Named among resource_ids")] = None,
+    since: Annotated[
+        datetime | None, AfterValidator(_in_range), Query(description="Inclusive, ISO 8601")
+    ] = None,
+    until: Annotated[
+        datetime | None, AfterValidator(_in_range), Query(description="Exclusive, ISO 8601")
+    ] = None,
 ) -> Page[AuditEventRead]:
     """The workspace's audit trail, newest first. Owners only."""
     filters = service.EventFilters(user_id, action, resource_type, resource_id, since, until)

@@ -16,7 +16,7 @@ class AuditEventRead(BaseModel):
     actor_token_id: uuid.UUID | None
     action: str
     resource_type: str | None
-    resource_ids: list[str] | None
+    resource_ids: list[uuid.UUID] | None
     ip_address: str | None
     details: dict[str, Any] | None
 

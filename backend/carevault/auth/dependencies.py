@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -14,10 +15,17 @@ from carevault.api.errors import ApiError
 from carevault.audit.service import Actor
 from carevault.auth import service
 from carevault.auth.models import LoginSession, Role, User
+from carevault.auth.scopes import SESSION_ONLY, required_scope
+from carevault.workspaces.keys import WorkspaceShredded, load_workspace_keys
 
 SESSION_COOKIE = "carevault_session"
 CSRF_HEADER = "X-CSRF-Token"
+DEVICE_COOKIE = "carevault_device"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# All a session signed in with a temporary password can do: change it (or leave).
+_DURING_PASSWORD_CHANGE = frozenset(
+    {"/api/v1/auth/me", "/api/v1/auth/password", "/api/v1/auth/logout"}
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,13 @@ class Principal:
 
 
 def client_ip(request: Request) -> str | None:
-    return request.client.host if request.client else None
+    """The client's address as TrustedProxies left it; None when it is not an IP address
+    (the audit trail stores addresses as inet)."""
+    host = request.client.host if request.client else None
+    try:
+        return str(ipaddress.ip_address(host)) if host else None
+    except ValueError:
+        return None
 
 
 async def current_principal(request: Request, db: DbSession, state: State) -> Principal:
@@ -55,6 +69,8 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
             principal = Principal(by_token.user, ip, token_id=by_token.token.id)
             request.state.actor = principal.actor
+            _check_token_scope(request, by_token.token.scopes)
+            await _load_practice_keys(db, principal)
             return principal
         secret = request.cookies.get(SESSION_COOKIE)
         if not secret:
@@ -71,7 +87,42 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
     principal = Principal(by_session.user, ip, login_session=by_session.login_session)
     request.state.actor = principal.actor
+    if by_session.user.must_change_password and request.url.path not in _DURING_PASSWORD_CHANGE:
+        raise ApiError(
+            403,
+            "password_change_required",
+            "this account has a temporary password: choose a new one first",
+        )
+    await _load_practice_keys(db, principal)
     return principal
+
+
+async def _load_practice_keys(db: DbSession, principal: Principal) -> None:
+    """Every authenticated request may touch its practice's PHI: have its data keys ready
+    (a SELECT once per refresh interval, nothing otherwise)."""
+    try:
+        await load_workspace_keys(db, principal.workspace_id)
+    except WorkspaceShredded:
+        raise ApiError(410, "workspace_shredded", "this practice's data was shredded") from None
+
+
+def _check_token_scope(request: Request, granted: list[str]) -> None:
+    needed = required_scope(request.method, request.url.path)
+    if needed is None:
+        return
+    if needed == SESSION_ONLY:
+        raise ApiError(
+            403,
+            "login_session_required",
+            "API tokens cannot do this; use a signed-in session",
+        )
+    if needed not in granted:
+        raise ApiError(
+            403,
+            "insufficient_scope",
+            f"this API token lacks the {needed} scope",
+            details={"required_scope": needed},
+        )
 
 
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
@@ -84,3 +135,32 @@ async def current_owner(principal: CurrentPrincipal) -> Principal:
 
 
 CurrentOwner = Annotated[Principal, Depends(current_owner)]
+
+
+def _require_recent_password(principal: Principal) -> Principal:
+    if principal.login_session is None:
+        raise ApiError(403, "login_session_required", "use a signed-in session for this")
+    if not service.recently_reauthenticated(principal.login_session):
+        minutes = int(service.REAUTH_WINDOW.total_seconds() // 60)
+        raise ApiError(
+            403,
+            "reauthentication_required",
+            f"enter your password again (POST /auth/reauth); sensitive changes need it "
+            f"within the last {minutes} minutes",
+        )
+    return principal
+
+
+async def recent_password(principal: CurrentPrincipal) -> Principal:
+    """Sensitive actions: a signed-in session whose password was proved in the last minutes."""
+    return _require_recent_password(principal)
+
+
+RecentPassword = Annotated[Principal, Depends(recent_password)]
+
+
+async def recent_owner(owner: CurrentOwner) -> Principal:
+    return _require_recent_password(owner)
+
+
+RecentOwner = Annotated[Principal, Depends(recent_owner)]

@@ -4,7 +4,19 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, LargeBinary, String, func, text
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
@@ -19,8 +31,10 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     __tablename__ = "users"
     __table_args__ = (
         CheckConstraint("role IN ('owner', 'clinician')", name="role"),
-        # One account per address across the service: login needs no workspace name.
-        Index("uq_users_email_lower", text("lower(email)"), unique=True),
+        # Unique within a practice only: a service-wide rule would let any owner learn
+        # whether an address is registered with another practice (POST /users).
+        Index("uq_users_workspace_email_lower", "workspace_id", text("lower(email)"), unique=True),
+        Index("ix_users_email_lower", text("lower(email)")),
     )
 
     email: Mapped[str] = mapped_column(String(320))
@@ -28,6 +42,10 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(20))
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Set with a temporary password from an owner: the next session can only change it.
+    must_change_password: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=text("false")
+    )
 
 
 class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):
@@ -42,6 +60,8 @@ class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    scopes: Mapped[list[str]] = mapped_column(ARRAY(String(40)))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class LoginSession(UUIDPrimaryKey, WorkspaceScoped, Base):
@@ -57,17 +77,47 @@ class LoginSession(UUIDPrimaryKey, WorkspaceScoped, Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     end_reason: Mapped[str | None] = mapped_column(String(20))
+    # When the password was last proved in this session (sign-in or re-authentication).
+    reauthenticated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class LoginFailure(UUIDPrimaryKey, Base):
-    """A failed sign-in, counted for rate limiting by email and by address."""
+class LoginAttempt(UUIDPrimaryKey, Base):
+    """A password check, written and committed before the password is verified, so
+    concurrent guesses see each other. `bucket` is what the attempt is throttled under
+    (an email, an email on a trusted device, or a login session re-proving its password)."""
 
-    __tablename__ = "login_failures"
+    __tablename__ = "login_attempts"
     __table_args__ = (
-        Index("ix_login_failures_email_at", "email_key", "at"),
-        Index("ix_login_failures_ip_at", "ip_address", "at"),
+        CheckConstraint("outcome IN ('pending', 'failed', 'succeeded')", name="outcome"),
+        Index("ix_login_attempts_bucket_at", "bucket", "at"),
+        Index("ix_login_attempts_ip_at", "ip_address", "at"),
     )
 
-    email_key: Mapped[bytes] = mapped_column(LargeBinary)
+    bucket: Mapped[bytes] = mapped_column(LargeBinary)
     ip_address: Mapped[str | None] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    outcome: Mapped[str] = mapped_column(String(10))
+
+
+class LoginThrottleTally(Base):
+    """Refused (throttled) sign-ins, counted per email and hour instead of one audit row
+    each: an unauthenticated caller cannot grow a practice's audit chain."""
+
+    __tablename__ = "login_throttle_tallies"
+
+    email_key: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
+    hour: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    refused: Mapped[int] = mapped_column(Integer)
+
+
+class TrustedDevice(UUIDPrimaryKey, WorkspaceScoped, Base):
+    """A browser that has signed in as this user before (a cookie holds the secret; only its
+    SHA-256 is stored). Its attempts are throttled on their own, so a stranger's guesses
+    cannot lock the user out of their usual browser."""
+
+    __tablename__ = "trusted_devices"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    secret_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -16,16 +16,25 @@ from carevault.api.errors import (
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
 from carevault.auth.dependencies import (
+    DEVICE_COOKIE,
     SESSION_COOKIE,
     CurrentOwner,
     CurrentPrincipal,
+    Principal,
+    RecentOwner,
+    RecentPassword,
     client_ip,
 )
-from carevault.auth.models import Role
+from carevault.auth.models import LoginSession, Role, User
 from carevault.auth.schemas import (
     LoginRequest,
     LoginResponse,
     MeResponse,
+    PasswordChange,
+    PasswordChanged,
+    ReauthRequest,
+    ReauthResponse,
+    TemporaryPassword,
     TokenCreate,
     TokenCreated,
     TokenRead,
@@ -48,14 +57,16 @@ _ERRORS = error_responses(*AUTHENTICATED)
 )
 async def login(body: LoginRequest, request: Request, db: DbSession, state: State) -> Response:
     """Sign in. Sets an httpOnly session cookie; returns the CSRF token for later changes."""
-    result = await service.login(db, body.email, body.password, client_ip(request))
+    result = await service.login(
+        db,
+        body.email,
+        body.password,
+        client_ip(request),
+        request.cookies.get(DEVICE_COOKIE),
+    )
     # Failures are answered, not raised, so the failure count and audit event are committed.
     if isinstance(result, service.LoginRateLimited):
-        return JSONResponse(
-            error_body("rate_limited", "too many failed sign-ins; try again later"),
-            status_code=429,
-            headers={"Retry-After": str(result.retry_after_seconds)},
-        )
+        return _rate_limited(result)
     if isinstance(result, service.LoginFailed):
         return JSONResponse(
             error_body("invalid_credentials", "wrong email or password"), status_code=401
@@ -76,7 +87,27 @@ async def login(body: LoginRequest, request: Request, db: DbSession, state: Stat
         samesite="strict",
         path="/",
     )
+    if result.device_secret:
+        # Marks this browser as one the user signed in from: its sign-ins are throttled apart
+        # from strangers' guesses. Sent to the sign-in endpoint only.
+        response.set_cookie(
+            DEVICE_COOKIE,
+            result.device_secret,
+            max_age=int(service.TRUSTED_DEVICE_LIFETIME.total_seconds()),
+            httponly=True,
+            secure=state.settings.is_production,
+            samesite="strict",
+            path="/api/v1/auth/login",
+        )
     return response
+
+
+def _rate_limited(result: service.LoginRateLimited) -> JSONResponse:
+    return JSONResponse(
+        error_body("rate_limited", "too many failed password checks; try again later"),
+        status_code=429,
+        headers={"Retry-After": str(result.retry_after_seconds)},
+    )
 
 
 @router.post(
@@ -112,15 +143,20 @@ async def me(
 
 
 @router.post("/tokens", response_model=TokenCreated, status_code=201, responses=_ERRORS)
-async def create_token(
-    body: TokenCreate, principal: CurrentPrincipal, db: DbSession
-) -> TokenCreated:
-    """Create an API token for the signed-in user. The token is in this response only."""
-    if principal.login_session is None:
-        raise ApiError(403, "login_session_required", "create tokens from a signed-in session")
-    token, secret = await service.create_api_token(
-        db, principal.user, body.name, principal.ip_address
-    )
+async def create_token(body: TokenCreate, principal: RecentPassword, db: DbSession) -> TokenCreated:
+    """Create an API token for the signed-in user, limited to `scopes`. The token is in this
+    response only. Needs a session whose password was proved in the last 5 minutes."""
+    try:
+        token, secret = await service.create_api_token(
+            db,
+            principal.user,
+            body.name,
+            principal.ip_address,
+            scopes=body.scopes,
+            expires_in_days=body.expires_in_days,
+        )
+    except service.UserError as exc:
+        raise ApiError(422, "validation_error", str(exc)) from None
     return TokenCreated(**TokenRead.model_validate(token).model_dump(), token=secret)
 
 
@@ -148,7 +184,10 @@ async def list_users(owner: CurrentOwner, db: DbSession) -> list[UserRead]:
 @users_router.post(
     "", response_model=UserRead, status_code=201, responses=error_responses(*AUTHENTICATED, 409)
 )
-async def create_user(body: UserCreate, owner: CurrentOwner, db: DbSession) -> UserRead:
+async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> UserRead:
+    """Owners: add a user to your workspace. 409 only when your own workspace already has
+    the address; an address used by another practice is added like any other, so the
+    answer never tells whether someone is registered elsewhere."""
     workspace = await db.get_one(Workspace, owner.workspace_id)
     try:
         user = await service.create_user(
@@ -165,3 +204,122 @@ async def create_user(body: UserCreate, owner: CurrentOwner, db: DbSession) -> U
         raise ApiError(code, kind, str(exc)) from None
     await audit.record(db, owner.actor, "user.create", resource_type="user", resource_ids=[user.id])
     return UserRead.model_validate(user)
+
+
+# --- your password ------------------------------------------------------------------------
+
+
+@router.post(
+    "/reauth", response_model=ReauthResponse, responses=error_responses(*AUTHENTICATED, 429)
+)
+async def reauthenticate(
+    body: ReauthRequest, principal: CurrentPrincipal, db: DbSession
+) -> Response:
+    """Prove the password again; sensitive changes are then allowed for 5 minutes."""
+    session = _login_session(principal)
+    checked = await service.check_session_password(db, principal.user, session, body.password)
+    if isinstance(checked, service.LoginRateLimited):
+        return _rate_limited(checked)
+    if not checked:
+        await audit.record(
+            db,
+            principal.actor,
+            "auth.reauthenticate_failed",
+            resource_type="login_session",
+            resource_ids=[session.id],
+        )
+        return JSONResponse(error_body("invalid_credentials", "wrong password"), status_code=401)
+    at = await service.reauthenticate(db, session, principal.actor)
+    payload = ReauthResponse(reauthenticated_until=at + service.REAUTH_WINDOW)
+    return JSONResponse(payload.model_dump(mode="json"))
+
+
+@router.post(
+    "/password",
+    response_model=PasswordChanged,
+    responses=error_responses(*AUTHENTICATED, 429),
+)
+async def change_password(
+    body: PasswordChange, principal: CurrentPrincipal, db: DbSession
+) -> Response:
+    """Change your own password; every other session of yours ends (this one stays)."""
+    session = _login_session(principal)
+    checked = await service.check_session_password(
+        db, principal.user, session, body.current_password
+    )
+    if isinstance(checked, service.LoginRateLimited):
+        return _rate_limited(checked)
+    if not checked:
+        await audit.record(
+            db,
+            principal.actor,
+            "auth.password_change_failed",
+            resource_type="user",
+            resource_ids=[principal.user.id],
+        )
+        return JSONResponse(
+            error_body("invalid_credentials", "the current password is wrong"), status_code=401
+        )
+    try:
+        ended = await service.change_password(
+            db, principal.user, session, body.new_password, principal.actor
+        )
+    except service.UserError as exc:
+        raise ApiError(422, "validation_error", str(exc)) from None
+    return JSONResponse(PasswordChanged(other_sessions_ended=ended).model_dump(mode="json"))
+
+
+def _login_session(principal: Principal) -> LoginSession:
+    if principal.login_session is None:
+        raise ApiError(403, "login_session_required", "use a signed-in session for this")
+    return principal.login_session
+
+
+# --- owners manage accounts -----------------------------------------------------------------
+
+_ACCOUNT_ERRORS = error_responses(*AUTHENTICATED, 404, 409)
+
+
+async def _member(db: DbSession, owner: Principal, user_id: uuid.UUID) -> User:
+    user = await service.get_user(db, owner.workspace_id, user_id)
+    if user is None:
+        raise not_found("user")
+    return user
+
+
+@users_router.post("/{user_id}/disable", response_model=UserRead, responses=_ACCOUNT_ERRORS)
+async def disable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> UserRead:
+    """Disable an account: its sessions end and its API tokens are revoked at once."""
+    try:
+        target = await service.disable_user(db, owner.workspace_id, user_id, owner.actor)
+    except service.AccountConflict as exc:
+        raise ApiError(409, "account_conflict", str(exc)) from None
+    if target is None:
+        raise not_found("user")
+    return UserRead.model_validate(target)
+
+
+@users_router.post("/{user_id}/enable", response_model=UserRead, responses=_ACCOUNT_ERRORS)
+async def enable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> UserRead:
+    """Enable a disabled account. Its old sessions and tokens stay ended."""
+    target = await _member(db, owner, user_id)
+    await service.enable_user(db, target, owner.actor)
+    return UserRead.model_validate(target)
+
+
+@users_router.post(
+    "/{user_id}/temporary-password", response_model=UserRead, responses=_ACCOUNT_ERRORS
+)
+async def set_temporary_password(
+    user_id: uuid.UUID, body: TemporaryPassword, owner: RecentOwner, db: DbSession
+) -> UserRead:
+    """Reset a user's password to one the owner hands over; it must be changed at the next
+    sign-in, and the user's sessions end now."""
+    target = await _member(db, owner, user_id)
+    try:
+        await service.set_temporary_password(db, target, body.temporary_password, owner.actor)
+    except service.AccountConflict as exc:
+        raise ApiError(409, "account_conflict", str(exc)) from None
+    except service.UserError as exc:
+        raise ApiError(422, "validation_error", str(exc)) from None
+    return UserRead.model_validate(target)

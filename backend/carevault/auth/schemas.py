@@ -2,11 +2,19 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from carevault.api.fields import email_address, single_line
 from carevault.auth.passwords import MIN_PASSWORD_LENGTH
+from carevault.auth.scopes import Scope
+
+# Sign-in takes any address an account may have (the demo's end in .local), but no control
+# characters; new accounts get addresses email-validator accepts.
+LoginEmail = Annotated[str, AfterValidator(single_line)]
+NewEmail = Annotated[str, AfterValidator(email_address)]
+OneLine = Annotated[str, AfterValidator(single_line)]
 
 
 class StrictModel(BaseModel):
@@ -16,7 +24,7 @@ class StrictModel(BaseModel):
 
 
 class LoginRequest(StrictModel):
-    email: str = Field(min_length=3, max_length=320, examples=["owner@demo.carevault.local"])
+    email: LoginEmail = Field(min_length=3, max_length=320, examples=["owner@demo.carevault.local"])
     password: str = Field(min_length=1, max_length=1024, examples=["carevault-demo"])
 
 
@@ -28,6 +36,9 @@ class UserRead(BaseModel):
     display_name: str
     role: Literal["owner", "clinician"]
     disabled_at: datetime | None = None
+    must_change_password: bool = Field(
+        default=False, description="Signed in with a temporary password: change it first"
+    )
 
 
 class WorkspaceRead(BaseModel):
@@ -56,7 +67,16 @@ class MeResponse(BaseModel):
 
 
 class TokenCreate(StrictModel):
-    name: str = Field(min_length=1, max_length=200, examples=["billing export"])
+    name: OneLine = Field(min_length=1, max_length=200, examples=["billing export"])
+    scopes: list[Scope] = Field(
+        min_length=1,
+        max_length=16,
+        description="What the token may do; any other request gets 403 insufficient_scope",
+        examples=[["clients:read", "appointments:read"]],
+    )
+    expires_in_days: int | None = Field(
+        default=None, ge=1, le=3650, description="Unset: the token lasts until revoked"
+    )
 
 
 class TokenRead(BaseModel):
@@ -69,6 +89,8 @@ class TokenRead(BaseModel):
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    scopes: list[str]
+    expires_at: datetime | None
 
 
 class TokenCreated(TokenRead):
@@ -76,7 +98,34 @@ class TokenCreated(TokenRead):
 
 
 class UserCreate(StrictModel):
-    email: str = Field(min_length=3, max_length=320)
-    display_name: str = Field(default="", max_length=200)
+    email: NewEmail = Field(min_length=3, max_length=320)
+    display_name: OneLine = Field(default="", max_length=200)
     role: Literal["owner", "clinician"] = "clinician"
     password: str = Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)
+
+
+class ReauthRequest(StrictModel):
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class ReauthResponse(BaseModel):
+    reauthenticated_until: datetime = Field(
+        description="Sensitive changes are allowed without asking again until then"
+    )
+
+
+class PasswordChange(StrictModel):
+    current_password: str = Field(min_length=1, max_length=1024)
+    new_password: str = Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)
+
+
+class PasswordChanged(BaseModel):
+    other_sessions_ended: int
+
+
+class TemporaryPassword(StrictModel):
+    temporary_password: str = Field(
+        min_length=MIN_PASSWORD_LENGTH,
+        max_length=1024,
+        description="Tell the user out of band; they must replace it at their next sign-in",
+    )

@@ -4,31 +4,32 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
-from carevault.auth import tokens
-from carevault.auth.models import ApiToken, LoginFailure, LoginSession, Role, User
+from carevault.auth import throttle, tokens
+from carevault.auth.models import ApiToken, LoginSession, Role, TrustedDevice, User
 from carevault.auth.passwords import (
     MIN_PASSWORD_LENGTH,
     hash_password,
     needs_rehash,
     verify_password,
 )
+from carevault.auth.scopes import EVERY_SCOPE
 from carevault.db.hooks import before_commit
-from carevault.db.scoping import in_workspace
+from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.workspaces.models import Workspace
 
-FAILURE_WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_EMAIL = 5
-MAX_FAILURES_PER_ADDRESS = 20
 SESSION_LIFETIME = timedelta(hours=12)
 LAST_SEEN_GRANULARITY = timedelta(seconds=30)
 TOKEN_USE_GRANULARITY = timedelta(minutes=1)
+REAUTH_WINDOW = timedelta(minutes=5)  # sensitive actions need the password this recently
+TRUSTED_DEVICE_LIFETIME = timedelta(days=180)  # also the device cookie's max-age
 
 # Verifying against this when the email is unknown keeps both failures equally slow.
 _DUMMY_HASH = hash_password("not a real password, only for timing")
@@ -38,13 +39,35 @@ class UserError(ValueError):
     """A user cannot be created as asked; the message says why."""
 
 
+class AccountConflict(ValueError):
+    """The account change conflicts with the practice's state (for example, the last owner)."""
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def get_by_email(db: AsyncSession, email: str) -> User | None:
-    statement = select(User).where(func.lower(User.email) == email.strip().lower())
-    return (await db.execute(statement)).scalar_one_or_none()
+async def accounts_by_email(db: AsyncSession, email: str) -> list[User]:
+    """Every account with this address, oldest first: one per practice at most."""
+    statement = (
+        select(User)
+        .where(func.lower(User.email) == email.strip().lower())
+        .order_by(User.created_at, User.id)
+    )
+    return list((await db.execute(statement)).scalars())
+
+
+async def _password_match(accounts: list[User], password: str) -> tuple[User | None, bool]:
+    """The first account whose password matches (else the first account, unverified), and
+    whether it matched. No account: a dummy hash is checked so both failures take as long.
+    argon2id takes ~150 ms of CPU and 64 MiB: off the event loop, so the worker keeps serving."""
+    if not accounts:
+        await asyncio.to_thread(verify_password, _DUMMY_HASH, password)
+        return None, False
+    for account in accounts:
+        if await asyncio.to_thread(verify_password, account.password_hash, password):
+            return account, True
+    return accounts[0], False
 
 
 async def create_user(
@@ -61,8 +84,15 @@ async def create_user(
         raise UserError(f"{email!r} is not an email address")
     if len(password) < MIN_PASSWORD_LENGTH:
         raise UserError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
-    if await get_by_email(db, email) is not None:
-        raise UserError(f"a user with email {email} already exists")
+    # Only this practice's accounts are checked: whether another practice uses the address
+    # is none of this practice's business, and the answer must not tell.
+    taken = await db.scalar(
+        in_workspace(User, workspace.id)
+        .where(func.lower(User.email) == email.lower())
+        .with_only_columns(User.id)
+    )
+    if taken is not None:
+        raise UserError(f"a user with email {email} already exists in this workspace")
     user = User(
         workspace_id=workspace.id,
         email=email,
@@ -90,6 +120,7 @@ class LoginSucceeded:
     session_secret: str
     csrf_token: str
     login_session: LoginSession
+    device_secret: str | None  # a new trusted-device cookie to set, if any
 
 
 @dataclass(frozen=True)
@@ -109,45 +140,50 @@ def _email_key(email: str) -> bytes:
     return tokens.digest("login:" + email.strip().lower())
 
 
-async def _retry_after(db: AsyncSession, email_key: bytes, ip: str | None) -> int | None:
-    since = _now() - FAILURE_WINDOW
-    checks = [(LoginFailure.email_key == email_key, MAX_FAILURES_PER_EMAIL)]
-    if ip:
-        checks.append((LoginFailure.ip_address == ip, MAX_FAILURES_PER_ADDRESS))
-    for condition, limit in checks:
-        count, oldest = (
-            await db.execute(
-                select(func.count(), func.min(LoginFailure.at)).where(
-                    condition, LoginFailure.at > since
-                )
-            )
-        ).one()
-        if count >= limit:
-            return max(1, int((oldest + FAILURE_WINDOW - _now()).total_seconds()) + 1)
-    return None
-
-
-async def login(db: AsyncSession, email: str, password: str, ip: str | None) -> LoginResult:
-    """Check the credentials; the same LoginFailed for an unknown email and a wrong password."""
-    email_key = _email_key(email)
-    retry_after = await _retry_after(db, email_key, ip)
-    user = await get_by_email(db, email)
-    if retry_after is not None:
-        actor = audit.Actor(workspace_id=user.workspace_id if user else None, ip_address=ip)
-        await audit.record(
-            db,
-            actor,
-            "auth.login_rate_limited",
-            resource_type="user",
-            resource_ids=[user.id] if user else None,
-        )
-        return LoginRateLimited(retry_after)
-    # argon2id takes ~150 ms of CPU and 64 MiB: off the event loop, so the worker keeps serving.
-    valid = await asyncio.to_thread(
-        verify_password, user.password_hash if user else _DUMMY_HASH, password
+async def _trusted_device(db: AsyncSession, user: User, secret: str | None) -> TrustedDevice | None:
+    if not secret:
+        return None
+    statement = in_workspace(TrustedDevice, user.workspace_id).where(
+        TrustedDevice.user_id == user.id, TrustedDevice.secret_hash == tokens.digest(secret)
     )
+    return (await db.execute(statement)).scalar_one_or_none()
+
+
+async def login(
+    db: AsyncSession,
+    email: str,
+    password: str,
+    ip: str | None,
+    device_secret: str | None = None,
+) -> LoginResult:
+    """Check the credentials; the same LoginFailed for an unknown email and a wrong password.
+
+    Throttled per normalised email (see `throttle`); a browser that signed in as this user
+    before has a bucket of its own, so a stranger's guesses cannot lock the user out of it.
+    """
+    email_key = _email_key(email)
+    # One account per practice can share an address: the throttle counts per address, and
+    # the password is checked against each account with it.
+    accounts = await accounts_by_email(db, email)
+    device = None
+    for account in accounts:
+        device = await _trusted_device(db, account, device_secret)
+        if device is not None:
+            break
+    first = accounts[0] if accounts else None
+    bucket = throttle.bucket_key(
+        "email", email_key.hex(), *(("device", str(device.id)) if device else ())
+    )
+    subject = throttle.Subject(
+        email_key, first.workspace_id if first else None, first.id if first else None
+    )
+    # Commits: whatever the session held so far is written, and the lock is released.
+    gate = await throttle.begin(db, bucket, subject, ip, check_address=device is None)
+    if isinstance(gate, throttle.Refused):
+        return LoginRateLimited(gate.retry_after_seconds)
+    user, valid = await _password_match(accounts, password)
     if user is None or not valid or user.disabled_at is not None:
-        db.add(LoginFailure(email_key=email_key, ip_address=ip, at=_now()))
+        await throttle.finish(db, gate.attempt_id, succeeded=False)
         actor = audit.Actor(workspace_id=user.workspace_id if user else None, ip_address=ip)
         await audit.record(
             db,
@@ -157,6 +193,7 @@ async def login(db: AsyncSession, email: str, password: str, ip: str | None) -> 
             resource_ids=[user.id] if user else None,
         )
         return LoginFailed()
+    await throttle.finish(db, gate.attempt_id, succeeded=True)
     if needs_rehash(user.password_hash):
         user.password_hash = await asyncio.to_thread(hash_password, password)
     workspace = await db.get_one(Workspace, user.workspace_id)
@@ -171,14 +208,227 @@ async def login(db: AsyncSession, email: str, password: str, ip: str | None) -> 
         created_at=now,
         last_seen_at=now,
         expires_at=now + SESSION_LIFETIME,
+        reauthenticated_at=now,
     )
     db.add(session)
+    new_device_secret = None
+    if device is None:
+        # Browsers unused for the cookie's lifetime are forgotten when another one is added.
+        await db.execute(
+            delete(TrustedDevice).where(
+                workspace_filter(TrustedDevice, user.workspace_id),
+                TrustedDevice.user_id == user.id,
+                TrustedDevice.last_used_at < now - TRUSTED_DEVICE_LIFETIME,
+            )
+        )
+        new_device_secret = tokens.new_secret()
+        db.add(
+            TrustedDevice(
+                workspace_id=user.workspace_id,
+                user_id=user.id,
+                secret_hash=tokens.digest(new_device_secret),
+                created_at=now,
+                last_used_at=now,
+            )
+        )
+    else:
+        device.last_used_at = now
     await db.flush()
     actor = audit.Actor(workspace_id=user.workspace_id, user_id=user.id, ip_address=ip)
     await audit.record(
         db, actor, "auth.login", resource_type="login_session", resource_ids=[session.id]
     )
-    return LoginSucceeded(user, workspace, secret, csrf, session)
+    return LoginSucceeded(user, workspace, secret, csrf, session, new_device_secret)
+
+
+async def check_session_password(
+    db: AsyncSession,
+    user: User,
+    login_session: LoginSession,
+    password: str,
+) -> bool | LoginRateLimited:
+    """Prove the password again inside a login session (re-authentication, password
+    change). Throttled per session, so a stolen cookie cannot be used to guess fast, and a
+    stranger's sign-in guesses do not get in the way."""
+    bucket = throttle.bucket_key("session", str(login_session.id))
+    subject = throttle.Subject(_email_key(user.email), user.workspace_id, user.id)
+    gate = await throttle.begin(db, bucket, subject, None, check_address=False)  # commits
+    if isinstance(gate, throttle.Refused):
+        return LoginRateLimited(gate.retry_after_seconds)
+    valid = await asyncio.to_thread(verify_password, user.password_hash, password)
+    await throttle.finish(db, gate.attempt_id, succeeded=valid)
+    return valid
+
+
+async def reauthenticate(
+    db: AsyncSession, login_session: LoginSession, actor: audit.Actor
+) -> datetime:
+    now = _now()
+    login_session.reauthenticated_at = now
+    await audit.record(
+        db,
+        actor,
+        "auth.reauthenticate",
+        resource_type="login_session",
+        resource_ids=[login_session.id],
+    )
+    return now
+
+
+def recently_reauthenticated(login_session: LoginSession) -> bool:
+    proved = login_session.reauthenticated_at
+    return proved is not None and _now() - proved <= REAUTH_WINDOW
+
+
+# --- accounts ----------------------------------------------------------------------------------
+
+
+async def _end_sessions(
+    db: AsyncSession, user: User, reason: str, *, keep: uuid.UUID | None = None
+) -> int:
+    statement = (
+        update(LoginSession)
+        .where(
+            workspace_filter(LoginSession, user.workspace_id),
+            LoginSession.user_id == user.id,
+            LoginSession.ended_at.is_(None),
+        )
+        .values(ended_at=_now(), end_reason=reason)
+    )
+    if keep is not None:
+        statement = statement.where(LoginSession.id != keep)
+    result = await db.execute(statement.execution_options(synchronize_session=False))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+async def change_password(
+    db: AsyncSession,
+    user: User,
+    login_session: LoginSession,
+    new_password: str,
+    actor: audit.Actor,
+) -> int:
+    """Set a new password (checked by the caller); end every other session of the user.
+    Returns how many sessions were ended."""
+    if len(new_password) < MIN_PASSWORD_LENGTH:
+        raise UserError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
+    if await asyncio.to_thread(verify_password, user.password_hash, new_password):
+        raise UserError("the new password must differ from the current one")
+    user.password_hash = await asyncio.to_thread(hash_password, new_password)
+    user.must_change_password = False
+    login_session.reauthenticated_at = _now()
+    ended = await _end_sessions(db, user, "password", keep=login_session.id)
+    await audit.record(
+        db,
+        actor,
+        "auth.password_change",
+        resource_type="user",
+        resource_ids=[user.id],
+        details={"sessions_ended": ended},
+    )
+    return ended
+
+
+async def get_user(db: AsyncSession, workspace_id: uuid.UUID, user_id: uuid.UUID) -> User | None:
+    statement = in_workspace(User, workspace_id).where(User.id == user_id)
+    return (await db.execute(statement)).scalar_one_or_none()
+
+
+async def _active_owners(db: AsyncSession, workspace_id: uuid.UUID) -> int:
+    statement = (
+        select(func.count())
+        .select_from(User)
+        .where(
+            workspace_filter(User, workspace_id),
+            User.role == Role.OWNER.value,
+            User.disabled_at.is_(None),
+        )
+    )
+    return int(await db.scalar(statement) or 0)
+
+
+async def disable_user(
+    db: AsyncSession, workspace_id: uuid.UUID, user_id: uuid.UUID, actor: audit.Actor
+) -> User | None:
+    """Disable at once: every session ends, every token is revoked, trusted browsers are
+    forgotten. Enabling later brings none of them back. None: no such user here."""
+    # Serialise per workspace so two owners cannot disable each other at once (NO KEY UPDATE:
+    # inserts that reference the workspace are not blocked). Taken before this transaction
+    # writes anything (no autoflush of the caller's own session row): otherwise two owners
+    # disabling each other would each hold a session row the other must end.
+    with db.no_autoflush:
+        await db.execute(
+            select(Workspace.id).where(Workspace.id == workspace_id).with_for_update(key_share=True)
+        )
+        target = await get_user(db, workspace_id, user_id)
+    if target is None:
+        return None
+    if target.id == actor.user_id:
+        raise AccountConflict("you cannot disable your own account")
+    await db.refresh(target)
+    if target.disabled_at is not None:
+        return target
+    if target.role == Role.OWNER.value and await _active_owners(db, target.workspace_id) <= 1:
+        raise AccountConflict("the practice must keep at least one active owner")
+    now = _now()
+    target.disabled_at = now
+    sessions_ended = await _end_sessions(db, target, "disabled")
+    revoked = await db.execute(
+        update(ApiToken)
+        .where(
+            workspace_filter(ApiToken, target.workspace_id),
+            ApiToken.user_id == target.id,
+            ApiToken.revoked_at.is_(None),
+        )
+        .values(revoked_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    await db.execute(
+        delete(TrustedDevice)
+        .where(workspace_filter(TrustedDevice, target.workspace_id))
+        .where(TrustedDevice.user_id == target.id)
+    )
+    await audit.record(
+        db,
+        actor,
+        "user.disable",
+        resource_type="user",
+        resource_ids=[target.id],
+        details={
+            "sessions_ended": sessions_ended,
+            "tokens_revoked": int(getattr(revoked, "rowcount", 0) or 0),
+        },
+    )
+    return target
+
+
+async def enable_user(db: AsyncSession, target: User, actor: audit.Actor) -> None:
+    if target.disabled_at is None:
+        return
+    target.disabled_at = None
+    await audit.record(db, actor, "user.enable", resource_type="user", resource_ids=[target.id])
+
+
+async def set_temporary_password(
+    db: AsyncSession, target: User, password: str, actor: audit.Actor
+) -> None:
+    """An owner's reset: the user must choose a new password at the next sign-in, and every
+    session signed in with the old one ends."""
+    if target.id == actor.user_id:
+        raise AccountConflict("change your own password with POST /auth/password")
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise UserError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
+    target.password_hash = await asyncio.to_thread(hash_password, password)
+    target.must_change_password = True
+    ended = await _end_sessions(db, target, "password")
+    await audit.record(
+        db,
+        actor,
+        "user.temporary_password",
+        resource_type="user",
+        resource_ids=[target.id],
+        details={"sessions_ended": ended},
+    )
 
 
 # --- resolving credentials -------------------------------------------------------------------
@@ -265,9 +515,11 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
     token, user = found
     if token.revoked_at is not None:
         raise AuthFailure("token_revoked", "the API token has been revoked")
+    now = _now()
+    if token.expires_at is not None and now >= token.expires_at:
+        raise AuthFailure("token_expired", "the API token has expired")
     if user.disabled_at is not None:
         raise AuthFailure("user_disabled", "this account is disabled")
-    now = _now()
     if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_GRANULARITY:
         # Every audited access carries the token id; this marks use at most once a minute.
         # Recorded just before commit, like every other event, so the audit-chain lock is
@@ -290,22 +542,39 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
 
 
 async def create_api_token(
-    db: AsyncSession, user: User, name: str, ip: str | None
+    db: AsyncSession,
+    user: User,
+    name: str,
+    ip: str | None,
+    *,
+    scopes: Sequence[str],
+    expires_in_days: int | None = None,
 ) -> tuple[ApiToken, str]:
+    unknown = set(scopes) - set(EVERY_SCOPE)
+    if unknown or not scopes:
+        raise UserError("name at least one known scope")
     secret = tokens.new_api_token()
+    now = _now()
     token = ApiToken(
         workspace_id=user.workspace_id,
         user_id=user.id,
         name=name,
         token_hash=tokens.digest(secret),
         prefix=secret[:12],
-        created_at=_now(),
+        created_at=now,
+        scopes=sorted(set(scopes), key=EVERY_SCOPE.index),
+        expires_at=now + timedelta(days=expires_in_days) if expires_in_days else None,
     )
     db.add(token)
     await db.flush()
     actor = audit.Actor(user.workspace_id, user.id, ip_address=ip)
     await audit.record(
-        db, actor, "api_token.create", resource_type="api_token", resource_ids=[token.id]
+        db,
+        actor,
+        "api_token.create",
+        resource_type="api_token",
+        resource_ids=[token.id],
+        details={"scopes": token.scopes, "expires_in_days": expires_in_days},
     )
     return token, secret
 

@@ -17,17 +17,20 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.fields import latest_local_date
+from carevault.api.fields import email_address, free_text, latest_local_date, single_line
 from carevault.audit import service as audit
 from carevault.clients.models import Client
-from carevault.crypto import BlindIndex, current_cipher
+from carevault.crypto import PracticeBlindIndex, current_cipher
+from carevault.db.encryption import bound_rows
+from carevault.workspaces.keys import load_workspace_keys, provision
 
 BATCH_ROWS = 1000
 MAX_REPORTED_ERRORS = 100
+DEFAULT_MAX_ROWS = 100_000  # CAREVAULT_IMPORT_MAX_ROWS
 ImportFormat = Literal["csv", "jsonl"]
 
 # Header names seen in practice-management exports, mapped to ours.
@@ -50,8 +53,8 @@ HEADER_ALIASES = {
     "history": "medical_history",
 }
 
-ShortText = Annotated[str | None, Field(default=None, max_length=500)]
-LongText = Annotated[str | None, Field(default=None, max_length=5000)]
+ShortText = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(free_text)]
+LongText = Annotated[str | None, Field(default=None, max_length=5000), AfterValidator(free_text)]
 
 
 class ClientImportRow(BaseModel):
@@ -76,9 +79,12 @@ class ClientImportRow(BaseModel):
     @field_validator("email")
     @classmethod
     def _looks_like_email(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"[^@\s]+@[^@\s]+", value):
-            raise ValueError("not an email address")
-        return value
+        return email_address(value)
+
+    @field_validator("first_name", "last_name", "phone", "emergency_contact_phone")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        return single_line(value)
 
     @field_validator("date_of_birth")
     @classmethod
@@ -110,11 +116,24 @@ def _header_key(name: str) -> str:
 
 
 def read_rows(text: str, file_format: ImportFormat) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, raw fields) for each record; line numbers count from 1 as in an editor."""
+    """(line number, raw fields) for each record; line numbers count from 1 as in an editor.
+    A CSV row with more or fewer fields than the header is an error, not silently cut."""
     if file_format == "csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        for record in reader:
-            yield reader.line_num, {_header_key(k): v for k, v in record.items() if k is not None}
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header = next(reader, None)
+        if header is None:
+            return
+        keys = [_header_key(name) for name in header]
+        for row in reader:
+            if not row:
+                continue  # a blank line
+            if len(row) != len(keys):
+                yield (
+                    reader.line_num,
+                    {"__error__": f"{len(row)} field(s) where the header has {len(keys)}"},
+                )
+                continue
+            yield reader.line_num, dict(zip(keys, row, strict=True))
         return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -123,6 +142,10 @@ def read_rows(text: str, file_format: ImportFormat) -> Iterator[tuple[int, dict[
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             yield number, {"__error__": f"not valid JSON ({exc.msg})"}
+            continue
+        except (ValueError, RecursionError):
+            # An integer of thousands of digits, or nesting deeper than the parser allows.
+            yield number, {"__error__": "not valid JSON (a number or nesting beyond limits)"}
             continue
         if not isinstance(record, dict):
             yield number, {"__error__": "each line must be a JSON object"}
@@ -134,14 +157,22 @@ KNOWN_COLUMNS = frozenset(ClientImportRow.model_fields)
 
 
 def validate(
-    rows: Iterable[tuple[int, dict[str, Any]]], *, ignore_unknown_columns: bool = False
+    rows: Iterable[tuple[int, dict[str, Any]]],
+    *,
+    ignore_unknown_columns: bool = False,
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> list[ClientImportRow]:
     """Every row validated before anything is written; raises ImportRejected listing errors.
-    Unknown columns are errors unless ignored explicitly: silently dropping data is worse."""
+    Unknown columns are errors unless ignored explicitly: silently dropping data is worse.
+    More than `max_rows` records is refused as soon as the next one is read, so a huge file
+    never becomes a huge list in memory."""
     valid: list[ClientImportRow] = []
     errors: list[RowError] = []
     total_errors = 0
-    for line, fields in rows:
+    for count, (line, fields) in enumerate(rows, start=1):
+        if count > max_rows:
+            message = f"more than {max_rows} rows; split the file (CAREVAULT_IMPORT_MAX_ROWS)"
+            raise ImportRejected([RowError(line, None, message)], 1)
         if "__error__" in fields:
             total_errors += 1
             if len(errors) < MAX_REPORTED_ERRORS:
@@ -180,7 +211,10 @@ async def import_clients(
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Insert validated rows in batches in the caller's transaction; returns the count."""
-    index = BlindIndex(current_cipher())
+    # A practice from before data keys existed gets its keys here rather than failing.
+    await provision(db, current_cipher().ring, [workspace_id])
+    await load_workspace_keys(db, workspace_id)
+    index = PracticeBlindIndex(current_cipher())
     scope = str(workspace_id)
     created: list[uuid.UUID] = []
     for start in range(0, len(records), BATCH_ROWS):
@@ -196,7 +230,7 @@ async def import_clients(
                 phone_bidx=index.phone(record.phone, scope),
             )
             batch.append(values)
-        await db.execute(insert(Client), batch)
+        await db.execute(insert(Client), bound_rows(Client, batch))
         if progress is not None:
             progress(len(batch))
     await audit.record(

@@ -6,12 +6,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel
 
-from carevault.api.dependencies import DbSession
+from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
-from carevault.api.pagination import Page, PageParams
+from carevault.api.pagination import Page, PageParams, Pagination
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.clients import importing, service
-from carevault.clients.schemas import ClientCreate, ClientRead, ClientUpdate
+from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
 
 router = APIRouter(prefix="/clients", tags=["clients"])
 
@@ -56,10 +56,12 @@ IMPORT_MEDIA_TYPES = {
     },
 )
 async def import_clients(
-    request: Request, owner: CurrentOwner, db: DbSession
+    request: Request, owner: CurrentOwner, db: DbSession, state: State
 ) -> ClientImportResult:
-    """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB. All rows or
-    none: any bad row is a 422 listing `{line, field, message}` and nothing is written."""
+    """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
+    CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
+    row with more or fewer fields than the header included) is a 422 listing
+    `{line, field, message}` and nothing is written."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     file_format = IMPORT_MEDIA_TYPES.get(media_type)
     if file_format is None:
@@ -69,7 +71,10 @@ async def import_clients(
     except UnicodeDecodeError:
         raise ApiError(422, "validation_error", "the file is not UTF-8 text") from None
     try:
-        records = importing.validate(importing.read_rows(text, file_format))  # type: ignore[arg-type]
+        records = importing.validate(
+            importing.read_rows(text, file_format),  # type: ignore[arg-type]
+            max_rows=state.settings.import_max_rows,
+        )
     except importing.ImportRejected as rejected:
         raise ApiError(
             422,
@@ -85,25 +90,38 @@ async def import_clients(
     return ClientImportResult(imported=count)
 
 
-@router.get("", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
+@router.get("", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED, 400))
 async def list_clients(
+    request: Request,
     principal: CurrentPrincipal,
     db: DbSession,
     paging: PageParams,
-    q: Annotated[
-        str | None,
-        Query(
-            max_length=320,
-            description="An email or phone number (exact match, however it is written), "
-            "or part of a first or last name (case-insensitive)",
-            examples=["example.client@example.org"],
-        ),
-    ] = None,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
 ) -> Page[ClientRead]:
-    """Clients of your workspace by last name, then first name (case-insensitive)."""
+    """Clients of your workspace by last name, then first name (case-insensitive). To search,
+    use `POST /clients/search`: search terms are PHI and never go in a URL."""
+    if "q" in request.query_params:
+        # Refused rather than ignored: an ignored filter would return everyone.
+        raise ApiError(
+            400, "search_in_body", "search with POST /api/v1/clients/search; never in the URL"
+        )
     clients, total = await service.list_clients(
-        db, principal, paging, q=q, include_archived=include_archived
+        db, principal, paging, include_archived=include_archived
+    )
+    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
+
+
+@router.post("/search", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
+async def search_clients(
+    body: ClientSearch, principal: CurrentPrincipal, db: DbSession
+) -> Page[ClientRead]:
+    """Find clients by email or phone (exact match, however it is written) or part of a first
+    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+    history. Reads nothing but does need the CSRF header with a cookie session."""
+    paging = Pagination(body.page, body.page_size)
+    clients, total = await service.list_clients(
+        db, principal, paging, q=body.q, include_archived=body.include_archived
     )
     return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
 

@@ -3,7 +3,6 @@ never in audit events or logs."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from datetime import date, datetime
 from typing import Annotated, Any
@@ -18,7 +17,15 @@ from pydantic import (
     field_validator,
 )
 
-from carevault.api.fields import encodable, latest_local_date, not_nullable
+from carevault.api.fields import (
+    email_address,
+    encodable,
+    free_text,
+    latest_local_date,
+    not_nullable,
+    single_line,
+)
+from carevault.api.pagination import MAX_PAGE_SIZE
 from carevault.auth.schemas import StrictModel
 
 NAME_MAX_CHARACTERS = 200
@@ -27,19 +34,12 @@ PHONE_MAX_CHARACTERS = 50
 # The same limits as the bulk importer, so an imported client can be edited here.
 SHORT_TEXT_MAX_CHARACTERS = 500
 LONG_TEXT_MAX_CHARACTERS = 5_000
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 
 
 def _blank_is_none(value: Any) -> Any:
     """Surrounding whitespace is dropped; an empty optional field is no value at all."""
     if isinstance(value, str):
         return value.strip() or None
-    return value
-
-
-def _looks_like_email(value: str | None) -> str | None:
-    if value is not None and not _EMAIL.fullmatch(value):
-        raise ValueError("not an email address")
     return value
 
 
@@ -52,27 +52,31 @@ def _not_in_future(value: date | None) -> date | None:
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX_CHARACTERS),
+    AfterValidator(single_line),
     AfterValidator(encodable),
 ]
 Email = Annotated[
     Annotated[str, Field(max_length=EMAIL_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
-    AfterValidator(_looks_like_email),
+    AfterValidator(email_address),
     AfterValidator(encodable),
 ]
 Phone = Annotated[
     Annotated[str, Field(max_length=PHONE_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
+    AfterValidator(single_line),
     AfterValidator(encodable),
 ]
 ShortText = Annotated[
     Annotated[str, Field(max_length=SHORT_TEXT_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
+    AfterValidator(free_text),
     AfterValidator(encodable),
 ]
 LongText = Annotated[
     Annotated[str, Field(max_length=LONG_TEXT_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
+    AfterValidator(free_text),
     AfterValidator(encodable),
 ]
 DateOfBirth = Annotated[date | None, AfterValidator(_not_in_future)]
@@ -81,7 +85,7 @@ DateOfBirth = Annotated[date | None, AfterValidator(_not_in_future)]
 class ClientBase(BaseModel):
     """The optional personal details of a client. Blank text is stored as no value."""
 
-    email: Email = Field(default=None, description="Found exactly by `GET /clients?q=`")
+    email: Email = Field(default=None, description="Found exactly by `POST /clients/search`")
     phone: Phone = Field(default=None, description="Found by `q` however it is written")
     date_of_birth: DateOfBirth = Field(default=None, description="Not in the future")
     address: ShortText = None
@@ -153,3 +157,21 @@ class ClientRead(ClientBase):
     archived_at: datetime | None = Field(description="Set while the client is archived")
     created_at: datetime
     updated_at: datetime
+
+
+class ClientSearch(StrictModel):
+    """A client search. In a body, not a URL: the term is PHI."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"q": "example.client@example.org", "page": 1}]}
+    )
+
+    q: Annotated[str | None, AfterValidator(encodable), AfterValidator(single_line)] = Field(
+        default=None,
+        max_length=EMAIL_MAX_CHARACTERS,
+        description="An email or phone number (exact match, however it is written), or part "
+        "of a first or last name (case-insensitive); empty or omitted lists everyone",
+    )
+    page: int = Field(default=1, ge=1, le=1_000_000, description="1-based page number")
+    page_size: int = Field(default=20, ge=1, le=MAX_PAGE_SIZE, description="items per page")
+    include_archived: bool = Field(default=False, description="Include archived clients")

@@ -1,8 +1,8 @@
 """Clients: the people in care. Every personal field is encrypted, so the rules for finding
 and ordering them differ from plain columns.
 
-How `GET /clients` orders and searches
---------------------------------------
+How `GET /clients` and `POST /clients/search` order and search
+---------------------------------------------------------------
 Names are encrypted with a fresh nonce per value, so PostgreSQL can neither sort nor match
 them. A list request therefore reads three columns (id, first and last name) of the
 workspace's clients (non-archived ones unless asked), decrypts the two names in Python,
@@ -45,7 +45,8 @@ from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
-from carevault.crypto import BlindIndex, current_cipher, normalize_phone
+from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
+from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def search_kind(q: str) -> SearchKind:
 
 def _blind_indexes(changes: dict[str, Any], workspace_id: uuid.UUID) -> dict[str, bytes | None]:
     """The blind-index columns to write for the email and phone among `changes`."""
-    index = BlindIndex(current_cipher())
+    index = PracticeBlindIndex(current_cipher())
     scope = str(workspace_id)
     columns: dict[str, bytes | None] = {}
     if "email" in changes:
@@ -172,22 +173,26 @@ async def list_clients(
     q = (q or "").strip()
     kind = search_kind(q) if q else None
     if kind in ("email", "phone"):
-        # An email has an "@" and a phone has digits, so neither index is ever None here.
-        index = BlindIndex(current_cipher()).compute(kind, q, str(workspace_id))
+        # Both the practice-key index and the ring-wide one: rows written before practice
+        # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
+        candidates = PracticeBlindIndex(current_cipher()).candidates(kind, q, str(workspace_id))
         column = Client.email_bidx if kind == "email" else Client.phone_bidx
-        scope = scope.where(column == index)
-    rows = await db.execute(scope.with_only_columns(Client.id, Client.first_name, Client.last_name))
+        scope = scope.where(column.in_(candidates))
+    rows, unreadable = await rows_skipping_unreadable(
+        db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
+    )
     matching = _by_name(rows, _folded(q) if kind == "name" else None)
     page_ids = matching[paging.offset : paging.offset + paging.page_size]
     clients: list[Client] = []
     if page_ids:
-        loaded = {
-            client.id: client
-            for client in await db.scalars(
-                in_workspace(Client, workspace_id).where(Client.id.in_(page_ids))
-            )
-        }
+        page, unreadable_on_page = await scalars_skipping_unreadable(
+            db, in_workspace(Client, workspace_id).where(Client.id.in_(page_ids)), Client.id
+        )
+        unreadable += unreadable_on_page
+        loaded = {client.id: client for client in page}
         clients = [loaded[client_id] for client_id in page_ids if client_id in loaded]
+    # A client whose name cannot be opened is left out of the list, never fails the page.
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
     await audit.record(
         db,
         principal.actor,

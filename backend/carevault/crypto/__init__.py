@@ -1,8 +1,27 @@
 """CareVault's encryption core. Depends on no web framework and no domain code."""
 
-from carevault.crypto.blind_index import BlindIndex, normalize_email, normalize_phone
+from carevault.crypto.binding import (
+    BoundDate,
+    BoundText,
+    UnboundValueError,
+    bind,
+    bind_row_values,
+    bind_to,
+)
+from carevault.crypto.blind_index import (
+    BlindIndex,
+    PracticeBlindIndex,
+    normalize_email,
+    normalize_phone,
+)
 from carevault.crypto.cipher import FieldCipher, RingSource, StaticRing
-from carevault.crypto.errors import DecryptionError, KeyRingError, KeyRingUnavailable
+from carevault.crypto.datakeys import DataKeyCache, new_wrapped_data_key, unwrap_data_key
+from carevault.crypto.errors import (
+    DecryptionError,
+    KeyRingError,
+    KeyRingUnavailable,
+    UnknownKeyVersion,
+)
 from carevault.crypto.keyring import KeyRing, KeyVersion
 from carevault.crypto.manager import KeyRingManager, KeyRingStatus
 from carevault.crypto.providers import (
@@ -16,6 +35,9 @@ from carevault.crypto.types import EncryptedDate, EncryptedString
 
 __all__ = [
     "BlindIndex",
+    "BoundDate",
+    "BoundText",
+    "DataKeyCache",
     "DecryptionError",
     "EncryptedDate",
     "EncryptedString",
@@ -30,12 +52,20 @@ __all__ = [
     "KeyVersion",
     "LocalFileProvider",
     "PhiBackend",
+    "PracticeBlindIndex",
     "RingSource",
     "SecretsManagerProvider",
     "StaticRing",
+    "UnboundValueError",
+    "UnknownKeyVersion",
+    "bind",
+    "bind_row_values",
+    "bind_to",
     "current_cipher",
     "install",
+    "new_wrapped_data_key",
     "normalize_email",
     "normalize_phone",
     "uninstall",
+    "unwrap_data_key",
 ]

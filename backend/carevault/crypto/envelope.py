@@ -12,8 +12,18 @@ Every value starts with a five-byte header: one format byte and the key version 
   enc_key = HMAC-SHA256(key, "carevault/pgcrypto/enc") and
   mac_key = HMAC-SHA256(key, "carevault/pgcrypto/mac").
 
-The context names where the value lives ("table.column"), so a value copied into another
-column fails to authenticate. docs/encryption.md is the full specification.
+- 0x03 AES-256-GCM under the practice's data key, bound to its row:
+  header | nonce (12) | ciphertext | tag (16), the header's version naming the master version
+  whose data key sealed it; associated data = header | workspace id (16) | row id (16) |
+  context. The two ids are the raw 16 bytes of the row's UUIDs, read from the row itself when
+  the value is opened, so a value copied into another row, practice or column fails.
+
+- 0x04 the construction of 0x02, sealed and opened inside PostgreSQL, under the practice's
+  data key of the version in the header (not the master key), with the row bound the way
+  0x03 binds it: the MAC's context is workspace id (16) | row id (16) | "table.column".
+
+The context names where the value lives ("table.column"). docs/encryption.md is the full
+specification.
 """
 
 from __future__ import annotations
@@ -31,6 +41,10 @@ from carevault.crypto.errors import DecryptionError
 
 FORMAT_AESGCM = 0x01
 FORMAT_PGCRYPTO = 0x02
+FORMAT_BOUND = 0x03
+FORMAT_PGCRYPTO_BOUND = 0x04
+ROW_ID_BYTES = 16
+ROW_BINDING_BYTES = 2 * ROW_ID_BYTES  # workspace id, then row id
 HEADER_BYTES = 5
 GCM_NONCE_BYTES = 12
 GCM_TAG_BYTES = 16
@@ -78,6 +92,44 @@ def open_aesgcm(cipher: AESGCM, value: bytes, context: bytes) -> bytes:
         raise DecryptionError(AUTHENTICATION_FAILED) from None
 
 
+def bound_associated_data(head: bytes, workspace: bytes, row: bytes, context: bytes) -> bytes:
+    """What a format-0x03 value authenticates besides its ciphertext."""
+    if len(workspace) != ROW_ID_BYTES or len(row) != ROW_ID_BYTES:
+        raise DecryptionError("row binding ids must be 16 bytes each")
+    return head + workspace + row + context
+
+
+def seal_bound(
+    cipher: AESGCM, head: bytes, plaintext: bytes, workspace: bytes, row: bytes, context: bytes
+) -> bytes:
+    """Format 0x03: AES-256-GCM under a data key, bound to workspace, row and column.
+
+    Every PHI write runs this, so `bound_associated_data` is written out here (same check,
+    same bytes) rather than called: one Python call less per value."""
+    if len(workspace) != ROW_ID_BYTES or len(row) != ROW_ID_BYTES:
+        raise DecryptionError("row binding ids must be 16 bytes each")
+    nonce = os.urandom(GCM_NONCE_BYTES)
+    return head + nonce + cipher.encrypt(nonce, plaintext, head + workspace + row + context)
+
+
+def _seal_gcm_with_nonce(
+    cipher: AESGCM, head: bytes, plaintext: bytes, associated: bytes, nonce: bytes
+) -> bytes:
+    """Test vectors only: a fixed nonce. Never call this to store data."""
+    return head + nonce + cipher.encrypt(nonce, plaintext, associated)
+
+
+def open_gcm(cipher: AESGCM, value: bytes, associated: bytes) -> bytes:
+    """Open a GCM value (0x01 or 0x03) whose associated data the caller assembled."""
+    if len(value) < MIN_AESGCM_BYTES:
+        raise DecryptionError("stored value is truncated")
+    nonce_end = HEADER_BYTES + GCM_NONCE_BYTES
+    try:
+        return cipher.decrypt(value[HEADER_BYTES:nonce_end], value[nonce_end:], associated)
+    except InvalidTag:
+        raise DecryptionError(AUTHENTICATION_FAILED) from None
+
+
 def pgcrypto_subkeys(key: bytes) -> tuple[bytes, bytes]:
     """(encryption key, MAC key) derived from a ring key for format 0x02."""
     return (
@@ -87,11 +139,17 @@ def pgcrypto_subkeys(key: bytes) -> tuple[bytes, bytes]:
 
 
 def seal_cbc_hmac(
-    key: bytes, key_version: int, plaintext: bytes, context: bytes, iv: bytes | None = None
+    key: bytes,
+    key_version: int,
+    plaintext: bytes,
+    context: bytes,
+    iv: bytes | None = None,
+    format_byte: int = FORMAT_PGCRYPTO,
 ) -> bytes:
-    """Format 0x02 in Python: what the pgcrypto SQL function computes, byte for byte."""
+    """Formats 0x02 and 0x04 in Python: what the pgcrypto SQL functions compute, byte for
+    byte (for 0x04, `key` is the practice data key and `context` starts with the row ids)."""
     enc_key, mac_key = pgcrypto_subkeys(key)
-    head = header(FORMAT_PGCRYPTO, key_version)
+    head = header(format_byte, key_version)
     iv = os.urandom(CBC_IV_BYTES) if iv is None else iv
     padder = padding.PKCS7(128).padder()
     padded = padder.update(plaintext) + padder.finalize()

@@ -15,3 +15,11 @@ class KeyRingError(Exception):
 
 class KeyRingUnavailable(KeyRingError):
     """The key provider could not be reached (network, permissions, missing secret)."""
+
+
+class UnknownKeyVersion(DecryptionError):
+    """A value names a master key version this process's ring does not have (yet)."""
+
+
+class MissingDataKey(DecryptionError):
+    """A value needs a practice data key this process has not loaded (yet)."""

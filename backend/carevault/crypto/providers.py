@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import stat
@@ -40,11 +41,16 @@ class KeyProvider(Protocol):
 
 
 class LocalFileProvider:
-    """A JSON key-ring file for development, created with mode 0600 on first use."""
+    """A JSON key-ring file for development, mode 0600.
 
-    def __init__(self, path: Path, *, create_if_missing: bool = True) -> None:
+    Loading never creates a ring: a missing file is an error, so a deleted file can never be
+    silently replaced by a new ring under which old rows are unreadable. Only `initialize`
+    (`carevault keys init`, and `carevault run` in development) creates one, under an
+    exclusive lock and with O_EXCL, so processes starting together agree on one ring.
+    """
+
+    def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.create_if_missing = create_if_missing
 
     @property
     def description(self) -> str:
@@ -52,11 +58,9 @@ class LocalFileProvider:
 
     def load(self) -> KeyRing:
         if not self.path.exists():
-            if not self.create_if_missing:
-                raise KeyRingUnavailable(
-                    f"key-ring file {self.path} does not exist (`carevault keys init` creates it)"
-                )
-            return self.initialize()[0]
+            raise KeyRingUnavailable(
+                f"key-ring file {self.path} does not exist (`carevault keys init` creates it)"
+            )
         mode = stat.S_IMODE(self.path.stat().st_mode)
         if mode & 0o077:
             log.warning(
@@ -68,10 +72,21 @@ class LocalFileProvider:
             raise KeyRingUnavailable(f"cannot read {self.path}: {exc.strerror}") from None
 
     def initialize(self) -> tuple[KeyRing, bool]:
-        if self.path.exists():
-            return self.load(), False
-        ring = KeyRing.generate()
-        self.store(ring)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released when the file closes
+            if self.path.exists():
+                return self.load(), False
+            ring = KeyRing.generate()
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # created by a process that does not take the lock
+                return self.load(), False
+            with os.fdopen(fd, "w") as handle:
+                handle.write(ring.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
         log.info("created a new key ring at %s", self.path)
         return ring, True
 

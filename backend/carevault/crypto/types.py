@@ -1,22 +1,43 @@
 """`EncryptedString`: the only way PHI reaches the database.
 
-Models declare `mapped_column(EncryptedString())`; code reads and writes `str`. The column's
-table and name become the associated data automatically when the column joins its table.
+Models declare `mapped_column(EncryptedString())`; code reads `str` and writes values bound
+to their row (carevault.crypto.binding; the ORM binds on flush). The column's table and name
+become the associated data automatically when the column joins its table.
+
+Every encrypted column is selected together with its row's practice and primary key
+(`uuid_send(workspace_id) || uuid_send(id) || value`), so the ids a value is checked against
+come from the row it was read from, never from the value itself: a value copied into another
+row fails to open. Tables with encrypted columns must therefore have `id` and
+`workspace_id` UUID columns.
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, Table, bindparam, event, func, literal, type_coerce
+from sqlalchemy import (
+    Column,
+    LargeBinary,
+    Table,
+    bindparam,
+    case,
+    event,
+    func,
+    literal,
+    type_coerce,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
-from sqlalchemy.types import BigInteger, TypeDecorator
+from sqlalchemy.types import BigInteger, TypeDecorator, Uuid
 
 from carevault.crypto import envelope, registry
+from carevault.crypto.binding import UnboundValueError
 from carevault.crypto.cipher import version_refused
+from carevault.crypto.datakeys import current_practice
 from carevault.crypto.errors import DecryptionError
 
 _counts = registry.operation_counts()
@@ -24,22 +45,38 @@ _counts = registry.operation_counts()
 # Markers returned by carevault_pgc_decrypt(): opened plaintext, or a refusal and its reason.
 _PGC_OPENED = 0x00
 _PGC_REFUSED = 0xFF
+# Not sealed by the database: the application opens it, row ids in front (see module doc).
+_PGC_ROW_PREFIXED = 0xFE
 _PGC_REASONS = {
     1: "stored value is truncated",
     2: "unknown format byte",
     4: envelope.AUTHENTICATION_FAILED,
+    5: "the row belongs to another practice than the one this request works on",
 }
 
 
 def _decrypt_field(value: Any, context: bytes) -> str:
+    """Open a value selected with its row ids in front."""
     _counts.decrypted += 1
     if type(value) is not bytes:  # asyncpg already returns bytes: no copy
         value = bytes(value)
     try:
-        return registry.current_cipher().decrypt(value, context)
+        return registry.current_cipher().open_prefixed(value, context)
     except DecryptionError:
         _counts.failed += 1
         raise
+
+
+def _row_binding_expression(column: ColumnElement[Any]) -> ColumnElement[bytes]:
+    """`uuid_send(workspace_id) || uuid_send(id)` of the row `column` is read from."""
+    table = getattr(column, "table", None)
+    columns = getattr(table, "c", None)
+    if columns is None or "id" not in columns or "workspace_id" not in columns:
+        raise ArgumentError(
+            f"encrypted column {column} must be selected from a table or alias that has its "
+            "row's id and workspace_id"
+        )
+    return func.uuid_send(columns.workspace_id).op("||")(func.uuid_send(columns.id))
 
 
 class EncryptedString(TypeDecorator[str]):
@@ -69,10 +106,33 @@ class EncryptedString(TypeDecorator[str]):
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
         if value is None:
             return None
+        binding = _binding_of(value, self.context)
         _counts.encrypted += 1
-        if not (self._plain_str and type(value) is str):  # dates convert; wrong types refused
-            value = self.to_plaintext(value)
-        return registry.current_cipher().encrypt(value, self.context_bytes)
+        return registry.current_cipher().seal(self.to_plaintext(value), binding, self.context_bytes)
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        """For plain text columns, a closure with the context bound in advance, as
+        `result_processor` below: SQLAlchemy calls it once per written value. Same rules as
+        `process_bind_param` (bound values only, str only, always sealed), without its three
+        inner calls."""
+        inner = self.impl_instance.bind_processor(dialect)
+        if not self._plain_str or inner is not None or self._context_bytes is None:
+            return super().bind_processor(dialect)
+        context = self._context_bytes
+        name = self.context
+
+        def process(value: Any) -> bytes | None:
+            if value is None:
+                return None
+            binding: tuple[bytes, bytes] | None = getattr(value, "row_binding", None)
+            if binding is None:
+                binding = _binding_of(value, name)  # raises UnboundValueError
+            if not isinstance(value, str):
+                raise TypeError(f"{name}: expected str, got {type(value).__name__}")
+            _counts.encrypted += 1
+            return registry.current_cipher().seal(value, binding, context)
+
+        return process
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
         if value is None:
@@ -89,7 +149,17 @@ class EncryptedString(TypeDecorator[str]):
         context = self._context_bytes
 
         def process(value: Any) -> str | None:
-            return None if value is None else _decrypt_field(value, context)
+            # `_decrypt_field` written out: one Python call less for every PHI value read.
+            if value is None:
+                return None
+            _counts.decrypted += 1
+            if type(value) is not bytes:
+                value = bytes(value)
+            try:
+                return registry.current_cipher().open_prefixed(value, context)
+            except DecryptionError:
+                _counts.failed += 1
+                raise
 
         return process
 
@@ -106,23 +176,39 @@ class EncryptedString(TypeDecorator[str]):
     def bind_expression(self, bindvalue: BindParameter[str]) -> ColumnElement[str] | None:
         if registry.current_backend() is not registry.PhiBackend.PGCRYPTO:
             return bindvalue
-        return func.carevault_pgc_encrypt(
-            type_coerce(bindvalue, _PgcryptoPlaintext(self)),
-            bindparam("cv_active_key", None, type_=_ActiveKeyMaterial(), unique=True),
-            bindparam("cv_active_version", None, type_=_ActiveKeyVersion(), unique=True),
+        # Format 0x04, sealed by the database under the row's practice data key, which
+        # travels inside the one bound parameter built for this value.
+        return func.carevault_pgc_seal_bound(
+            type_coerce(bindvalue, _PgcryptoPacked(self)),
             literal(self.context),
             type_=LargeBinary,
         )
 
     def column_expression(self, column: ColumnElement[str]) -> ColumnElement[str] | None:
+        prefixed = _row_binding_expression(column).op("||")(column)
         if registry.current_backend() is not registry.PhiBackend.PGCRYPTO:
-            return column
-        return func.carevault_pgc_decrypt(
+            return type_coerce(prefixed, self)
+        table_columns = column.table.c
+        opened_bound = func.carevault_pgc_open_bound(
             column,
-            bindparam("cv_key_versions", None, type_=_UsableKeyVersions(), unique=True),
-            bindparam("cv_key_material", None, type_=_UsableKeyMaterial(), unique=True),
+            table_columns.workspace_id,
+            table_columns.id,
+            bindparam("cv_practice", None, type_=_PracticeId(), unique=True),
+            bindparam("cv_practice_versions", None, type_=_PracticeKeyVersions(), unique=True),
+            bindparam("cv_practice_keys", None, type_=_PracticeKeys(), unique=True),
             literal(self.context),
-            type_=_PgcryptoOpened(self),
+            type_=LargeBinary,
+        )
+        # Values of format 0x04 open in SQL with the practice's data keys, the only keys a
+        # statement carries; everything else (0x01, 0x03, and 0x02 from before practice keys,
+        # which needs a master key) comes back row-prefixed and opens in Python, so master
+        # keys never reach the database.
+        return type_coerce(
+            case(
+                (func.get_byte(column, 0) == envelope.FORMAT_PGCRYPTO_BOUND, opened_bound),
+                else_=literal(bytes((_PGC_ROW_PREFIXED,)), LargeBinary).op("||")(prefixed),
+            ),
+            _PgcryptoOpened(self),
         )
 
 
@@ -141,6 +227,16 @@ class EncryptedDate(EncryptedString):
         return date.fromisoformat(plaintext)
 
 
+def _binding_of(value: Any, context: str | None) -> tuple[bytes, bytes]:
+    binding: tuple[bytes, bytes] | None = getattr(value, "row_binding", None)
+    if binding is None:
+        raise UnboundValueError(
+            f"{context}: an encrypted value must be bound to its row (write through the ORM, "
+            "or use carevault.crypto.bind / bind_row_values for Core statements)"
+        )
+    return binding
+
+
 @event.listens_for(Column, "after_parent_attach")
 def _bind_context_to_column(column: Column[Any], table: Any) -> None:
     """Give each encrypted column its own type instance whose context is "table.column"."""
@@ -155,8 +251,9 @@ def _bind_context_to_column(column: Column[Any], table: Any) -> None:
         column.type = bound
 
 
-class _PgcryptoPlaintext(TypeDecorator[Any]):
-    """The plaintext parameter of carevault_pgc_encrypt(): UTF-8 bytes, sealed by the database."""
+class _PgcryptoPacked(TypeDecorator[Any]):
+    """The one parameter of carevault_pgc_seal_bound(): version (4) | practice data key (32) |
+    workspace id (16) | row id (16) | UTF-8 plaintext. Unbound values are refused here too."""
 
     impl = LargeBinary
     cache_ok = True
@@ -168,8 +265,17 @@ class _PgcryptoPlaintext(TypeDecorator[Any]):
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
         if value is None:
             return None
+        workspace, row = _binding_of(value, self.column_type.context)
+        cipher = registry.current_cipher()
+        ring = cipher.ring
+        version = cipher.data_keys.sealing_version(ring, workspace)
+        material = cipher.data_keys.material(ring, workspace, version)
+        if material is None:
+            raise DecryptionError(f"the practice has no data key of key version {version}")
         _counts.encrypted += 1
-        return self.column_type.to_plaintext(value).encode()
+        cipher.count_sealed(workspace, version)
+        plaintext = self.column_type.to_plaintext(value).encode()
+        return version.to_bytes(4, "big") + material + workspace + row + plaintext
 
 
 class _PgcryptoOpened(TypeDecorator[Any]):
@@ -198,44 +304,58 @@ class _PgcryptoOpened(TypeDecorator[Any]):
                 version = int.from_bytes(opened[3:7], "big")
                 raise version_refused(registry.current_cipher().ring, version)
             raise DecryptionError(_PGC_REASONS.get(reason, "refused by the database"))
+        if opened[:1] == bytes((_PGC_ROW_PREFIXED,)):
+            opened = opened[1:]
         return self.column_type.process_result_value(opened, dialect)
 
 
-# Parameter types that take their value from the current key ring at execution time, so a
-# cached compiled statement always sends the keys of the moment. Keys travel only as bound
-# parameters (never as SQL text); engines are created with hide_parameters=True.
+# Parameter types that take their value at execution time, so a cached compiled statement
+# always sends the keys of the moment: the data keys of the practice the request works on,
+# never a master key. Keys travel only as bound parameters (never as SQL text); engines are
+# created with hide_parameters=True.
 
 
-class _ActiveKeyMaterial(TypeDecorator[bytes]):
-    impl = LargeBinary
+def _practice_keys() -> tuple[list[int], list[bytes]]:
+    """The data keys of the practice this request works on (none outside a request)."""
+    practice = current_practice.get()
+    if practice is None:
+        return [], []
+    cipher = registry.current_cipher()
+    versions, keys = [], []
+    for version in cipher.data_keys.versions(practice):
+        try:
+            material = cipher.data_keys.material(cipher.ring, practice, version)
+        except DecryptionError:  # a retired or unknown master version: nothing to send
+            continue
+        if material is not None:
+            versions.append(version)
+            keys.append(material)
+    return versions, keys
+
+
+class _PracticeId(TypeDecorator[uuid.UUID]):
+    impl = Uuid
     cache_ok = True
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> bytes:
-        return registry.current_cipher().ring.active.material
+    def process_bind_param(self, value: Any, dialect: Dialect) -> uuid.UUID | None:
+        practice = current_practice.get()
+        return None if practice is None else uuid.UUID(bytes=practice)
 
 
-class _ActiveKeyVersion(TypeDecorator[int]):
-    impl = BigInteger
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> int:
-        return registry.current_cipher().ring.active_version
-
-
-class _UsableKeyVersions(TypeDecorator[list[int]]):
+class _PracticeKeyVersions(TypeDecorator[list[int]]):
     impl = ARRAY(BigInteger)
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> list[int]:
-        return list(registry.current_cipher().ring.usable_material())
+        return _practice_keys()[0]
 
 
-class _UsableKeyMaterial(TypeDecorator[list[bytes]]):
+class _PracticeKeys(TypeDecorator[list[bytes]]):
     impl = ARRAY(LargeBinary)
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> list[bytes]:
-        return list(registry.current_cipher().ring.usable_material().values())
+        return _practice_keys()[1]
 
 
 __all__ = ["EncryptedDate", "EncryptedString"]

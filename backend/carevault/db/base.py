@@ -40,3 +40,8 @@ class WorkspaceScoped:
         return mapped_column(
             ForeignKey("workspaces.id", ondelete="RESTRICT"), index=True, nullable=False
         )
+
+
+# Binds encrypted attributes to their row on every flush (imported here so no model can be
+# used without it).
+from carevault.db import encryption as _encryption  # noqa: E402, F401

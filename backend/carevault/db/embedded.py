@@ -6,12 +6,16 @@ import atexit
 import logging
 import subprocess
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DATABASE = "carevault"
+
+# How to stop each server this process started, by data directory (each stops once).
+_STOPS: dict[Path, Callable[[], None]] = {}
 
 
 def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
@@ -38,11 +42,14 @@ def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
     if not already_running:
 
         def stop() -> None:
+            if _STOPS.pop(pgdata, None) is None:
+                return  # stopped already by stop_embedded()
             try:
                 pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)
             except (subprocess.CalledProcessError, OSError):
                 log.warning("could not stop the embedded PostgreSQL in %s", pgdata)
 
+        _STOPS[pgdata] = stop
         atexit.register(stop)
     query = f"SELECT 1 FROM pg_database WHERE datname = '{database}';"  # noqa: S608 (our constant)
     exists = server.psql(query)
@@ -50,6 +57,13 @@ def start_embedded(data_dir: Path, database: str = DEFAULT_DATABASE) -> str:
         server.psql(f'CREATE DATABASE "{database}";')
         log.info("created database %s in %s", database, pgdata)
     return asyncpg_url(server.get_uri(), database)
+
+
+def stop_embedded(data_dir: Path) -> None:
+    """Stop now the server that start_embedded() started under `data_dir` (else at exit)."""
+    stop = _STOPS.get((data_dir / "postgres").resolve())
+    if stop is not None:
+        stop()
 
 
 def asyncpg_url(uri: str, database: str) -> str:

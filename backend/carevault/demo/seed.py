@@ -12,7 +12,7 @@ from carevault.appointments.models import Appointment, AppointmentStatus
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
 from carevault.clients.models import Client
-from carevault.crypto import BlindIndex, current_cipher
+from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.notes.models import NoteStatus, SessionNote
 from carevault.workspaces import service as workspace_service
 
@@ -69,7 +69,7 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
     fake = Faker()
     Faker.seed(20261123)
     rng = random.Random(20261123)  # noqa: S311 (repeatable demo data, not security)
-    index = BlindIndex(current_cipher())
+    index = PracticeBlindIndex(current_cipher())
     scope = str(workspace.id)
     clients = []
     for _ in range(DEMO_CLIENTS):

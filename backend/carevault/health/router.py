@@ -1,13 +1,21 @@
+"""Health endpoints. Public: liveness and a ready/not-ready answer for load balancers, with
+nothing else in them. The detailed report (key source, secret name, key versions, refresh
+errors, schema revision) names infrastructure an attacker would like to know, so it is for
+signed-in owners only, under /api/v1/system/readiness."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from carevault.api.dependencies import State
+from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.auth.dependencies import CurrentOwner
 from carevault.health import service
-from carevault.health.schemas import Liveness, Readiness
+from carevault.health.schemas import Liveness, PublicReadiness, Readiness
 
 router = APIRouter(tags=["health"])
+details_router = APIRouter(prefix="/system", tags=["health"])
 
 
 @router.get("/health", response_model=Liveness, summary="Liveness: the process answers")
@@ -17,11 +25,26 @@ async def liveness() -> Liveness:
 
 @router.get(
     "/health/ready",
-    response_model=Readiness,
-    summary="Readiness: database, key ring, pgcrypto",
-    responses={503: {"model": Readiness, "description": "database or key ring unavailable"}},
+    response_model=PublicReadiness,
+    summary="Readiness for load balancers: status only (503 when unavailable)",
+    responses={503: {"model": PublicReadiness, "description": "cannot serve requests"}},
 )
 async def readiness(state: State) -> JSONResponse:
+    report = await service.readiness(state)
+    status_code = 503 if report.status == "unavailable" else 200
+    return JSONResponse({"status": report.status}, status_code=status_code)
+
+
+@details_router.get(
+    "/readiness",
+    response_model=Readiness,
+    summary="Owners: the detailed readiness report (database, key ring, pgcrypto)",
+    responses={
+        **error_responses(*AUTHENTICATED),
+        503: {"model": Readiness, "description": "database or key ring unavailable"},
+    },
+)
+async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:
     report = await service.readiness(state)
     status_code = 503 if report.status == "unavailable" else 200
     return JSONResponse(report.model_dump(mode="json"), status_code=status_code)

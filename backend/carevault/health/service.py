@@ -1,11 +1,28 @@
+"""Readiness that tells the truth: bounded even against a frozen database, not ready when
+the database cannot commit a write, and degraded states named apart."""
+
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import time
+import weakref
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TypeVar
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from carevault.api.failures import STORAGE_FULL, TIMEOUT, sqlstate_of
 from carevault.api.state import AppState
-from carevault.crypto import PhiBackend
+from carevault.audit.sealing import NO_AUDIT_KEY, measure_lag
+from carevault.crypto import PhiBackend, current_cipher
 from carevault.db.migrate import current_revision, head_revision
 from carevault.health.schemas import (
+    AuditReadiness,
     DatabaseReadiness,
     KeyRingReadiness,
     PgcryptoReadiness,
@@ -14,32 +31,175 @@ from carevault.health.schemas import (
 from carevault.runtime import pgcrypto_available
 
 DATABASE_CHECK_TIMEOUT_SECONDS = 3.0
+# A load balancer may poll every second per process; the write is made at most this often.
+WRITE_PROBE_INTERVAL_SECONDS = 5.0
+# Round trips slower than this (together) make the database "slow": degraded, still ready.
+SLOW_DATABASE_SECONDS = 1.0
+# A request that met a full disk keeps this process unavailable for this long: the probe's
+# one-row write fits in a page that already exists, so it can pass while inserts cannot.
+STORAGE_FULL_HOLD_SECONDS = 15.0
+# Timeouts seen by requests this recently make the process degraded.
+TIMEOUT_HOLD_SECONDS = 15.0
+
+T = TypeVar("T")
+
+# Checks abandoned at their time limit: referenced until they end, so they are not collected
+# mid-flight; their outcome no longer matters.
+_abandoned: set[asyncio.Task[object]] = set()
+
+
+async def within(limit: float, work: Awaitable[T]) -> T:
+    """`work`'s result, or TimeoutError after `limit` seconds without waiting for its cleanup
+    (cancelling a query on a frozen server can itself hang)."""
+    task: asyncio.Task[T] = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=limit)
+    if task in done:
+        return task.result()
+    task.cancel()
+    _abandoned.add(task)
+    task.add_done_callback(_forget)
+    raise TimeoutError(f"no answer within {limit:g} s")
+
+
+def _forget(task: asyncio.Task[object]) -> None:
+    _abandoned.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not log it
+
+
+@dataclass
+class WriteProbe:
+    at: float = 0.0  # monotonic
+    at_wall: datetime | None = None
+    ok: bool | None = None
+    error: str | None = None
+    stuck: asyncio.Future[tuple[str | None, bool]] | None = None  # an abandoned check
+
+
+_probes: weakref.WeakKeyDictionary[object, WriteProbe] = weakref.WeakKeyDictionary()
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"
+
+
+async def probe_write(engine: AsyncEngine) -> None:
+    """Commit one tiny write: proves the database accepts writes (not read-only, WAL can be
+    flushed, not frozen). The row is this process's own, rewritten each time."""
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "INSERT INTO health_probes (process, probed_at) VALUES (:process, now()) "
+                "ON CONFLICT (process) DO UPDATE SET probed_at = excluded.probed_at"
+            ),
+            {"process": PROCESS},
+        )
+
+
+async def _check(
+    state: AppState, probe: WriteProbe, at_head: list[bool]
+) -> tuple[str | None, bool]:
+    revision = await current_revision(state.engine)
+    pgcrypto = await pgcrypto_available(state.engine)
+    at_head.append(revision == head_revision())
+    due = time.monotonic() - probe.at >= WRITE_PROBE_INTERVAL_SECONDS or probe.ok is None
+    if at_head[-1] and (due or probe.ok is False):
+        probe.at, probe.at_wall = time.monotonic(), datetime.now(UTC)
+        try:
+            await probe_write(state.engine)
+        except Exception as exc:  # reported, not raised: the write is what is being asked
+            probe.ok, probe.error = False, _describe(exc)
+        else:
+            probe.ok, probe.error = True, None
+    return revision, pgcrypto
+
+
+def _describe(error: BaseException) -> str:
+    """A class name and SQLSTATE: never the driver's message, which can quote values."""
+    state = sqlstate_of(error)
+    return f"{type(error).__name__} (sqlstate {state})" if state else type(error).__name__
 
 
 async def check_database(state: AppState) -> tuple[DatabaseReadiness, bool]:
     expected = head_revision()
+    probe = _probes.setdefault(state.engine.sync_engine, WriteProbe())
+    at_head: list[bool] = []
+    started = time.monotonic()
     try:
-        async with asyncio.timeout(DATABASE_CHECK_TIMEOUT_SECONDS):
-            revision = await current_revision(state.engine)
-            pgcrypto = await pgcrypto_available(state.engine)
+        if probe.stuck is not None and not probe.stuck.done():
+            # The last check is still waiting on the database: do not pile up another.
+            raise TimeoutError("the previous check has not finished")
+        check = asyncio.ensure_future(_check(state, probe, at_head))
+        probe.stuck = check
+        revision, pgcrypto = await within(DATABASE_CHECK_TIMEOUT_SECONDS, check)
+        probe.stuck = None
     except Exception as exc:  # any failure here means "not reachable", reported, not raised
         return (
             DatabaseReadiness(
                 reachable=False,
                 schema_revision=None,
                 expected_revision=expected,
-                error=type(exc).__name__,
+                error="TimeoutError" if isinstance(exc, TimeoutError) else _describe(exc),
             ),
             False,
         )
+    recent = None
+    if state.incidents.seen_within(STORAGE_FULL.code, STORAGE_FULL_HOLD_SECONDS):
+        recent = STORAGE_FULL.code
+    elif state.incidents.seen_within(TIMEOUT.code, TIMEOUT_HOLD_SECONDS):
+        recent = TIMEOUT.code
     return (
-        DatabaseReadiness(reachable=True, schema_revision=revision, expected_revision=expected),
+        DatabaseReadiness(
+            reachable=True,
+            schema_revision=revision,
+            expected_revision=expected,
+            error=probe.error,
+            writable=probe.ok if at_head and at_head[-1] else None,
+            write_probed_at=probe.at_wall,
+            latency_ms=round((time.monotonic() - started) * 1000, 1),
+            recent_failure=recent,
+        ),
         pgcrypto,
     )
 
 
+async def check_audit(state: AppState, database_reachable: bool) -> AuditReadiness:
+    sealer = state.audit_sealer
+    status = sealer.status if sealer is not None else None
+    error = status.error or status.checkpoint_error if status is not None else None
+    if state.key_manager.status().loaded and state.key_manager.ring.audit_key is None:
+        error = NO_AUDIT_KEY
+    lag = None
+    if database_reachable:
+        try:
+            async with asyncio.timeout(DATABASE_CHECK_TIMEOUT_SECONDS):
+                async with state.engine.connect() as connection:
+                    lag = await measure_lag(connection)
+        except Exception as exc:  # reported, not raised
+            error = error or f"lag unknown: {type(exc).__name__}"
+    return AuditReadiness(
+        sealer_running=bool(status and status.running),
+        lag_seconds=lag.oldest_unsealed_seconds if lag else None,
+        unsealed_events=lag.unsealed_events if lag else None,
+        lag_budget_seconds=state.settings.audit_seal_lag_budget_seconds,
+        last_round_at=status.last_round_at if status else None,
+        last_checkpoint_at=status.last_checkpoint_at if status else None,
+        error=error,
+    )
+
+
+# A refresh is overdue when no success came for two intervals and this much more.
+KEY_REFRESH_GRACE_SECONDS = 5.0
+
+
+def _refresh_overdue(last_success: datetime | None, interval: float) -> bool:
+    if last_success is None:
+        return False
+    age = (datetime.now(UTC) - last_success).total_seconds()
+    return age > 2 * interval + KEY_REFRESH_GRACE_SECONDS
+
+
 async def readiness(state: AppState) -> Readiness:
     database, pgcrypto = await check_database(state)
+    audit = await check_audit(state, database.reachable)
+    audit_late = audit.lag_seconds is not None and audit.lag_seconds > audit.lag_budget_seconds
     ring = state.key_manager.status()
     key_ring = KeyRingReadiness(
         loaded=ring.loaded,
@@ -52,18 +212,43 @@ async def readiness(state: AppState) -> Readiness:
         last_success_at=ring.last_success_at,
         last_refresh_error=ring.last_error,
         consecutive_failures=ring.consecutive_failures,
+        pending_version=ring.pending_version,
+        pending_activates_at=ring.pending_activate_after,
+        refused_ring_reason=ring.refused_reason,
+        data_key_warnings=current_cipher().nonce_warnings() if ring.loaded else [],
     )
-    if not database.reachable or not ring.loaded:
-        status = "unavailable"
-    elif ring.last_error or database.schema_revision != database.expected_revision:
-        status = "degraded"
-    else:
-        status = "ready"
+    unavailable, degraded = [], []
+    if not database.reachable:
+        timed_out = database.error == "TimeoutError"
+        unavailable.append("database_timeout" if timed_out else "database_unreachable")
+    if database.writable is False:
+        unavailable.append("database_not_writable")
+    if database.recent_failure == STORAGE_FULL.code:
+        unavailable.append("storage_full")
+    if not ring.loaded:
+        unavailable.append("key_ring_not_loaded")
+    if database.reachable and database.schema_revision != database.expected_revision:
+        degraded.append("schema_mismatch")
+    if database.latency_ms is not None and database.latency_ms > SLOW_DATABASE_SECONDS * 1000:
+        degraded.append("database_slow")
+    if database.recent_failure == TIMEOUT.code:
+        degraded.append("database_timeouts")
+    if ring.last_error:
+        degraded.append("key_refresh_failing")
+    elif _refresh_overdue(ring.last_success_at, ring.ttl_seconds):
+        # A provider that accepts connections but never answers leaves no error behind
+        # until the SDK gives up; an overdue refresh says the same thing sooner.
+        degraded.append("key_refresh_overdue")
+    if audit.error or audit_late:
+        degraded.append("audit_sealing")
+    status = "unavailable" if unavailable else "degraded" if degraded else "ready"
     backend = state.settings.phi_backend
     return Readiness(
         status=status,
+        reasons=unavailable + degraded,
         database=database,
         key_ring=key_ring,
         pgcrypto=PgcryptoReadiness(available=pgcrypto, in_use=backend is PhiBackend.PGCRYPTO),
         phi_backend=backend.value,
+        audit=audit,
     )

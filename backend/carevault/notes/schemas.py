@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from carevault.api.fields import encodable, latest_local_date, not_nullable
+from carevault.api.fields import encodable, free_text, latest_local_date, not_nullable
 from carevault.auth.schemas import StrictModel
 
 SOAP_MAX_CHARACTERS = 5_000
@@ -23,7 +23,12 @@ def _not_in_future(value: date) -> date:
     return value
 
 
-SoapText = Annotated[str | None, Field(max_length=SOAP_MAX_CHARACTERS), AfterValidator(encodable)]
+SoapText = Annotated[
+    str | None,
+    Field(max_length=SOAP_MAX_CHARACTERS),
+    AfterValidator(free_text),
+    AfterValidator(encodable),
+]
 SessionDate = Annotated[date, AfterValidator(_not_in_future)]
 DurationMinutes = Annotated[int, Field(ge=1, le=MAX_DURATION_MINUTES)]
 NoteVersion = Annotated[

@@ -17,6 +17,8 @@ from carevault.api.pagination import Pagination
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.clients.models import Client
+from carevault.db.encryption import bound_changes
+from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
@@ -152,17 +154,18 @@ async def list_notes(
     if not include_deleted:
         statement = statement.where(SessionNote.deleted_at.is_(None))
     total = await db.scalar(select(func.count()).select_from(statement.subquery()))
-    notes = list(
-        await db.scalars(
-            statement.order_by(
-                SessionNote.session_date.desc(),
-                SessionNote.created_at.desc(),
-                SessionNote.id.desc(),
-            )
-            .offset(paging.offset)
-            .limit(paging.page_size)
+    notes, unreadable = await scalars_skipping_unreadable(
+        db,
+        statement.order_by(
+            SessionNote.session_date.desc(),
+            SessionNote.created_at.desc(),
+            SessionNote.id.desc(),
         )
+        .offset(paging.offset)
+        .limit(paging.page_size),
+        SessionNote.id,
     )
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
     await audit.record(
         db,
         principal.actor,
@@ -202,7 +205,10 @@ async def save_changes(
             SessionNote.status == NoteStatus.DRAFT.value,
             SessionNote.deleted_at.is_(None),
         )
-        .values(**changes, version=SessionNote.version + 1)
+        .values(
+            **bound_changes(SessionNote, workspace_id, note_id, changes),
+            version=SessionNote.version + 1,
+        )
         .returning(SessionNote)
         .execution_options(synchronize_session=False)
     )

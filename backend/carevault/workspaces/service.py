@@ -3,6 +3,8 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.crypto import current_cipher
+from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.models import Workspace
 
 
@@ -14,7 +16,14 @@ async def get_or_create(db: AsyncSession, name: str) -> tuple[Workspace, bool]:
     existing = await get_by_name(db, name)
     if existing is not None:
         return existing, False
+    return await create(db, name), True
+
+
+async def create(db: AsyncSession, name: str) -> Workspace:
+    """A new practice, with its data keys created in the same transaction."""
     workspace = Workspace(name=name)
     db.add(workspace)
     await db.flush()
-    return workspace, True
+    await provision(db, current_cipher().ring, [workspace.id])
+    await load_workspace_keys(db, workspace.id)
+    return workspace

@@ -285,7 +285,8 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         await client.delete(f"/appointments/{b['id']}")
     rows = await sql(
         api,
-        "SELECT action, resource_ids, details::text AS details, actor_token_id::text AS token "
+        "SELECT action, array_to_json(resource_ids)::text AS resource_ids, "
+        "details::text AS details, actor_token_id::text AS token "
         "FROM audit_events WHERE resource_type = 'appointment' ORDER BY id",
     )
     assert [(r["action"], json.loads(r["resource_ids"])) for r in rows] == [

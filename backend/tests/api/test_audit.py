@@ -1,21 +1,51 @@
-"""The audit trail: owners read it; the hash chain catches rows changed behind our back."""
+"""The audit trail: owners read it; seals under the ring's audit key and checkpoints outside
+the database catch rows changed, removed or rewritten behind the application's back, by its
+own database role or by a superuser."""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import itertools
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import asyncpg
+import pytest
 from typer.testing import CliRunner
 
+from carevault.audit.checkpoints import CHECKPOINT_FILE
+from carevault.audit.sealing import EVENT_DIGEST_SQL
 from carevault.auth.models import Role
 from carevault.cli import app as cli
 from tests.api.test_auth import sql
-from tests.api_support import ApiContext
+from tests.api_support import ApiContext, running_api
+from tests.conftest import NewDatabase
 
 
-async def verify(api: ApiContext, env: dict[str, str]) -> tuple[int, str]:
-    result = await asyncio.to_thread(CliRunner().invoke, cli, ["audit", "verify"], env=env)
+@pytest.fixture
+async def audit_api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiContext]:
+    """The app without its background sealer: these tests seal on demand, like an operator."""
+    async with running_api(await new_database(), data_dir, audit_sealer=False) as context:
+        yield context
+
+
+def cli_env(api: ApiContext) -> dict[str, str]:
+    return {
+        "CAREVAULT_DATABASE_URL": api.database_url,
+        "CAREVAULT_DATA_DIR": str(api.settings.data_dir),
+    }
+
+
+async def carevault(api: ApiContext, *args: str) -> tuple[int, str]:
+    result = await asyncio.to_thread(CliRunner().invoke, cli, list(args), env=cli_env(api))
     return result.exit_code, result.output
+
+
+async def verify(api: ApiContext, *options: str) -> tuple[int, str]:
+    return await carevault(api, "audit", "verify", *options)
 
 
 async def superuser_script(api: ApiContext, script: str) -> None:
@@ -27,19 +57,61 @@ async def superuser_script(api: ApiContext, script: str) -> None:
         await connection.close()
 
 
-async def produce_events(api: ApiContext, count: int) -> str:
-    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+@asynccontextmanager
+async def as_runtime_role(api: ApiContext) -> AsyncIterator[asyncpg.Connection]:
+    """A connection as a non-superuser role that owns the audit tables, like the app's role
+    in a typical deployment (owner of what its migrations created)."""
+    role = f"cv_app_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(api.database_url.replace("+asyncpg", ""))
+    try:
+        await admin.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER")
+        await admin.execute(f"ALTER TABLE audit_events OWNER TO {role}")
+        await admin.execute(f"ALTER TABLE audit_seals OWNER TO {role}")
+        await admin.execute(f"SET ROLE {role}")
+        assert not await admin.fetchval("SELECT rolsuper FROM pg_roles WHERE rolname = $1", role)
+        yield admin
+    finally:
+        await admin.execute("RESET ROLE")
+        await admin.execute("ALTER TABLE audit_events OWNER TO CURRENT_USER")
+        await admin.execute("ALTER TABLE audit_seals OWNER TO CURRENT_USER")
+        await admin.execute(f"DROP ROLE {role}")
+        await admin.close()
+
+
+async def produce_events(api: ApiContext, count: int) -> uuid.UUID:
+    space, (owner,) = await api.workspace_with_users(None, Role.OWNER)
     async with api.signed_in(owner) as client:
         for _ in range(count):
             assert (await client.get("/auth/me")).status_code == 200
-            await client.post("/auth/tokens", json={"name": "t"})
-    return owner
+            await client.post("/auth/tokens", json={"name": "t", "scopes": ["clients:read"]})
+    return space.id
 
 
-async def test_owners_read_the_audit_log_with_filters(api: ApiContext) -> None:
+async def event_ids(api: ApiContext, workspace: uuid.UUID) -> list[int]:
+    rows = await sql(
+        api, "SELECT id FROM audit_events WHERE workspace_id = $1 ORDER BY id", workspace
+    )
+    return [int(r["id"]) for r in rows]
+
+
+async def seal_of(api: ApiContext, event_id: int) -> int:
+    rows = await sql(api, "SELECT seq FROM audit_seals WHERE $1 = ANY(event_ids)", event_id)
+    assert len(rows) == 1
+    return int(rows[0]["seq"])
+
+
+async def sealed_and_checkpointed(api: ApiContext, events: int = 3) -> uuid.UUID:
+    workspace = await produce_events(api, events)
+    code, output = await carevault(api, "audit", "checkpoint")
+    assert code == 0, output
+    return workspace
+
+
+async def test_owners_read_the_audit_log_with_filters(audit_api: ApiContext) -> None:
+    api = audit_api
     _, (owner, clinician) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
     async with api.signed_in(clinician) as client:
-        await client.post("/auth/tokens", json={"name": "c"})
+        created = await client.post("/auth/tokens", json={"name": "c", "scopes": ["clients:read"]})
         refused = await client.get("/audit-events")
         assert refused.status_code == 403
     async with api.signed_in(owner) as client:
@@ -51,47 +123,322 @@ async def test_owners_read_the_audit_log_with_filters(api: ApiContext) -> None:
         assert filtered["items"][0]["ip_address"] == "203.0.113.7"
         by_user = await client.get("/audit-events", params={"action": "auth.login"})
         assert by_user.json()["total"] == 2
+        token_id = created.json()["id"]
+        by_resource = await client.get("/audit-events", params={"resource_id": token_id})
+        assert [e["resource_ids"] for e in by_resource.json()["items"]] == [[token_id]]
         bad = await client.get("/audit-events", params={"since": "yesterday"})
         assert bad.status_code == 422
+        not_an_id = await client.get("/audit-events", params={"resource_id": "abc"})
+        assert not_an_id.status_code == 422
 
 
-async def test_audit_events_of_another_workspace_are_invisible(api: ApiContext) -> None:
+async def test_audit_events_of_another_workspace_are_invisible(audit_api: ApiContext) -> None:
+    api = audit_api
     _, (owner_a,) = await api.workspace_with_users(None, Role.OWNER)
     _, (owner_b,) = await api.workspace_with_users(None, Role.OWNER)
     async with api.signed_in(owner_a) as client:
-        await client.post("/auth/tokens", json={"name": "a"})
+        await client.post("/auth/tokens", json={"name": "a", "scopes": ["clients:read"]})
     async with api.signed_in(owner_b) as client:
         page = (await client.get("/audit-events", params={"action": "api_token.create"})).json()
     assert page["total"] == 0
 
 
-async def test_verify_reports_an_intact_chain_then_an_altered_row(api: ApiContext) -> None:
-    await produce_events(api, 3)
-    env = {"CAREVAULT_DATABASE_URL": api.database_url}
-    code, output = await verify(api, env)
-    assert code == 0 and "every chain is intact" in output
-    rows = await sql(api, "SELECT id FROM audit_events WHERE workspace_id IS NOT NULL ORDER BY id")
-    target = rows[3]["id"]
-    # What someone with superuser access could do: bypass the append-only trigger.
-    await superuser_script(
-        api,
-        "SET session_replication_role = replica;"
-        f"UPDATE audit_events SET action = 'client.read' WHERE id = {int(target)};",
+async def test_events_are_stored_compactly_as_uuid_arrays(audit_api: ApiContext) -> None:
+    workspace = await produce_events(audit_api, 1)
+    rows = await sql(
+        audit_api,
+        "SELECT pg_typeof(resource_ids)::text AS type, resource_ids FROM audit_events "
+        "WHERE workspace_id = $1 AND action = 'api_token.create'",
+        workspace,
     )
-    code, output = await verify(api, env)
-    assert code == 1
-    assert f"first broken link at event {target}: event altered" in output
+    assert rows[0]["type"] == "uuid[]" and isinstance(rows[0]["resource_ids"][0], uuid.UUID)
 
 
-async def test_verify_reports_a_removed_row(api: ApiContext) -> None:
-    await produce_events(api, 3)
-    rows = await sql(api, "SELECT id FROM audit_events WHERE workspace_id IS NOT NULL ORDER BY id")
-    removed, following = rows[2]["id"], rows[3]["id"]
+async def test_an_intact_trail_verifies(audit_api: ApiContext) -> None:
+    await sealed_and_checkpointed(audit_api)
+    code, output = await verify(audit_api)
+    assert code == 0, output
+    assert "Every chain is intact." in output
+    assert "against the checkpoint of" in output and "events/s" in output
+
+
+async def test_without_a_checkpoint_verify_warns_that_a_tail_cannot_be_checked(
+    audit_api: ApiContext,
+) -> None:
+    await produce_events(audit_api, 1)
+    assert (await carevault(audit_api, "audit", "seal"))[0] == 0
+    code, output = await verify(audit_api)
+    assert code == 0
+    assert "WARNING: no checkpoint to compare with: a deleted tail cannot be detected" in output
+
+
+async def test_superuser_altering_a_sealed_event_is_named(audit_api: ApiContext) -> None:
+    workspace = await sealed_and_checkpointed(audit_api)
+    target = (await event_ids(audit_api, workspace))[3]
     await superuser_script(
-        api,
+        audit_api,
         "SET session_replication_role = replica;"
-        f"DELETE FROM audit_events WHERE id = {int(removed)};",
+        f"UPDATE audit_events SET action = 'client.read' WHERE id = {target};",
     )
-    code, output = await verify(api, {"CAREVAULT_DATABASE_URL": api.database_url})
+    code, output = await verify(audit_api)
     assert code == 1
-    assert f"first broken link at event {following}: previous event missing" in output
+    seq = await seal_of(audit_api, target)
+    assert f"BROKEN: workspace {workspace}: event {target} altered after sealing (seal {seq})" in (
+        output
+    )
+
+
+async def test_superuser_deleting_a_middle_event_is_named(audit_api: ApiContext) -> None:
+    workspace = await sealed_and_checkpointed(audit_api)
+    removed = (await event_ids(audit_api, workspace))[2]
+    seq = await seal_of(audit_api, removed)
+    await superuser_script(
+        audit_api,
+        f"SET session_replication_role = replica; DELETE FROM audit_events WHERE id = {removed};",
+    )
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert (
+        f"BROKEN: workspace {workspace}: event {removed} deleted (sealed in seal {seq})" in output
+    )
+
+
+async def test_runtime_role_disabling_the_trigger_to_delete_the_tail_is_caught(
+    audit_api: ApiContext,
+) -> None:
+    """The attack of issue 10: the table's owner disables the trigger, deletes the newest
+    events, re-enables it. Before, verify said every chain was intact."""
+    workspace = await sealed_and_checkpointed(audit_api)
+    newest = (await event_ids(audit_api, workspace))[-2:]
+    seqs = [await seal_of(audit_api, e) for e in newest]
+    async with as_runtime_role(audit_api) as attacker:
+        await attacker.execute(
+            "ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete"
+        )
+        await attacker.execute("DELETE FROM audit_events WHERE id = ANY($1)", newest)
+        await attacker.execute(
+            "ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete"
+        )
+    code, output = await verify(audit_api)
+    assert code == 1
+    for event_id, seq in zip(newest, seqs, strict=True):
+        assert (
+            f"BROKEN: workspace {workspace}: event {event_id} deleted (sealed in seal {seq})"
+            in (output)
+        )
+
+
+async def test_runtime_role_deleting_events_and_their_seals_is_a_deleted_tail(
+    audit_api: ApiContext,
+) -> None:
+    workspace = await sealed_and_checkpointed(audit_api)
+    ids = await event_ids(audit_api, workspace)
+    head = await sql(
+        audit_api,
+        "SELECT seq, total FROM audit_seals WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1",
+        workspace,
+    )
+    last_seq, total = int(head[0]["seq"]), int(head[0]["total"])
+    async with as_runtime_role(audit_api) as attacker:
+        for table in ("audit_events", "audit_seals"):
+            await attacker.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        await attacker.execute("DELETE FROM audit_events WHERE workspace_id = $1", workspace)
+        await attacker.execute("DELETE FROM audit_seals WHERE workspace_id = $1", workspace)
+        for table in ("audit_events", "audit_seals"):
+            await attacker.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert f"BROKEN: workspace {workspace}: tail deleted: the checkpoint of " in output
+    assert (
+        f"records {total} events up to event {ids[-1]} (seal {last_seq}); the database holds no "
+        "seal of it" in output
+    )
+    # A new checkpoint refuses to bless the truncated chain.
+    code, output = await carevault(audit_api, "audit", "checkpoint")
+    assert code == 1 and f"chain {workspace} no longer matches the checkpoint" in output
+
+
+async def test_superuser_truncating_a_chain_after_a_seal_is_a_deleted_tail(
+    audit_api: ApiContext,
+) -> None:
+    workspace = await produce_events(audit_api, 2)
+    assert (await carevault(audit_api, "audit", "seal"))[0] == 0
+    kept = await event_ids(audit_api, workspace)
+    async with audit_api.signed_in(
+        (await sql(audit_api, "SELECT email FROM users WHERE workspace_id = $1", workspace))[0][
+            "email"
+        ]
+    ) as client:
+        await client.post("/auth/tokens", json={"name": "later"})
+    assert (await carevault(audit_api, "audit", "checkpoint"))[0] == 0
+    ids = await event_ids(audit_api, workspace)
+    await superuser_script(
+        audit_api,
+        "SET session_replication_role = replica;"
+        f"DELETE FROM audit_seals WHERE workspace_id = '{workspace}' AND seq > 1;"
+        f"DELETE FROM audit_events WHERE id > {kept[-1]} AND workspace_id = '{workspace}';",
+    )
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert (
+        f"up to event {ids[-1]} (seal 2); the database ends at seal 1 (event {kept[-1]})" in output
+    )
+
+
+async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiContext) -> None:
+    """A superuser alters an event and recomputes its digest and its seal, with every public
+    field right (key id included) but a MAC made without the ring's key."""
+    workspace = await sealed_and_checkpointed(audit_api)
+    target = (await event_ids(audit_api, workspace))[1]
+    seq = await seal_of(audit_api, target)
+    await superuser_script(
+        audit_api,
+        "SET session_replication_role = replica;"
+        f"UPDATE audit_events SET action = 'auth.logout' WHERE id = {target};",
+    )
+    connection = await asyncpg.connect(audit_api.database_url.replace("+asyncpg", ""))
+    try:
+        await connection.execute("SET session_replication_role = replica")
+        await connection.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'")
+        digest = await connection.fetchval(
+            f"SELECT {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = $1",
+            target,
+        )
+        seal = await connection.fetchrow(
+            "SELECT event_ids, digests FROM audit_seals WHERE workspace_id = $1 AND seq = $2",
+            workspace,
+            seq,
+        )
+        index = list(seal["event_ids"]).index(target)
+        digests = bytearray(seal["digests"])
+        digests[index * 32 : (index + 1) * 32] = digest
+        forged = hmac.digest(b"guessed key" * 3, bytes(digests), "sha256")
+        await connection.execute(
+            "UPDATE audit_seals SET digests = $1, mac = $2 WHERE workspace_id = $3 AND seq = $4",
+            bytes(digests),
+            forged,
+            workspace,
+            seq,
+        )
+    finally:
+        await connection.close()
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert f"BROKEN: workspace {workspace}: seal {seq} (events " in output
+    assert "does not verify under the audit key (chain rewritten or seal altered)" in output
+    assert f"event {target} altered" not in output  # the forged digest matches the row
+
+
+async def test_a_disabled_trigger_is_reported(audit_api: ApiContext) -> None:
+    await sealed_and_checkpointed(audit_api)
+    async with as_runtime_role(audit_api) as attacker:
+        await attacker.execute("ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_truncate")
+        await attacker.execute(
+            "ALTER TABLE audit_seals DISABLE TRIGGER audit_seals_no_update_delete"
+        )
+        code, output = await verify(audit_api)
+        await attacker.execute("ALTER TABLE audit_events ENABLE TRIGGER USER")
+        await attacker.execute("ALTER TABLE audit_seals ENABLE TRIGGER USER")
+    assert code == 1
+    assert "BROKEN: trigger audit_events_no_truncate on audit_events is disabled" in output
+    assert "BROKEN: trigger audit_seals_no_update_delete on audit_seals is disabled" in output
+
+
+async def test_unsealed_and_never_sealed_events_are_reported(audit_api: ApiContext) -> None:
+    workspace = await sealed_and_checkpointed(audit_api)
+    # Committed an hour ago and never sealed (no sealer ran): older than the lag budget.
+    late = await sql(
+        audit_api,
+        "INSERT INTO audit_events (workspace_id, occurred_at, action) "
+        "VALUES ($1, now() - interval '1 hour', 'client.read') RETURNING id",
+        workspace,
+    )
+    # Inserted with a transaction id the sealer has already passed: it would never be sealed.
+    hidden = await sql(
+        audit_api,
+        "INSERT INTO audit_events (workspace_id, action, txid) VALUES ($1, 'client.read', 1) "
+        "RETURNING id",
+        workspace,
+    )
+    code, output = await verify(audit_api, "--lag-budget", "30")
+    assert code == 1
+    assert (
+        f"LATE: 1 event(s) unsealed for more than 30 s (the sealing lag budget): events "
+        f"{late[0]['id']}" in output
+    )
+    assert (
+        f"BROKEN: events {hidden[0]['id']} were never sealed although the sealer has passed "
+        "them (inserted behind its back)" in output
+    )
+
+
+async def test_incremental_verify_starts_at_the_checkpoint(audit_api: ApiContext) -> None:
+    workspace = await produce_events(audit_api, 5)
+    assert (await carevault(audit_api, "audit", "seal"))[0] == 0  # seal 1: before the checkpoint
+    email = (await sql(audit_api, "SELECT email FROM users WHERE workspace_id = $1", workspace))[0][
+        "email"
+    ]
+
+    async def more_events() -> None:
+        async with audit_api.signed_in(email) as client:
+            await client.post("/auth/tokens", json={"name": "later"})
+
+    await more_events()
+    assert (await carevault(audit_api, "audit", "checkpoint"))[0] == 0  # seal 2, checkpointed
+    before = len(await sql(audit_api, "SELECT id FROM audit_events"))
+    code, output = await verify(audit_api)
+    assert code == 0 and f"Verified {before} audit events" in output
+    await more_events()
+    assert (await carevault(audit_api, "audit", "seal"))[0] == 0  # seal 3
+    newest = (await event_ids(audit_api, workspace))[-1]
+    code, output = await verify(audit_api, "--since-checkpoint")
+    assert code == 0, output
+    assert "(since the checkpoint)" in output
+    checked = int(output.split("Verified ")[1].split(" ")[0])
+    assert checked < before  # the checkpoint's own seal and what came after, not everything
+    await superuser_script(
+        audit_api,
+        "SET session_replication_role = replica;"
+        f"UPDATE audit_events SET action = 'x' WHERE id = {newest};",
+    )
+    code, output = await verify(audit_api, "--since-checkpoint")
+    assert code == 1 and f"event {newest} altered after sealing" in output
+
+
+async def test_export_writes_events_seals_and_the_checkpoint(
+    audit_api: ApiContext, tmp_path: Path
+) -> None:
+    import json
+
+    workspace = await sealed_and_checkpointed(audit_api)
+    target = tmp_path / "export.jsonl"
+    code, output = await carevault(
+        audit_api,
+        "audit",
+        "export",
+        "--since",
+        "2000-01-01T00:00:00+00:00",
+        "--until",
+        "2999-01-01T00:00:00+00:00",
+        "--output",
+        str(target),
+    )
+    assert code == 0, output
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    events = [line for line in lines if line["type"] == "event"]
+    seals = [line for line in lines if line["type"] == "seal"]
+    assert {e["id"] for e in events} >= set(await event_ids(audit_api, workspace))
+    assert all(e["seal"] is not None for e in events)
+    assert lines[-1]["type"] == "checkpoint"
+    head = next(c for c in lines[-1]["chains"] if c["workspace_id"] == str(workspace))
+    chain = [s for s in seals if s["workspace_id"] == str(workspace)]
+    assert chain[-1]["mac"] == head["head_mac"]  # the seals reach the checkpoint's head
+    for previous, following in itertools.pairwise(chain):
+        assert following["prev_mac"] == previous["mac"]
+
+
+async def test_checkpoints_go_to_the_data_directory_by_default(audit_api: ApiContext) -> None:
+    await sealed_and_checkpointed(audit_api)
+    path = audit_api.settings.data_dir / CHECKPOINT_FILE
+    assert path.exists() and path.stat().st_mode & 0o777 == 0o600
+    assert len(path.read_text().splitlines()) == 1

@@ -56,7 +56,11 @@ async def create_client(client: httpx.AsyncClient, **fields: Any) -> dict[str, A
 
 
 async def listed_ids(client: httpx.AsyncClient, **params: Any) -> list[str]:
-    response = await client.get("/clients", params=params)
+    """GET /clients, or POST /clients/search when there is a search term."""
+    if "q" in params:
+        response = await client.post("/clients/search", json=params)
+    else:
+        response = await client.get("/clients", params=params)
     assert response.status_code == 200, response.text
     return [item["id"] for item in response.json()["items"]]
 
@@ -164,6 +168,30 @@ async def test_search_finds_email_and_phone_however_written_and_names_by_substri
         assert await listed_ids(client, q="+44 20 7946 0000") == []
 
 
+async def test_search_finds_rows_whose_indexes_are_still_under_the_ring_wide_key(
+    api: ApiContext,
+) -> None:
+    """Rows written before practice blind-index keys carry indexes under the ring's key until
+    `carevault reencrypt` recomputes them; search must still find them."""
+    from carevault.crypto import BlindIndex, current_cipher
+
+    space, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.signed_in(email) as client:
+        legacy = await create_client(client, email="old@example.org", phone="+1 555 010 0199")
+        fresh = await create_client(client, first_name="Grace", email="new@example.org")
+        ring_wide = BlindIndex(current_cipher())
+        await sql(
+            api,
+            "UPDATE clients SET email_bidx = $1, phone_bidx = $2 WHERE id = $3",
+            ring_wide.email("old@example.org", str(space.id)),
+            ring_wide.phone("+1 555 010 0199", str(space.id)),
+            uuid.UUID(legacy["id"]),
+        )
+        assert await listed_ids(client, q="OLD@example.org") == [legacy["id"]]
+        assert await listed_ids(client, q="1 (555) 010-0199") == [legacy["id"]]
+        assert await listed_ids(client, q="new@example.org") == [fresh["id"]]
+
+
 async def test_list_is_ordered_by_last_then_first_name_and_paginated(api: ApiContext) -> None:
     _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
     async with api.signed_in(email) as client:
@@ -209,7 +237,7 @@ async def test_invalid_input_is_422_naming_the_field(api: ApiContext) -> None:
     future = (date.today() + timedelta(days=2)).isoformat()
     async with api.signed_in(email) as client:
         at_limits = await create_client(
-            client, first_name="x" * 200, email="a@b", medical_history="x" * 5_000
+            client, first_name="x" * 200, email="a@b.org", medical_history="x" * 5_000
         )
         path = f"/clients/{at_limits['id']}"
         valid = {"first_name": "Ada", "last_name": "Lovelace"}
@@ -267,7 +295,8 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         await client.post(f"/clients/{ada['id']}/restore")
     rows = await sql(
         api,
-        "SELECT action, resource_ids, details::text AS details, actor_user_id::text AS actor "
+        "SELECT action, array_to_json(resource_ids)::text AS resource_ids, "
+        "details::text AS details, actor_user_id::text AS actor "
         "FROM audit_events WHERE resource_type = 'client' ORDER BY id",
     )
     assert [(r["action"], json.loads(r["resource_ids"])) for r in rows] == [
@@ -331,7 +360,13 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients/{client_id}",
         "/api/v1/clients/{client_id}/restore",
         "/api/v1/clients/import",
+        "/api/v1/clients/search",
     }
+    # A search term is PHI: it is never a query parameter.
+    for operations in paths.values():
+        for operation in operations.values():
+            names = {parameter["name"] for parameter in operation.get("parameters", [])}
+            assert "q" not in names
     assert set(paths["/api/v1/clients/{client_id}"]) == {"get", "patch", "delete"}
     error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
     for path, operations in paths.items():

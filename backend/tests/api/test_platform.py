@@ -4,25 +4,40 @@ from __future__ import annotations
 
 import logging
 import uuid
+from pathlib import Path
 
 import pytest
 
 from carevault.auth.models import Role
-from tests.api_support import ApiContext
+from tests.api_support import ApiContext, running_api
+from tests.conftest import NewDatabase
 
 
-async def test_malformed_json_and_unknown_fields_are_422_in_the_error_shape(
-    api: ApiContext,
-) -> None:
+async def test_unreadable_json_is_400_and_names_no_byte_offset(api: ApiContext) -> None:
     async with api.client() as client:
         broken = await client.post(
             "/auth/login", content=b'{"email": ', headers={"Content-Type": "application/json"}
         )
+        nul = await client.post(
+            "/auth/login",
+            content=b'{"email": "a\x00"}',
+            headers={"Content-Type": "application/json"},
+        )
+    for response in (broken, nul):
+        assert response.status_code == 400
+        assert response.json()["error"]["code"] == "bad_request"
+        assert "details" not in response.json()["error"]
+
+
+async def test_unknown_fields_and_wrong_types_are_422_in_the_error_shape(
+    api: ApiContext,
+) -> None:
+    async with api.client() as client:
         unknown = await client.post(
             "/auth/login", json={"email": "a@b.c", "password": "x", "admin": True}
         )
         wrong_type = await client.post("/auth/login", json={"email": 5, "password": []})
-    for response in (broken, unknown, wrong_type):
+    for response in (unknown, wrong_type):
         assert response.status_code == 422
         assert response.json()["error"]["code"] == "validation_error"
     assert {d["field"] for d in unknown.json()["error"]["details"]} == {"admin"}
@@ -49,12 +64,16 @@ async def test_bad_ids_and_unknown_routes_are_4xx(api: ApiContext) -> None:
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
 
 
-async def test_metrics_report_route_latency_and_field_operations(api: ApiContext) -> None:
-    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
-    async with api.signed_in(owner) as client:
-        await client.get("/auth/me")
-    async with api.client() as client:
-        text = (await client.get("http://testserver/metrics")).text
+async def test_metrics_report_route_latency_and_field_operations(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    async with running_api(await new_database(), data_dir, metrics_token="scrape") as api:
+        _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+        async with api.signed_in(owner) as client:
+            await client.get("/auth/me")
+        async with api.client() as client:
+            headers = {"Authorization": "Bearer scrape"}
+            text = (await client.get("http://testserver/metrics", headers=headers)).text
     series = 'method="GET",route="/api/v1/auth/me",status="200"'
     assert f"carevault_http_request_duration_seconds_count{{{series}}} 1.0" in text
     assert 'carevault_field_operations_total{operation="encrypt"}' in text
@@ -81,7 +100,8 @@ async def test_openapi_documents_every_route_with_the_error_shape(api: ApiContex
         for method, operation in operations.items():
             assert operation.get("summary") or operation.get("description"), (method, path)
             for status, response in operation["responses"].items():
-                if status.startswith(("4", "5")) and path != "/health/ready":
+                readiness = ("/health/ready", "/api/v1/system/readiness")
+                if status.startswith(("4", "5")) and not (status == "503" and path in readiness):
                     schema = response["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/ErrorResponse"}, (path, status)
 
@@ -121,6 +141,78 @@ async def test_a_value_that_fails_to_decrypt_is_a_specific_error_audited_and_con
     events = await sql(
         api, "SELECT resource_ids, details FROM audit_events WHERE action = 'phi.decryption_failed'"
     )
-    assert len(events) == 1 and notes[0] in events[0]["resource_ids"]
+    assert len(events) == 1 and uuid.UUID(notes[0]) in events[0]["resource_ids"]
     assert "private" not in caplog.text
     assert any(r.getMessage() == "PHI decryption failed" for r in caplog.records)
+
+
+async def test_a_value_moved_from_another_practice_is_refused_and_lists_leave_it_out(
+    api: ApiContext,
+) -> None:
+    """The issue's attack: with write access to the database, copy a client's medical
+    history (or name) from one practice into a row of another. Before practice keys and
+    row binding the target practice read the victim's PHI; and one bad row made the whole
+    client list answer 500."""
+    from tests.api.test_auth import sql
+    from tests.api.test_session_notes import practice
+
+    victim = await practice(api, Role.OWNER, clients=1)
+    attacker = await practice(api, Role.OWNER, clients=3)
+    async with api.signed_in(victim.emails[0]) as client:
+        updated = await client.patch(
+            f"/clients/{victim.client_ids[0]}", json={"medical_history": "victim's history"}
+        )
+        assert updated.status_code == 200
+    target = uuid.UUID(attacker.client_ids[0])
+    await sql(
+        api,
+        "UPDATE clients SET medical_history = (SELECT medical_history FROM clients "
+        "WHERE id = $1), last_name = (SELECT last_name FROM clients WHERE id = $1) "
+        "WHERE id = $2",
+        uuid.UUID(victim.client_ids[0]),
+        target,
+    )
+    async with api.signed_in(attacker.emails[0]) as client:
+        moved = await client.get(f"/clients/{target}")
+        listed = await client.get("/clients")
+    assert moved.status_code == 500
+    assert moved.json()["error"]["code"] == "phi_decryption_failed"
+    assert "victim" not in moved.text
+    assert listed.status_code == 200, listed.text
+    ids = {item["id"] for item in listed.json()["items"]}
+    assert ids == set(attacker.client_ids) - {str(target)}
+    events = await sql(
+        api,
+        "SELECT e.resource_ids FROM audit_events e JOIN users u ON u.workspace_id = "
+        "e.workspace_id WHERE e.action = 'phi.decryption_failed' AND u.email = $1",
+        attacker.emails[0],
+    )
+    assert any(str(target) in str(event["resource_ids"]) for event in events)
+
+
+async def test_practice_keys_are_read_once_per_refresh_not_per_request(api: ApiContext) -> None:
+    """Data keys are loaded before a request touches PHI, from the process cache: the
+    `workspace_keys` table is read at most once per refresh interval, never per request."""
+    from sqlalchemy import event
+
+    from carevault.crypto import current_cipher
+    from tests.api.test_session_notes import practice
+
+    setup = await practice(api, Role.OWNER, clients=2)
+    current_cipher().data_keys.clear()  # as in a process that has not served this practice
+    engine = api.app.state.carevault.engine.sync_engine
+    reads: list[str] = []
+
+    def count(conn: object, cursor: object, statement: str, *_: object) -> None:
+        if "FROM workspace_keys" in statement:
+            reads.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        async with api.signed_in(setup.emails[0]) as client:
+            for _ in range(5):
+                assert (await client.get("/clients")).status_code == 200
+                assert (await client.get(f"/clients/{setup.client_ids[0]}")).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(reads) == 1

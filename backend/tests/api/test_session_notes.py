@@ -343,7 +343,8 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         await client.post(f"/sessions/{b['id']}/restore")
     rows = await sql(
         api,
-        "SELECT action, resource_ids, details::text AS details, actor_user_id "
+        "SELECT action, array_to_json(resource_ids)::text AS resource_ids, "
+        "details::text AS details, actor_user_id "
         "FROM audit_events WHERE resource_type = 'session' ORDER BY id",
     )
     assert [(r["action"], json.loads(r["resource_ids"])) for r in rows] == [

@@ -38,8 +38,7 @@ def test_run_starts_embedded_database_seeds_and_serves(tmp_path: Path) -> None:
             except httpx.TransportError:
                 time.sleep(0.3)
         assert ready is not None and ready.status_code == 200, "server never became ready"
-        assert ready.json()["status"] == "ready"
-        assert ready.json()["pgcrypto"]["available"] is False  # the embedded server lacks it
+        assert ready.json() == {"status": "ready"}  # the details are for owners only
         searched = httpx.get(
             f"http://127.0.0.1:{port}/api/v1/clients", params={"q": "private.person@example.org"}
         )

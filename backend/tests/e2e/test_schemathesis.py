@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from carevault.auth.scopes import EVERY_SCOPE
 from tests.conftest import PgServer, admin_execute
 from tests.e2e.test_carevault_run import free_port
 
@@ -31,6 +32,11 @@ CHECKS = ",".join(
 
 
 def carevault_env(database_url: str, data_dir: Path) -> dict[str, str]:
+    """The environment of a CareVault process on this database, with a local key ring in
+    `data_dir` as `carevault keys init` leaves it (only `init` and `run` create one)."""
+    from carevault.crypto import LocalFileProvider
+
+    LocalFileProvider(data_dir / "keyring.json").initialize()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAREVAULT_")}
     env.update(CAREVAULT_DATABASE_URL=database_url, CAREVAULT_DATA_DIR=str(data_dir))
     return env
@@ -45,6 +51,13 @@ def live_server(
         admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
     )
     env = carevault_env(pg_server.url(name), tmp_path_factory.mktemp("fuzz-data"))
+    # Only `keys init` creates a ring; nothing else (not even a first start) does.
+    subprocess.run(
+        [sys.executable, "-m", "carevault", "keys", "init"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     subprocess.run(
         [
             sys.executable,
@@ -90,7 +103,9 @@ def live_server(
             login.raise_for_status()
             csrf = login.json()["csrf_token"]
             token = client.post(
-                "/auth/tokens", json={"name": "fuzz"}, headers={"X-CSRF-Token": csrf}
+                "/auth/tokens",
+                json={"name": "fuzz", "scopes": list(EVERY_SCOPE)},
+                headers={"X-CSRF-Token": csrf},
             ).json()["token"]
             cookie = client.cookies["carevault_session"]
         yield base, {"token": token, "cookie": cookie, "csrf": csrf}
@@ -102,7 +117,7 @@ def live_server(
 
 
 def run_schemathesis(
-    base: str, *headers: str, examples: int = 15
+    base: str, *headers: str, examples: int = 15, only: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     command = [
         sys.executable,
@@ -125,6 +140,8 @@ def run_schemathesis(
     ]
     for header in headers:
         command += ["--header", header]
+    if only is not None:
+        command += ["--include-path-regex", only]
     return subprocess.run(command, capture_output=True, text=True, timeout=900)
 
 
@@ -143,3 +160,29 @@ def test_no_server_errors_and_responses_match_the_schema(
     }[identity]
     result = run_schemathesis(base, *headers)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+# Issue 9's endpoints: the search that took PHI out of URLs, and the readiness split into a
+# public status and an owner-only report. Fuzzed harder than the rest, as the owner by token
+# and by cookie, and signed out.
+NEW_ENDPOINTS = r"^/(api/v1/clients/search|api/v1/system/readiness|health/ready)$"
+
+
+@pytest.mark.parametrize("identity", ["signed_out", "token", "cookie"])
+def test_issue_9_endpoints_under_more_examples(
+    live_server: tuple[str, dict[str, str]], identity: str
+) -> None:
+    base, credentials = live_server
+    document = httpx.get(f"{base}/openapi.json").json()
+    assert {"/api/v1/clients/search", "/api/v1/system/readiness"} <= set(document["paths"])
+    headers = {
+        "signed_out": [],
+        "token": [f"Authorization: Bearer {credentials['token']}"],
+        "cookie": [
+            f"Cookie: carevault_session={credentials['cookie']}",
+            f"X-CSRF-Token: {credentials['csrf']}",
+        ],
+    }[identity]
+    result = run_schemathesis(base, *headers, examples=60, only=NEW_ENDPOINTS)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert "No operations" not in result.stdout

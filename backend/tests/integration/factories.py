@@ -10,14 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.appointments.models import Appointment
 from carevault.clients.models import Client
 from carevault.notes.models import SessionNote
+from carevault.workspaces import service as workspace_service
 from carevault.workspaces.models import Workspace
 
 
 async def workspace(db: AsyncSession, name: str | None = None) -> Workspace:
-    space = Workspace(name=name or f"Practice {uuid.uuid4().hex[:8]}")
-    db.add(space)
-    await db.flush()
-    return space
+    return await workspace_service.create(db, name or f"Practice {uuid.uuid4().hex[:8]}")
 
 
 async def client(db: AsyncSession, space: Workspace, **fields: object) -> Client:

@@ -123,20 +123,39 @@ async def test_db_upgrade_builds_the_schema_on_an_empty_database(
         await admin_execute(pg_server, f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
-def test_keys_init_status_rotate_retire_with_the_local_file(cli_env: Path) -> None:
-    status = runner.invoke(cli, ["keys", "status"])
+async def test_keys_init_status_rotate_activate_retire_with_the_local_file(
+    cli_env: Path, new_database: NewDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", await new_database())
+    monkeypatch.setenv("CAREVAULT_KEY_CACHE_TTL_SECONDS", "2")
+    monkeypatch.setenv("CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS", "2")
+    (cli_env / "keyring.json").unlink()  # the data_dir fixture made one; start without
+    status = await invoke(["keys", "status"])
     assert status.exit_code == 2 and "keys init" in status.output
 
-    init = runner.invoke(cli, ["keys", "init"])
+    init = await invoke(["keys", "init"])
     assert init.exit_code == 0 and "Created key ring" in init.output
     path = cli_env / "keyring.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
-    rotate = runner.invoke(cli, ["keys", "rotate"])
-    assert "Key version 2 is now active" in rotate.output
-    retire = runner.invoke(cli, ["keys", "retire", "1", "--yes"])
+    too_soon = await invoke(["keys", "rotate", "--activate-in", "0.1"])
+    assert too_soon.exit_code == 2 and "at least 4 s" in too_soon.output
+    rotate = await invoke(["keys", "rotate", "--activate-in", "3600"])
+    assert rotate.exit_code == 0, rotate.output
+    assert "Key version 2 is pending" in rotate.output
+    pending = (await invoke(["keys", "status"])).output.splitlines()
+    assert "active version: 1" in pending
+    assert any(line.split()[:2] == ["2", "pending"] for line in pending)
+    assert any(line.startswith("pending version 2 activates at") for line in pending)
+    early = await invoke(["keys", "activate", "2"])
+    assert early.exit_code == 2 and "may be activated from" in early.output
+    await asyncio.sleep(4.2)
+    activate = await invoke(["keys", "activate", "2"])
+    assert activate.exit_code == 0, activate.output
+
+    retire = await invoke(["keys", "retire", "1", "--yes"])
     assert retire.exit_code == 0, retire.output
-    refuse = runner.invoke(cli, ["keys", "retire", "2", "--yes"])
+    refuse = await invoke(["keys", "retire", "2", "--yes"])
     assert refuse.exit_code == 2 and "rotate first" in refuse.output
 
     status = runner.invoke(cli, ["keys", "status"])

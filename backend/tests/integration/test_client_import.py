@@ -152,5 +152,5 @@ async def test_http_import_is_for_owners_and_all_or_nothing(api: ApiContext) -> 
         assert wrong_type.status_code == 415
         done = await client.post("/clients/import", content=CSV, headers=headers)
         assert done.status_code == 201 and done.json() == {"imported": 2}
-        found = await client.get("/clients", params={"q": "GRACE@example.org "})
+        found = await client.post("/clients/search", json={"q": "GRACE@example.org "})
         assert [c["last_name"] for c in found.json()["items"]] == ["Hopper"]

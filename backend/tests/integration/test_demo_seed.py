@@ -7,7 +7,7 @@ from carevault.appointments.models import Appointment
 from carevault.auth.models import User
 from carevault.auth.passwords import verify_password
 from carevault.clients.models import Client
-from carevault.crypto import BlindIndex, current_cipher
+from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.demo.seed import DEMO_CLIENTS, DEMO_OWNER_EMAIL, DEMO_PASSWORD, seed_demo
 from carevault.notes.models import SessionNote
 from carevault.workspaces.service import get_by_name
@@ -31,7 +31,7 @@ async def test_demo_practice_is_seeded_once_and_reads_back(
     assert all(c.first_name and c.last_name and c.email for c in clients)
 
     # the blind index finds a client by a differently written email
-    index = BlindIndex(current_cipher())
+    index = PracticeBlindIndex(current_cipher())
     wanted = clients[3]
     found = (
         (

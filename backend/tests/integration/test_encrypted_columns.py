@@ -11,9 +11,10 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import DecryptionError, EncryptedString
+from carevault.crypto import DecryptionError, EncryptedString, KeyRing, current_cipher
 from carevault.db.models import Base
 from carevault.notes.models import SessionNote
+from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.conftest import RingHolder
 from tests.integration import factories
 
@@ -128,7 +129,7 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
             assert values, f"{table}.{column} has no row to check"
         for value in values:
             assert isinstance(value, bytes), f"{table}.{column} is not bytea"
-            assert value[0] == 0x01
+            assert value[0] == 0x03
             for plaintext in plaintexts:
                 assert plaintext.encode() not in value, f"{table}.{column} leaks {plaintext!r}"
 
@@ -175,18 +176,26 @@ async def test_a_value_moved_to_the_same_column_of_another_table_raises(db: Asyn
         await db.execute(select(Appointment).where(Appointment.id == appointment.id))
 
 
+async def rotate(db: AsyncSession, ring_holder: RingHolder, ring: KeyRing, space: object) -> None:
+    """Swap in `ring` the way a refresh does, with the practice's new data key provisioned."""
+    ring_holder.ring = ring
+    await provision(db, ring)
+    current_cipher().data_keys.forget(space.id.bytes)  # type: ignore[attr-defined]
+    await load_workspace_keys(db, space.id)  # type: ignore[attr-defined]
+
+
 async def test_unknown_and_retired_versions_raise(
     db: AsyncSession, ring_holder: RingHolder
 ) -> None:
     space = await factories.workspace(db)
     original = ring_holder.ring
     row = await factories.client(db, space)
-    ring_holder.ring = original.rotated()
+    await rotate(db, ring_holder, original.rotated(), space)
     newer = await factories.client(db, space, first_name="Grace")
     ring_holder.ring = original  # a ring that has never heard of version 2
     with pytest.raises(DecryptionError, match="version 2 is not in the key ring"):
         await reread(db, Client, newer.id)
-    ring_holder.ring = original.rotated().with_retired(1)
+    ring_holder.ring = KeyRing.from_json(original.rotated().to_json()).with_retired(1)
     with pytest.raises(DecryptionError, match="version 1 is retired"):
         await reread(db, Client, row.id)
 
@@ -196,7 +205,7 @@ async def test_rotation_changes_new_writes_and_old_rows_still_read(
 ) -> None:
     space = await factories.workspace(db)
     old = await factories.client(db, space, first_name="Before")
-    ring_holder.ring = ring_holder.ring.rotated()
+    await rotate(db, ring_holder, ring_holder.ring.rotated(), space)
     new = await factories.client(db, space, first_name="After")
     versions = dict(
         (
@@ -231,3 +240,118 @@ async def test_null_stays_null(db: AsyncSession) -> None:
     raw = await db.scalar(text("SELECT notes FROM clients WHERE id = :id"), {"id": row.id})
     assert raw is None
     assert (await reread(db, Client, row.id)).notes is None  # type: ignore[attr-defined]
+
+
+async def test_a_value_moved_to_another_row_of_the_same_practice_raises(db: AsyncSession) -> None:
+    space = await factories.workspace(db)
+    source = await factories.client(db, space, medical_history="Asthma")
+    target = await factories.client(db, space, medical_history="None known")
+    await db.execute(
+        text(
+            "UPDATE clients SET medical_history = (SELECT medical_history FROM clients "
+            "WHERE id = :s) WHERE id = :t"
+        ),
+        {"s": source.id, "t": target.id},
+    )
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        await reread(db, Client, target.id)
+    assert (await reread(db, Client, source.id)).medical_history == "Asthma"  # type: ignore[attr-defined]
+
+
+async def test_a_value_moved_into_another_practice_raises(db: AsyncSession) -> None:
+    """The attack of the issue: copy one practice's PHI into a row another practice reads."""
+    ours, theirs = await factories.workspace(db), await factories.workspace(db)
+    victim = await factories.client(db, theirs, medical_history="Their secret")
+    decoy = await factories.client(db, ours, medical_history="Ours")
+    await db.execute(
+        text(
+            "UPDATE clients SET medical_history = (SELECT medical_history FROM clients "
+            "WHERE id = :v) WHERE id = :d"
+        ),
+        {"v": victim.id, "d": decoy.id},
+    )
+    with pytest.raises(DecryptionError):
+        await reread(db, Client, decoy.id)
+
+
+async def test_a_row_moved_to_another_practice_whole_raises(db: AsyncSession) -> None:
+    """Re-parenting the row itself (changing its workspace_id) also breaks every value."""
+    ours, theirs = await factories.workspace(db), await factories.workspace(db)
+    victim = await factories.client(db, theirs)
+    await db.execute(
+        text("UPDATE clients SET workspace_id = :w WHERE id = :id"), {"w": ours.id, "id": victim.id}
+    )
+    with pytest.raises(DecryptionError):
+        await reread(db, Client, victim.id)
+
+
+async def test_core_writes_must_bind_their_row(db: AsyncSession) -> None:
+    """Every write path binds the row or is refused loudly: Core insert, executemany, Core
+    update without binding all fail; with `bound_rows`/`bound_changes` they work."""
+    import uuid
+
+    from sqlalchemy import insert, update
+
+    from carevault.crypto import UnboundValueError
+    from carevault.db.encryption import bound_changes, bound_rows
+
+    space = await factories.workspace(db)
+    row = {"id": uuid.uuid4(), "workspace_id": space.id, "first_name": "A", "last_name": "B"}
+    for attempt in (
+        lambda: db.execute(insert(Client).values(**row)),
+        lambda: db.execute(insert(Client), [row, {**row, "id": uuid.uuid4()}]),
+        lambda: db.execute(insert(Client.__table__), [row]),
+        lambda: db.execute(update(Client).where(Client.id == row["id"]).values(first_name="Z")),
+    ):
+        async with db.begin_nested():
+            with pytest.raises(Exception) as refused:
+                await attempt()
+            assert isinstance(refused.value.__cause__ or refused.value, UnboundValueError) or (
+                "bound to its row" in str(refused.value)
+            )
+    await db.execute(insert(Client), bound_rows(Client, [row]))
+    await db.execute(
+        update(Client)
+        .where(Client.id == row["id"])
+        .values(**bound_changes(Client, space.id, row["id"], {"first_name": "Zed"}))
+    )
+    loaded = await reread(db, Client, row["id"])
+    assert (loaded.first_name, loaded.last_name) == ("Zed", "B")  # type: ignore[attr-defined]
+
+
+async def test_a_value_bound_to_another_row_cannot_be_written_through_core(
+    db: AsyncSession,
+) -> None:
+    """bound_changes rebinds: a value read from row A and written to row B reads back at B."""
+    from sqlalchemy import update
+
+    from carevault.db.encryption import bound_changes
+
+    space = await factories.workspace(db)
+    first = await factories.client(db, space, notes="copied text")
+    second = await factories.client(db, space, notes="original")
+    copied = (await reread(db, Client, first.id)).notes  # type: ignore[attr-defined]
+    await db.execute(
+        update(Client)
+        .where(Client.id == second.id)
+        .values(**bound_changes(Client, space.id, second.id, {"notes": copied}))
+    )
+    assert (await reread(db, Client, second.id)).notes == "copied text"  # type: ignore[attr-defined]
+
+
+async def test_legacy_column_bound_values_stay_readable(
+    db: AsyncSession, ring_holder: RingHolder
+) -> None:
+    """Values of format 0x01 (written before practice keys existed) still open."""
+    from carevault.crypto import envelope
+
+    space = await factories.workspace(db)
+    row = await factories.client(db, space)
+    ring = ring_holder.ring
+    legacy = envelope.seal_aesgcm(
+        ring.active_cipher, ring.active_header, b"Legacy Name", b"clients.last_name"
+    )
+    await db.execute(
+        text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": legacy, "id": row.id}
+    )
+    assert (await reread(db, Client, row.id)).last_name == "Legacy Name"  # type: ignore[attr-defined]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,11 +13,18 @@ from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import DecryptionError, FieldCipher, PhiBackend, envelope, install
+from carevault.crypto import (
+    DecryptionError,
+    FieldCipher,
+    PhiBackend,
+    current_cipher,
+    envelope,
+    install,
+)
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
-from tests.conftest import RingHolder
+from tests.conftest import RingHolder, embedded_server
 from tests.integration import factories
 
 pytestmark = pytest.mark.pgcrypto
@@ -59,7 +68,7 @@ async def test_round_trip_inside_the_database(pg_db: AsyncSession, value: str) -
     raw = await pg_db.scalar(
         text("SELECT medical_history FROM clients WHERE id = :id"), {"id": row.id}
     )
-    assert raw[0] == envelope.FORMAT_PGCRYPTO
+    assert raw[0] == envelope.FORMAT_PGCRYPTO_BOUND
     if value:
         assert value.encode() not in raw
 
@@ -70,10 +79,11 @@ async def test_database_sealed_values_are_read_by_the_application_backend(
     space = await factories.workspace(pg_db)
     row = await factories.client(pg_db, space, first_name="Sealed in SQL")
     raw = await pg_db.scalar(text("SELECT first_name FROM clients WHERE id = :id"), {"id": row.id})
-    app_cipher = FieldCipher(ring_holder)
-    assert app_cipher.decrypt(raw, b"clients.first_name") == "Sealed in SQL"
+    app_cipher = current_cipher()
+    binding = (space.id.bytes, row.id.bytes)
+    assert app_cipher.open(raw, binding, b"clients.first_name") == "Sealed in SQL"
     # and the database opens what the application sealed: one column, both kinds
-    sealed_by_app = app_cipher.encrypt("Sealed in Python", b"clients.last_name")
+    sealed_by_app = app_cipher.seal("Sealed in Python", binding, b"clients.last_name")
     await pg_db.execute(
         text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": sealed_by_app, "id": row.id}
     )
@@ -154,30 +164,154 @@ async def test_keys_travel_only_as_bound_parameters(
         await reread(pg_db, row.id)
     finally:
         event.remove(pgcrypto_engine.sync_engine, "before_cursor_execute", capture)
-    key = ring_holder.ring.active.material
+    master = ring_holder.ring.active.material
+    assert master is not None
+    data_key = current_cipher().data_keys.material(ring_holder.ring, space.id.bytes, 1)
+    assert data_key is not None
     sql = "\n".join(statements)
-    assert "carevault_pgc_encrypt" in sql and "carevault_pgc_decrypt" in sql
-    for form in (key.hex(), key.hex().upper(), repr(key)):
-        assert form not in sql
+    assert "carevault_pgc_seal_bound" in sql and "carevault_pgc_open_bound" in sql
+    for key in (master, data_key):
+        for form in (key.hex(), key.hex().upper(), repr(key)):
+            assert form not in sql
     sent = [value for params in parameters for value in params]
-    assert key in sent  # the active key, as a parameter of carevault_pgc_encrypt()
-    assert any(isinstance(value, list) and key in value for value in sent)  # the ring, to open
+    flat = [item for value in sent for item in (value if isinstance(value, list) else [value])]
+    # Only the practice's data key travels (in the sealing parameter, and to open); the
+    # master key never leaves the application.
+    assert any(isinstance(v, bytes) and v[4:36] == data_key for v in flat)
+    assert data_key in flat
+    assert not any(isinstance(v, bytes) and master in v for v in flat)
 
 
-async def test_a_server_without_pgcrypto_still_migrates_and_reports_unavailable(
-    tmp_path: Path,
+async def test_bound_format_matches_the_python_reference_byte_for_byte(
+    pg_db: AsyncSession,
 ) -> None:
-    from carevault.db.embedded import start_embedded
+    data_key = bytes(range(32))
+    workspace, row = uuid.uuid4(), uuid.uuid4()
+    packed = (9).to_bytes(4, "big") + data_key + workspace.bytes + row.bytes + b"reference"
+    sealed = await pg_db.scalar(
+        text("SELECT carevault_pgc_seal_bound(:p, 'clients.notes')"), {"p": packed}
+    )
+    context = workspace.bytes + row.bytes + b"clients.notes"
+    expected = envelope.seal_cbc_hmac(
+        data_key, 9, b"reference", context, iv=sealed[5:21], format_byte=0x04
+    )
+    assert sealed == expected
 
-    url = start_embedded(tmp_path, database="no_pgcrypto")  # the wheel ships no pgcrypto
-    engine = create_engine(url, pool_size=1)
-    try:
-        await upgrade_async(engine)
-        assert await pgcrypto_available(engine) is False
-        async with engine.connect() as connection:
-            functions = await connection.scalar(
-                text("SELECT count(*) FROM pg_proc WHERE proname LIKE 'carevault_pgc_%'")
-            )
-        assert functions == 3
-    finally:
-        await engine.dispose()
+    async def opened(ws: uuid.UUID, row_id: uuid.UUID, practice: uuid.UUID) -> bytes:
+        result: bytes = await pg_db.scalar(
+            text(
+                "SELECT carevault_pgc_open_bound(:v, :w, :r, :p, ARRAY[9::bigint], "
+                "ARRAY[CAST(:k AS bytea)], 'clients.notes')"
+            ),
+            {"v": sealed, "w": ws, "r": row_id, "p": practice, "k": data_key},
+        )
+        return result
+
+    assert await opened(workspace, row, workspace) == b"\x00reference"
+    assert (await opened(workspace, uuid.uuid4(), workspace))[:2] == b"\xff\x04"  # other row
+    other = uuid.uuid4()
+    assert (await opened(other, row, other))[:2] == b"\xff\x04"  # other practice
+    assert (await opened(other, row, workspace))[:2] == b"\xff\x05"  # keys not its own
+
+
+PG_BOUND_VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "encryption_vectors.json").read_text("utf-8")
+)["pgcrypto_bound_fields"]
+
+
+@pytest.mark.parametrize("vector", PG_BOUND_VECTORS, ids=[v["name"] for v in PG_BOUND_VECTORS])
+async def test_the_sql_function_opens_every_format_04_vector(
+    pg_db: AsyncSession, vector: dict[str, Any]
+) -> None:
+    """docs/encryption.md's 0x04 vectors, opened by carevault_pgc_open_bound itself; and the
+    SQL sealing function, given the vector's inputs, gives the vector's bytes but for the IV
+    (random in SQL), which the Python reference then reproduces byte for byte."""
+    data_key = bytes.fromhex(vector["data_key"])
+    version = vector["key_version"]
+    workspace, row = uuid.UUID(vector["workspace_id"]), uuid.UUID(vector["row_id"])
+    expected = bytes.fromhex(vector["expected"])
+    opened = await pg_db.scalar(
+        text(
+            "SELECT carevault_pgc_open_bound(:v, :w, :r, :w, ARRAY[CAST(:n AS bigint)], "
+            "ARRAY[CAST(:k AS bytea)], :c)"
+        ),
+        {
+            "v": expected,
+            "w": workspace,
+            "r": row,
+            "n": version,
+            "k": data_key,
+            "c": vector["context"],
+        },
+    )
+    assert opened == b"\x00" + vector["plaintext"].encode()
+    packed = (
+        version.to_bytes(4, "big")
+        + data_key
+        + workspace.bytes
+        + row.bytes
+        + vector["plaintext"].encode()
+    )
+    sealed = await pg_db.scalar(
+        text("SELECT carevault_pgc_seal_bound(:p, :c)"), {"p": packed, "c": vector["context"]}
+    )
+    assert sealed[:5] == expected[:5] and len(sealed) == len(expected)
+    assert sealed == envelope.seal_cbc_hmac(
+        data_key,
+        version,
+        vector["plaintext"].encode(),
+        bytes.fromhex(vector["bound_context"]),
+        iv=sealed[5:21],
+        format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
+    )
+
+
+async def test_a_database_sealed_value_moved_to_another_row_is_refused(
+    pg_db: AsyncSession,
+) -> None:
+    space = await factories.workspace(pg_db)
+    first = await factories.client(pg_db, space, medical_history="first")
+    second = await factories.client(pg_db, space, medical_history="second")
+    await pg_db.execute(
+        text(
+            "UPDATE clients SET medical_history = (SELECT medical_history FROM clients "
+            "WHERE id = :a) WHERE id = :b"
+        ),
+        {"a": first.id, "b": second.id},
+    )
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        await reread(pg_db, second.id)
+    assert (await reread(pg_db, first.id)).medical_history == "first"
+
+
+async def test_a_server_without_pgcrypto_still_migrates_and_reports_unavailable() -> None:
+    with embedded_server("no_pgcrypto") as url:  # the wheel ships no pgcrypto
+        engine = create_engine(url, pool_size=1)
+        try:
+            await upgrade_async(engine)
+            assert await pgcrypto_available(engine) is False
+            async with engine.connect() as connection:
+                functions = await connection.scalar(
+                    text("SELECT count(*) FROM pg_proc WHERE proname LIKE 'carevault_pgc_%'")
+                )
+            assert functions == 5  # 0x02 encrypt/decrypt/verify, 0x04 seal/open
+        finally:
+            await engine.dispose()
+
+
+async def test_legacy_database_sealed_values_still_read_in_both_modes(
+    pg_db: AsyncSession, ring_holder: RingHolder
+) -> None:
+    """Format 0x02 values (sealed by the database under a master key before practice keys)
+    open in the application, so no statement needs to carry a master key."""
+    space = await factories.workspace(pg_db)
+    row = await factories.client(pg_db, space)
+    master = ring_holder.ring.active.material
+    await pg_db.execute(
+        text(
+            "UPDATE clients SET notes = carevault_pgc_encrypt(:p, :k, 1, 'clients.notes') "
+            "WHERE id = :id"
+        ),
+        {"p": b"legacy note", "k": master, "id": row.id},
+    )
+    assert (await reread(pg_db, row.id)).notes == "legacy note"

@@ -22,9 +22,11 @@ from carevault.crypto import (
     KeyRingManager,
     KeyRingUnavailable,
     SecretsManagerProvider,
+    current_cipher,
     install,
 )
 from carevault.runtime import StartupError, start_key_ring
+from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.integration import factories
 
 
@@ -110,13 +112,22 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
             "CAREVAULT_AWS_SECRET_ID": provider.secret_id,
             "CAREVAULT_AWS_REGION": "us-east-1",
             "CAREVAULT_AWS_ENDPOINT_URL": moto_endpoint,
+            "CAREVAULT_KEY_CACHE_TTL_SECONDS": "0.1",
+            "CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS": "0.4",
         }.items():
             monkeypatch.setenv(name, value)
-        result = CliRunner().invoke(cli, ["keys", "rotate"])
+        monkeypatch.delenv("CAREVAULT_DATABASE_URL", raising=False)
+        result = CliRunner().invoke(cli, ["keys", "rotate", "--activate-in", "1"])
         assert result.exit_code == 0, result.output
-        assert "Key version 2 is now active" in result.output
+        assert "Key version 2 is pending" in result.output
 
-        assert wait_until(lambda: manager.ring.active_version == 2)
+        # Staged: every process holds version 2 before anything is sealed under it.
+        assert wait_until(lambda: manager.ring.pending_version == 2)
+        assert manager.ring.encryption_version() == 1
+        await provision(db, manager.ring)  # what `keys rotate` does with a database
+        current_cipher().data_keys.forget(space.id.bytes)  # as the next refresh interval does
+        await load_workspace_keys(db, space.id)
+        assert wait_until(lambda: manager.ring.encryption_version() == 2)
         after = await factories.client(db, space, first_name="After")
         versions = dict(
             (

@@ -182,6 +182,8 @@ TABLE_HEADER = ("benchmark", "median", "budget", "× floor", "overhead", "result
 def format_us(microseconds: float) -> str:
     if microseconds < 0:
         return "-" + format_us(-microseconds)
+    if microseconds >= 1_000_000:
+        return f"{microseconds / 1_000_000:.3g} s"
     if microseconds >= 1000:
         return f"{microseconds / 1000:.3g} ms"
     if microseconds >= 1:

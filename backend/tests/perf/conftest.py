@@ -4,21 +4,36 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
-from carevault.crypto import FieldCipher, KeyRing, PhiBackend, StaticRing, install
+from carevault.crypto import FieldCipher, KeyRing, PhiBackend, StaticRing, envelope, install
+from carevault.db.encryption import bound_rows
+from carevault.notes.models import SessionNote
 from tests.conftest import PgServer, admin_execute
 from tests.perf.plugin import RUN_FACTS, BudgetPlugin
 from tests.perf.support import (
+    BENCH_WORKSPACE,
+    NOTES_PER_LOAD,
     PLAINTEXT_NOTES,
     SESSION_NOTES,
     DatabaseHarness,
     PerfDatabase,
+    give_data_keys,
     note_rows,
 )
 
 PLUGIN_NAME = "carevault-perf-budgets"
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here is a benchmark: marked `perf`, so `-m "not perf"` leaves them out."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.perf)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,7 +49,9 @@ def perf_ring() -> KeyRing:
 
 @pytest.fixture
 def app_backend(perf_ring: KeyRing) -> FieldCipher:
+    """The installed cipher, with the data keys of the field benchmarks' practice loaded."""
     cipher = FieldCipher(StaticRing(perf_ring))
+    give_data_keys(cipher, [BENCH_WORKSPACE])
     install(cipher, PhiBackend.AESGCM)
     return cipher
 
@@ -63,8 +80,14 @@ def perf_db(
         harness.run(harness.create_plaintext_table)
         space, owner = harness.run(lambda: harness.create_owner("aesgcm"))
         rows = note_rows(space, owner)
-        harness.run(lambda: harness.insert_notes("aesgcm", SESSION_NOTES, rows))
+        sealed = bound_rows(SessionNote, rows)  # Core inserts bind every value to its row
+        harness.run(lambda: harness.insert_notes("aesgcm", SESSION_NOTES, sealed))
         harness.run(lambda: harness.insert_notes("plaintext", PLAINTEXT_NOTES, rows))
+        # The application backend's rows are the new format, under the practice's data key.
+        bound = envelope.header(envelope.FORMAT_BOUND, perf_ring.encryption_version())
+        assert harness.run(lambda: harness.stored_headers("aesgcm", space)) == {
+            bound: NOTES_PER_LOAD
+        }
         yield PerfDatabase(harness, cipher, space, owner)
     finally:
         harness.close()

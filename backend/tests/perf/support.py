@@ -11,15 +11,26 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Column, MetaData, Table, Text, insert, select, text
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from sqlalchemy import Column, MetaData, Table, Text, func, insert, select, text
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import registry as orm_registry
 from sqlalchemy.sql.expression import ColumnElement, TableClause
 
-from carevault.crypto import EncryptedString, FieldCipher, PhiBackend, install
+from carevault.crypto import (
+    BoundText,
+    EncryptedString,
+    FieldCipher,
+    PhiBackend,
+    envelope,
+    install,
+    new_wrapped_data_key,
+)
+from carevault.db.encryption import bound_rows
 from carevault.db.engine import create_engine
 from carevault.notes.models import SessionNote
+from carevault.workspaces.keys import sealing_versions
 
 T = TypeVar("T")
 
@@ -59,6 +70,49 @@ def field_text(size: str, non_ascii: bool = False, offset: int = 0) -> str:
     value = "".join(out)
     assert len(value.encode()) == target
     return value
+
+
+# The practice and row the field benchmarks' values belong to (format 0x03 binds both).
+BENCH_WORKSPACE = uuid.UUID("6f1c2a0e-5b7d-4c3e-9a51-0d2e8b7c4f10")
+BENCH_ROW = uuid.UUID("a3d9e471-2c6b-4f8a-b0e5-7c1d9f3a6b22")
+Binding = tuple[bytes, bytes]
+BENCH_BINDING: Binding = (BENCH_WORKSPACE.bytes, BENCH_ROW.bytes)
+
+
+def give_data_keys(cipher: FieldCipher, workspaces: Sequence[uuid.UUID]) -> None:
+    """Data keys for `workspaces` in the cipher's cache, as `load_workspace_keys` leaves them
+    after reading the wrapped keys from the database (no database here)."""
+    ring = cipher.ring
+    for workspace in workspaces:
+        wrapped = {
+            version: new_wrapped_data_key(ring, workspace.bytes, version)
+            for version in sealing_versions(ring)
+        }
+        cipher.data_keys.store(workspace.bytes, wrapped)
+
+
+def bound_text(value: str, binding: Binding = BENCH_BINDING) -> BoundText:
+    """`value` as the ORM hands it to the bind processor after a flush: bound to its row."""
+    return BoundText(value, binding)
+
+
+def row_prefixed(stored: bytes, binding: Binding = BENCH_BINDING) -> bytes:
+    """A stored value as the result processor receives it: `uuid_send(workspace_id) ||
+    uuid_send(id) || value` (see EncryptedString.column_expression)."""
+    return binding[0] + binding[1] + stored
+
+
+def data_key_floor(
+    cipher: FieldCipher, context: bytes, binding: Binding = BENCH_BINDING
+) -> tuple[AESGCM, bytes]:
+    """The floor of a format-0x03 field: the practice's unwrapped data-key AESGCM object (built
+    once, as the cache keeps it) and the associated data the field path binds (header,
+    workspace id, row id, context), assembled in advance."""
+    ring = cipher.ring
+    head = envelope.header(envelope.FORMAT_BOUND, ring.encryption_version())
+    aesgcm = cipher.data_keys.cipher(ring, binding[0], head)
+    assert aesgcm is not None, "give_data_keys first"
+    return aesgcm, envelope.bound_associated_data(head, binding[0], binding[1], context)
 
 
 @dataclass(frozen=True)
@@ -182,12 +236,11 @@ class DatabaseHarness:
     async def create_owner(self, engine_name: str) -> tuple[uuid.UUID, uuid.UUID]:
         """A workspace and a client for notes to belong to."""
         from carevault.clients.models import Client
-        from carevault.workspaces.models import Workspace
+        from carevault.workspaces import service
 
         async with AsyncSession(self.engine(engine_name), expire_on_commit=False) as session:
-            space = Workspace(name=f"Perf {engine_name} {uuid.uuid4().hex[:6]}")
-            session.add(space)
-            await session.flush()
+            # The practice's data keys are created and loaded into the installed cipher.
+            space = await service.create(session, f"Perf {engine_name} {uuid.uuid4().hex[:6]}")
             owner = Client(workspace_id=space.id, first_name="Ada", last_name="Lovelace")
             session.add(owner)
             await session.commit()
@@ -199,15 +252,37 @@ class DatabaseHarness:
         async with self.engine(engine_name).begin() as connection:
             await connection.execute(insert(table), list(rows))
 
+    async def stored_headers(self, engine_name: str, workspace_id: uuid.UUID) -> dict[bytes, int]:
+        """How many of the practice's stored `subjective` values carry each five-byte header
+        (format byte + key version), read raw: what the benchmarks really stored."""
+        head = func.substring(text("subjective"), 1, envelope.HEADER_BYTES)
+        statement = (
+            select(head, func.count())
+            .select_from(SESSION_NOTES)
+            .where(SESSION_NOTES.c.workspace_id == workspace_id)
+            .group_by(head)
+        )
+        async with self.engine(engine_name).connect() as connection:
+            rows = (await connection.execute(statement)).all()
+        return {bytes(raw): int(number) for raw, number in rows}
+
     async def create_plaintext_table(self) -> None:
         async with self.engine("plaintext").begin() as connection:
             for statement in create_plaintext_table_sql():
                 await connection.execute(text(statement))
 
-    async def load_notes(self, engine_name: str, mapped: Any, workspace_id: uuid.UUID) -> list[Any]:
-        """A fresh ORM session loads every note of the workspace (the identity map is empty)."""
+    async def load_notes(
+        self, engine_name: str, mapped: Any, workspace_id: uuid.UUID, data_keys: bool = False
+    ) -> list[Any]:
+        """A fresh ORM session loads every note of the workspace (the identity map is empty).
+        With `data_keys`, first what every request that touches PHI does: make sure the
+        practice's data keys are loaded (cached here, so a dict lookup and a clock read)."""
+        from carevault.workspaces.keys import load_workspace_keys
+
         statement = select(mapped).where(mapped.workspace_id == workspace_id)
         async with AsyncSession(self.engine(engine_name)) as session:
+            if data_keys:
+                await load_workspace_keys(session, workspace_id)
             return list((await session.scalars(statement)).all())
 
     async def write_notes_rolled_back(
@@ -244,7 +319,9 @@ class PerfDatabase:
         if self._pgcrypto_workspace is None:
             self.use("pgcrypto")
             space, owner = self.harness.run(lambda: self.harness.create_owner("pgcrypto"))
-            rows = note_rows(space, owner, first_id=1001)
+            rows = bound_rows(SessionNote, note_rows(space, owner, first_id=1001))
             self.harness.run(lambda: self.harness.insert_notes("pgcrypto", SESSION_NOTES, rows))
+            headers = self.harness.run(lambda: self.harness.stored_headers("pgcrypto", space))
+            assert {head[0] for head in headers} == {envelope.FORMAT_PGCRYPTO_BOUND}, headers
             self._pgcrypto_workspace = space
         return self._pgcrypto_workspace

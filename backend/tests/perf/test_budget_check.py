@@ -9,6 +9,7 @@ from tests.perf.budget_check import (
     BudgetFileError,
     Status,
     check,
+    format_us,
     load_budgets,
     parse_budgets,
     render_markdown,
@@ -131,3 +132,13 @@ def test_the_tables_show_every_verdict() -> None:
     markdown = "\n".join(render_markdown(report))
     assert "FAIL: over 3× floor" in text and "PASS" in text
     assert "| field | 4 µs | ≤ 30 µs, ≤ 3× floor | 4.00× |" in markdown
+
+
+def test_durations_are_shown_in_their_unit() -> None:
+    """A whole job (reencrypt) is budgeted in seconds: "3 s", not "3e+03 ms"."""
+    assert [format_us(us) for us in (0.25, 4.0, 1500.0, 3_000_000.0)] == [
+        "250 ns",
+        "4 µs",
+        "1.5 ms",
+        "3 s",
+    ]

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from carevault.db.encryption import bound_rows
 from carevault.notes.models import SessionNote
 from tests.conftest import IN_CI
 from tests.perf.interleave import Contender, run_interleaved
@@ -55,9 +56,14 @@ def test_load_100_notes(
     }
 
     def loader(backend: str, mapped: Any, workspace: uuid.UUID) -> Contender:
+        # Both backends open values with the practice's data keys (0x03 in the application,
+        # 0x04 inside PostgreSQL), so both pay the per-request check that they are loaded, as
+        # the API does; the plaintext control does not.
+        data_keys = backend in ("aesgcm", "pgcrypto")
+
         def load() -> list[Any]:
             perf_db.use(backend)
-            return harness.run(lambda: harness.load_notes(backend, mapped, workspace))
+            return harness.run(lambda: harness.load_notes(backend, mapped, workspace, data_keys))
 
         notes = load()
         assert len(notes) == NOTES_PER_LOAD
@@ -78,16 +84,20 @@ def test_load_100_notes(
 def test_write_100_notes(
     benchmark: Bench, request: pytest.FixtureRequest, perf_db: PerfDatabase
 ) -> None:
-    """One multi-row INSERT of 100 notes in a transaction that is rolled back."""
+    """One multi-row INSERT of 100 notes in a transaction that is rolled back. Encrypted
+    contenders bind every value to its row first (`bound_rows`, as Core inserts must), inside
+    the timing: the plaintext table needs no binding."""
     harness = perf_db.harness
     rows = note_rows(perf_db.workspace_id, perf_db.client_id, first_id=5001)
 
     def writer(backend: str) -> Contender:
-        table = PLAINTEXT_NOTES if backend == "plaintext" else SESSION_NOTES
+        encrypted = backend != "plaintext"
+        table = SESSION_NOTES if encrypted else PLAINTEXT_NOTES
 
         def write() -> None:
             perf_db.use(backend)
-            harness.run(lambda: harness.write_notes_rolled_back(backend, table, rows))
+            values = bound_rows(SessionNote, rows) if encrypted else rows
+            harness.run(lambda: harness.write_notes_rolled_back(backend, table, values))
 
         write()
         return backend, write

@@ -1,16 +1,24 @@
 """Per-field cost of `EncryptedString`, measured through the processors SQLAlchemy calls, next
-to the floor (the bare AES-GCM call) and the common alternative (sqlalchemy-utils), all three
-timed in alternating rounds (see interleave.py)."""
+to the floor (the bare AES-GCM call) and the common alternative (sqlalchemy-utils), all
+timed in alternating rounds (see interleave.py).
+
+The field path is the real one for format 0x03: the bind processor receives a value bound to
+its row (`BoundText`, as the ORM leaves it after a flush) and finds the practice's data key
+in the cipher's `DataKeyCache`; the result processor receives the 32 bytes of row ids the
+column expression selects in front of the stored value. The floor is the bare AES-GCM call
+under the same data key with the same associated data (header | workspace id | row id |
+context) assembled in advance. Legacy 0x01 values (master key, column-only binding) are
+still read until `carevault reencrypt` upgrades them, so their decryption is timed too."""
 
 from __future__ import annotations
 
 import os
 import secrets
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy import Unicode
 from sqlalchemy_utils import StringEncryptedType
 from sqlalchemy_utils.types.encrypted.encrypted_type import AesGcmEngine
@@ -20,7 +28,17 @@ from carevault.clients.models import Client
 from carevault.crypto import FieldCipher, envelope
 from carevault.notes.models import SessionNote
 from tests.perf.interleave import run_interleaved
-from tests.perf.support import DIALECT, FIELD_CASES, FieldProcessors, field_text, processors_for
+from tests.perf.support import (
+    BENCH_WORKSPACE,
+    DIALECT,
+    FIELD_CASES,
+    FieldProcessors,
+    bound_text,
+    data_key_floor,
+    field_text,
+    processors_for,
+    row_prefixed,
+)
 
 Bench = Any  # pytest-benchmark's fixture
 Processor = Callable[[Any], Any]
@@ -33,12 +51,14 @@ def soap_section() -> FieldProcessors:
     return processors_for(SessionNote.__table__.c.subjective)
 
 
-def bare_floor(cipher: FieldCipher, context: bytes) -> tuple[AESGCM, bytes]:
-    """The active key's AESGCM object (built once, as the ring does) and the associated data
-    the field path binds for this column: header and context."""
+def legacy_value(cipher: FieldCipher, plaintext: str, context: bytes) -> bytes:
+    """A format-0x01 value (active master key, column-only binding) as older releases stored
+    it, read the way every encrypted column is selected: row ids in front."""
     ring = cipher.ring
-    head = envelope.header(envelope.FORMAT_AESGCM, ring.active_version)
-    return ring.active_cipher, head + context
+    sealed = envelope.seal_aesgcm(
+        ring.active_cipher, ring.active_header, plaintext.encode(), context
+    )
+    return row_prefixed(sealed)
 
 
 def string_encrypted_type() -> tuple[Processor, Processor]:
@@ -69,11 +89,14 @@ def test_encrypt(
     non_ascii: bool,
 ) -> None:
     value = field_text(size, non_ascii)
+    bound = bound_text(value)
     data = value.encode()
     ours = soap_section()
-    aesgcm, associated = bare_floor(app_backend, ours.context)
+    aesgcm, associated = data_key_floor(app_backend, ours.context)
     alternative_bind, alternative_result = string_encrypted_type()
-    assert ours.result(ours.bind(value)) == value
+    sealed = ours.bind(bound)
+    assert sealed[:1] == bytes((envelope.FORMAT_BOUND,))
+    assert ours.result(row_prefixed(sealed)) == value
     assert alternative_result(alternative_bind(value)) == value
 
     def floor() -> bytes:
@@ -88,7 +111,7 @@ def test_encrypt(
         request,
         [
             floor_contender(non_ascii, floor, floor_with_codec),
-            ("EncryptedString", lambda: bind(value)),
+            ("EncryptedString", lambda: bind(bound)),
             ("StringEncryptedType", lambda: alternative_bind(value)),
         ],
     )
@@ -105,13 +128,15 @@ def test_decrypt(
 ) -> None:
     value = field_text(size, non_ascii)
     ours = soap_section()
-    aesgcm, associated = bare_floor(app_backend, ours.context)
+    aesgcm, associated = data_key_floor(app_backend, ours.context)
     nonce = os.urandom(12)
     bare = aesgcm.encrypt(nonce, value.encode(), associated)
-    stored = ours.bind(value)
+    stored = row_prefixed(ours.bind(bound_text(value)))
+    legacy = legacy_value(app_backend, value, ours.context)
     alternative_bind, alternative_result = string_encrypted_type()
     alternative_stored = alternative_bind(value)
     assert ours.result(stored) == value
+    assert ours.result(legacy) == value
     assert alternative_result(alternative_stored) == value
 
     def floor() -> bytes:
@@ -127,6 +152,7 @@ def test_decrypt(
         [
             floor_contender(non_ascii, floor, floor_with_codec),
             ("EncryptedString", lambda: result(stored)),
+            ("EncryptedString0x01", lambda: result(legacy)),
             ("StringEncryptedType", lambda: alternative_result(alternative_stored)),
         ],
     )
@@ -142,13 +168,16 @@ CALENDAR_COLUMNS = (
 )
 
 
-def calendar_fields() -> list[tuple[FieldProcessors, str]]:
-    """100 values across four calendar columns (75 of 50 bytes, 25 of 350), a fifth non-ASCII."""
+def calendar_fields() -> list[tuple[FieldProcessors, str, tuple[bytes, bytes]]]:
+    """100 values across four calendar columns (75 of 50 bytes, 25 of 350), a fifth non-ASCII,
+    each in its own row of the practice."""
     processors = [processors_for(column) for column in CALENDAR_COLUMNS]
     fields = []
     for index in range(100):
         size = "350B" if index % 4 == 3 else "50B"
-        fields.append((processors[index % 4], field_text(size, index % 5 == 0, offset=index)))
+        binding = (BENCH_WORKSPACE.bytes, uuid.UUID(int=index + 1).bytes)
+        value = field_text(size, index % 5 == 0, offset=index)
+        fields.append((processors[index % 4], value, binding))
     return fields
 
 
@@ -157,20 +186,23 @@ def test_decrypt_100_fields(
     benchmark: Bench, request: pytest.FixtureRequest, app_backend: FieldCipher
 ) -> None:
     fields = calendar_fields()
-    aesgcm = app_backend.ring.active_cipher
     bare = []
-    for processors, value in fields:
-        _, associated = bare_floor(app_backend, processors.context)
+    for processors, value, binding in fields:
+        aesgcm, associated = data_key_floor(app_backend, processors.context, binding)
         nonce = os.urandom(12)
-        bare.append((nonce, aesgcm.encrypt(nonce, value.encode(), associated), associated))
-    stored = [(processors.result, processors.bind(value)) for processors, value in fields]
+        sealed = aesgcm.encrypt(nonce, value.encode(), associated)
+        bare.append((aesgcm, nonce, sealed, associated))
+    stored = [
+        (processors.result, row_prefixed(processors.bind(bound_text(value, binding)), binding))
+        for processors, value, binding in fields
+    ]
 
     def floor() -> list[bytes]:
-        return [aesgcm.decrypt(nonce, body, associated) for nonce, body, associated in bare]
+        return [key.decrypt(nonce, body, associated) for key, nonce, body, associated in bare]
 
     def ours() -> list[str]:
         return [result(value) for result, value in stored]
 
-    assert ours() == [value for _, value in fields]
-    assert floor() == [value.encode() for _, value in fields]
+    assert ours() == [value for _, value, _ in fields]
+    assert floor() == [value.encode() for _, value, _ in fields]
     run_interleaved(benchmark, request, [("floor", floor), ("EncryptedString", ours)])

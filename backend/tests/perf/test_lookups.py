@@ -1,4 +1,5 @@
-"""Blind-index computation and key-ring lookup: the other crypto work on the request path."""
+"""Blind-index computation, key-ring and data-key lookups: the other crypto work on the
+request path."""
 
 from __future__ import annotations
 
@@ -10,7 +11,17 @@ from typing import Any
 
 import pytest
 
-from carevault.crypto import BlindIndex, EnvironmentProvider, KeyRing, KeyRingManager, StaticRing
+from carevault.crypto import (
+    BlindIndex,
+    DataKeyCache,
+    EnvironmentProvider,
+    KeyRing,
+    KeyRingManager,
+    StaticRing,
+    envelope,
+    new_wrapped_data_key,
+)
+from carevault.workspaces.keys import sealing_versions
 from tests.perf.interleave import run_interleaved
 
 Bench = Any  # pytest-benchmark's fixture
@@ -75,4 +86,41 @@ def test_key_ring_lookup(benchmark: Bench, request: pytest.FixtureRequest) -> No
         benchmark,
         request,
         [("floor", floor), ("ring", lambda: ring.cipher_for(3)), ("manager", through_manager)],
+    )
+
+
+@pytest.mark.benchmark(group="data key")
+def test_data_key_lookup(benchmark: Bench, request: pytest.FixtureRequest) -> None:
+    """Finding a practice's data key, against the decryption it serves (the floor: a bare
+    AES-GCM decrypt of 50 bytes). `read` is what opening a 0x03 value looks up (cached
+    cipher for the value's header, under the current ring); `seal` what sealing one does
+    (the practice's sealing version, header and cipher). 200 practices are loaded, keys
+    already unwrapped: the steady state of a server."""
+    ring = rotated_ring()
+    cache = DataKeyCache()
+    practices = [uuid.uuid4().bytes for _ in range(200)]
+    for workspace in practices:
+        cache.store(
+            workspace, {v: new_wrapped_data_key(ring, workspace, v) for v in sealing_versions(ring)}
+        )
+    workspace = practices[117]
+    head = envelope.header(envelope.FORMAT_BOUND, ring.encryption_version())
+    assert cache.cipher(ring, workspace, head) is not None  # unwrapped once, off the hot path
+    aesgcm = cache.cached(ring, workspace, head)
+    assert aesgcm is not None
+    assert cache.sealing_key(ring, workspace) == (ring.encryption_version(), head, aesgcm)
+    nonce = os.urandom(12)
+    sealed = aesgcm.encrypt(nonce, b"x" * 50, b"context")
+
+    def floor() -> bytes:
+        return aesgcm.decrypt(nonce, sealed, b"context")
+
+    run_interleaved(
+        benchmark,
+        request,
+        [
+            ("floor", floor),
+            ("read", lambda: cache.cached(ring, workspace, head)),
+            ("seal", lambda: cache.sealing_key(ring, workspace)),
+        ],
     )

@@ -110,15 +110,20 @@ def test_both_environment_forms_are_read(environment: Any) -> None:
     assert unknown_settings(service) == ["CAREVAULT_DATABSE_URL"]
 
 
-def test_database_url_points_at_the_db_service(compose: dict[str, Any]) -> None:
-    url = urlsplit(carevault_variables(compose["services"]["app"])["CAREVAULT_DATABASE_URL"])
+def test_database_urls_point_at_the_db_service(compose: dict[str, Any]) -> None:
+    variables = carevault_variables(compose["services"]["app"])
+    owner = urlsplit(variables["CAREVAULT_MIGRATION_DATABASE_URL"])
+    runtime = urlsplit(variables["CAREVAULT_DATABASE_URL"])
     db = environment_of(compose["services"]["db"])
-    assert url.scheme == "postgresql+asyncpg"
-    assert url.hostname == "db"
-    assert (url.port or 5432) == 5432
-    assert url.username == db["POSTGRES_USER"]
-    assert url.password == db["POSTGRES_PASSWORD"]
-    assert url.path.lstrip("/") == db["POSTGRES_DB"]
+    for url in (owner, runtime):
+        assert url.scheme == "postgresql+asyncpg"
+        assert url.hostname == "db"
+        assert (url.port or 5432) == 5432
+        assert url.path.lstrip("/") == db["POSTGRES_DB"]
+    # Migrations as the owner the image creates; the app as its own, lesser role.
+    assert owner.username == db["POSTGRES_USER"]
+    assert owner.password == db["POSTGRES_PASSWORD"]
+    assert runtime.username != owner.username and runtime.password
 
 
 def test_secrets_endpoint_points_at_the_secrets_service(compose: dict[str, Any]) -> None:

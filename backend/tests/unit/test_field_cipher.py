@@ -1,12 +1,37 @@
+import uuid
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carevault.crypto import DecryptionError, FieldCipher, KeyRing, StaticRing, envelope
+from carevault.crypto.datakeys import wrap_data_key
+from carevault.crypto.keyring import new_key_material
 
 CONTEXT = b"clients.first_name"
 RING = KeyRing.generate()
-CIPHER = FieldCipher(StaticRing(RING))
+ROTATED = RING.rotated()  # the same version 1, plus an active version 2
+WORKSPACE, ROW = uuid.uuid4().bytes, uuid.uuid4().bytes
+BINDING = (WORKSPACE, ROW)
+# One data key per master version for the practice, wrapped once and shared by every cipher.
+WRAPPED = {v: wrap_data_key(ROTATED, WORKSPACE, v, new_key_material()) for v in (1, 2)}
+
+
+def cipher_for(ring: KeyRing, versions: tuple[int, ...] = (1,)) -> FieldCipher:
+    cipher = FieldCipher(StaticRing(ring))
+    cipher.data_keys.store(WORKSPACE, {v: WRAPPED[v] for v in versions})
+    return cipher
+
+
+CIPHER = cipher_for(RING)
+
+
+def seal(cipher: FieldCipher, plaintext: str, context: bytes = CONTEXT) -> bytes:
+    return cipher.seal(plaintext, BINDING, context)
+
+
+def open_(cipher: FieldCipher, value: bytes, context: bytes = CONTEXT) -> str:
+    return cipher.open(value, BINDING, context)
 
 
 @pytest.mark.parametrize(
@@ -15,98 +40,166 @@ CIPHER = FieldCipher(StaticRing(RING))
     ids=["empty", "ascii", "unicode", "5000-ascii", "5000-non-ascii"],
 )
 def test_round_trip(plaintext: str) -> None:
-    assert CIPHER.decrypt(CIPHER.encrypt(plaintext, CONTEXT), CONTEXT) == plaintext
+    assert open_(CIPHER, seal(CIPHER, plaintext)) == plaintext
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=2000), st.binary(min_size=1, max_size=64))
 def test_round_trip_property(plaintext: str, context: bytes) -> None:
-    sealed = CIPHER.encrypt(plaintext, context)
+    sealed = seal(CIPHER, plaintext, context)
     if len(plaintext.encode()) >= 8:  # shorter strings can occur in random bytes by chance
         assert plaintext.encode() not in sealed
-    assert CIPHER.decrypt(sealed, context) == plaintext
+    assert open_(CIPHER, sealed, context) == plaintext
 
 
 def test_two_encryptions_of_one_value_differ() -> None:
-    first, second = CIPHER.encrypt("same", CONTEXT), CIPHER.encrypt("same", CONTEXT)
+    first, second = seal(CIPHER, "same"), seal(CIPHER, "same")
     assert first != second
     assert first[5:17] != second[5:17]  # a fresh nonce each time
 
 
 def test_stored_layout_is_header_nonce_ciphertext_tag() -> None:
-    sealed = CIPHER.encrypt("hello", CONTEXT)
-    assert sealed[0] == envelope.FORMAT_AESGCM
+    sealed = seal(CIPHER, "hello")
+    assert sealed[0] == envelope.FORMAT_BOUND
     assert int.from_bytes(sealed[1:5], "big") == RING.active_version
     assert len(sealed) == 5 + 12 + len("hello") + 16
 
 
 @pytest.mark.parametrize("position", [0, 1, 4, 5, 16, 17, 20, -1])
 def test_one_flipped_byte_is_refused(position: int) -> None:
-    sealed = bytearray(CIPHER.encrypt("sensitive history", CONTEXT))
+    sealed = bytearray(seal(CIPHER, "sensitive history"))
     sealed[position] ^= 0x01
     with pytest.raises(DecryptionError):
-        CIPHER.decrypt(bytes(sealed), CONTEXT)
+        open_(CIPHER, bytes(sealed))
 
 
 def test_value_for_another_column_is_refused() -> None:
-    sealed = CIPHER.encrypt("Ada", b"clients.first_name")
+    sealed = seal(CIPHER, "Ada", b"clients.first_name")
     with pytest.raises(DecryptionError, match="authentication failed"):
-        CIPHER.decrypt(sealed, b"clients.last_name")
+        open_(CIPHER, sealed, b"clients.last_name")
 
 
 @pytest.mark.parametrize("length", [0, 3, 5, 20, 32])
 def test_truncated_value_is_refused(length: int) -> None:
-    sealed = CIPHER.encrypt("Ada", CONTEXT)
+    sealed = seal(CIPHER, "Ada")
     with pytest.raises(DecryptionError, match="truncated"):
-        CIPHER.decrypt(sealed[:length], CONTEXT)
+        open_(CIPHER, sealed[:length])
 
 
 def test_unknown_version_is_refused() -> None:
-    sealed = FieldCipher(StaticRing(RING.rotated())).encrypt("Ada", CONTEXT)
+    sealed = seal(cipher_for(ROTATED, (1, 2)), "Ada")
     with pytest.raises(DecryptionError, match="version 2 is not in the key ring"):
-        CIPHER.decrypt(sealed, CONTEXT)
+        open_(CIPHER, sealed)
 
 
 def test_retired_version_is_refused() -> None:
-    rotated = RING.rotated()
-    sealed = CIPHER.encrypt("Ada", CONTEXT)
-    assert FieldCipher(StaticRing(rotated)).decrypt(sealed, CONTEXT) == "Ada"
+    sealed = seal(CIPHER, "Ada")
+    assert open_(cipher_for(ROTATED, (1, 2)), sealed) == "Ada"
     with pytest.raises(DecryptionError, match="version 1 is retired"):
-        FieldCipher(StaticRing(rotated.with_retired(1))).decrypt(sealed, CONTEXT)
+        open_(cipher_for(ROTATED.with_retired(1), (1, 2)), sealed)
 
 
 def test_wrong_key_with_same_version_is_refused_not_garbage() -> None:
-    other = FieldCipher(StaticRing(KeyRing.generate()))
-    with pytest.raises(DecryptionError):
-        other.decrypt(CIPHER.encrypt("Ada", CONTEXT), CONTEXT)
+    other = FieldCipher(StaticRing(RING))
+    other.data_keys.store(WORKSPACE, {1: wrap_data_key(RING, WORKSPACE, 1, new_key_material())})
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        open_(other, seal(CIPHER, "Ada"))
 
 
 def test_unknown_format_byte_is_refused() -> None:
-    sealed = bytearray(CIPHER.encrypt("Ada", CONTEXT))
+    sealed = bytearray(seal(CIPHER, "Ada"))
     sealed[0] = 0x7F
     with pytest.raises(DecryptionError, match="unknown format byte 0x7f"):
-        CIPHER.decrypt(bytes(sealed), CONTEXT)
+        open_(CIPHER, bytes(sealed))
 
 
 def test_error_messages_never_contain_plaintext_or_keys() -> None:
     secret = "Diagnosis: very private"
-    sealed = bytearray(CIPHER.encrypt(secret, CONTEXT))
+    sealed = bytearray(seal(CIPHER, secret))
     sealed[-1] ^= 0xFF
     with pytest.raises(DecryptionError) as caught:
-        CIPHER.decrypt(bytes(sealed), CONTEXT)
+        open_(CIPHER, bytes(sealed))
     message = str(caught.value)
     assert secret not in message
+    assert RING.active.material is not None
     assert RING.active.material.hex() not in message
     assert caught.value.__cause__ is None
 
 
 def test_pgcrypto_format_values_are_read_by_the_application() -> None:
-    sealed = envelope.seal_cbc_hmac(RING.active.material, RING.active_version, b"Ada", CONTEXT)
+    material = RING.active.material
+    assert material is not None
+    sealed = envelope.seal_cbc_hmac(material, RING.active_version, b"Ada", CONTEXT)
     assert sealed[0] == envelope.FORMAT_PGCRYPTO
-    assert CIPHER.decrypt(sealed, CONTEXT) == "Ada"
+    assert open_(CIPHER, sealed) == "Ada"
     with pytest.raises(DecryptionError):
-        CIPHER.decrypt(sealed, b"clients.last_name")
+        open_(CIPHER, sealed, b"clients.last_name")
     tampered = bytearray(sealed)
     tampered[25] ^= 1
     with pytest.raises(DecryptionError):
-        CIPHER.decrypt(bytes(tampered), CONTEXT)
+        open_(CIPHER, bytes(tampered))
+
+
+def test_a_value_of_another_row_or_practice_is_refused() -> None:
+    sealed = seal(CIPHER, "Ada")
+    with pytest.raises(DecryptionError, match="authentication failed"):
+        CIPHER.open(sealed, (WORKSPACE, uuid.uuid4().bytes), CONTEXT)
+    other_practice = uuid.uuid4().bytes
+    CIPHER.data_keys.store(
+        other_practice, {1: wrap_data_key(RING, other_practice, 1, new_key_material())}
+    )
+    with pytest.raises(DecryptionError):
+        CIPHER.open(sealed, (other_practice, ROW), CONTEXT)
+
+
+def test_a_wrapped_data_key_moved_to_another_practice_fails_to_unwrap() -> None:
+    other_practice = uuid.uuid4().bytes
+    cipher = FieldCipher(StaticRing(RING))
+    cipher.data_keys.store(other_practice, {1: WRAPPED[1]})  # WORKSPACE's key, copied
+    with pytest.raises(DecryptionError, match="wrapped data key failed to authenticate"):
+        cipher.seal("Ada", (other_practice, ROW), CONTEXT)
+
+
+def test_legacy_column_bound_values_still_open() -> None:
+    sealed = envelope.seal_aesgcm(RING.active_cipher, RING.active_header, b"Ada", CONTEXT)
+    assert sealed[0] == envelope.FORMAT_AESGCM
+    assert open_(CIPHER, sealed) == "Ada"
+
+
+def test_pending_version_decrypts_everywhere_but_seals_only_after_its_time() -> None:
+    from dataclasses import replace
+    from datetime import UTC, datetime, timedelta
+
+    later = datetime.now(UTC) + timedelta(hours=1)
+    pending = replace(ROTATED.keys[2], activate_after=later)
+    staged = KeyRing(
+        keys={1: RING.keys[1], 2: pending}, active_version=1, blind_index_key=RING.blind_index_key
+    )
+    cipher = cipher_for(staged, (1, 2))
+    assert staged.state_of(2) == "pending"
+    assert seal(cipher, "Ada")[1:5] == (1).to_bytes(4, "big")  # still sealing under 1
+    # A value sealed under 2 (by a process whose clock passed activate_after) opens here.
+    assert staged.encryption_version(now=later.timestamp() + 1) == 2
+    activated = cipher_for(staged.activated(2), (1, 2))
+    assert open_(cipher, seal(activated, "Ada")) == "Ada"
+
+
+class _RefreshingSource:
+    """A source whose first ring lacks version 2; refresh_after_miss swaps in the next."""
+
+    def __init__(self, first: KeyRing, second: KeyRing) -> None:
+        self.ring, self._next, self.refreshes = first, second, 0
+
+    def refresh_after_miss(self) -> bool:
+        self.refreshes += 1
+        self.ring = self._next
+        return True
+
+
+def test_an_unknown_version_triggers_one_refresh_then_opens() -> None:
+    sealed = seal(cipher_for(ROTATED, (1, 2)), "Ada")
+    source = _RefreshingSource(RING, ROTATED)
+    cipher = FieldCipher(source)
+    cipher.data_keys.store(WORKSPACE, dict(WRAPPED))
+    assert open_(cipher, sealed) == "Ada"
+    assert source.refreshes == 1

@@ -30,7 +30,9 @@ def test_retired_version_has_no_cipher_and_active_cannot_be_retired() -> None:
     assert ring.cipher_for(1) is None
     assert ring.material_for(1) is None
     assert ring.cipher_for(2) is not None
-    with pytest.raises(KeyRingError, match="active key version cannot be retired"):
+    assert ring.keys[1].material is None  # retiring destroys the material
+    assert "key" not in ring.to_document()["keys"][0]
+    with pytest.raises(KeyRingError, match="active or pending key version cannot be retired"):
         ring.with_retired(2)
 
 
@@ -75,5 +77,26 @@ def test_repr_does_not_show_key_material() -> None:
 
 def test_document_schema_is_what_docs_describe() -> None:
     document = json.loads(KeyRing.generate().to_json())
-    assert set(document) == {"schema", "active_version", "keys", "blind_index_key"}
+    assert set(document) == {"schema", "active_version", "keys", "blind_index_key", "audit_key"}
     assert set(document["keys"][0]) == {"version", "key", "created_at", "retired"}
+
+
+def test_rotation_is_staged_pending_then_active_at_its_time() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    ring = KeyRing.generate()
+    at = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=10)
+    staged = KeyRing.from_json(ring.rotated(activate_after=at).to_json())
+    assert staged.pending_version == 2 and staged.active_version == 1
+    assert staged.cipher_for(2) is not None  # decrypts everywhere at once
+    assert staged.encryption_version() == 1
+    assert staged.encryption_version(now=at.timestamp()) == 2
+    assert staged.state_of(2) == "pending" and staged.state_of(1) == "active"
+    with pytest.raises(KeyRingError, match="still pending"):
+        staged.rotated(activate_after=at)
+    with pytest.raises(KeyRingError, match="cannot be retired"):
+        staged.with_retired(2)
+    activated = staged.activated(2)
+    assert activated.active_version == 2 and activated.pending_version is None
+    assert staged.settled(now=at.timestamp() + 1).active_version == 2
+    assert staged.settled().active_version == 1

@@ -402,3 +402,21 @@ def test_markdown_report_has_every_table_and_marks_what_did_not_run() -> None:
     assert "**300 MiB**" in markdown
     summary = report.render_summary(results_document())
     assert "Server peak RSS: 300 MiB" in summary
+
+
+def test_field_cost_measures_the_current_format() -> None:
+    """The per-field cost the encryption estimate multiplies goes through the real column
+    processors with a row-bound value and a practice data key (it raised UnboundValueError
+    once plain `str` was refused)."""
+    from tools.loadtest.fieldcost import measure
+
+    from carevault.crypto import uninstall
+
+    try:
+        cost = measure(rounds=2, calls_per_round=20)
+    finally:
+        uninstall()  # measure installs a throwaway cipher in this process
+    assert cost.value_bytes == 350
+    assert cost.rounds == 2 and cost.calls_per_round == 20
+    assert cost.encrypt_seconds > 0 and cost.decrypt_seconds > 0
+    assert "0x03" in str(cost.as_dict()["method"])

@@ -8,12 +8,13 @@ import { Banner, ErrorState, Loading } from '../ui/components';
 import type { Readiness } from '../api/client';
 
 async function readiness(): Promise<Readiness> {
-  // /health/ready answers 503 with the same body when something is wrong: show it, not an error.
-  const result = await api.GET('/health/ready').catch(() => null);
+  // The detailed report is for owners (the public /health/ready says ready or not, nothing
+  // more). It answers 503 with the same body when something is wrong: show it, not an error.
+  const result = await api.GET('/api/v1/system/readiness').catch(() => null);
   if (result?.data) return result.data;
   const body = result?.error as unknown as Readiness | undefined;
   if (body && typeof body === 'object' && 'key_ring' in body) return body;
-  return call(api.GET('/health/ready'));
+  return call(api.GET('/api/v1/system/readiness'));
 }
 
 export function KeyStatusPage() {

@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call } from '../api/client';
+import { api, call, type User } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
 import { keys, useUsers } from '../api/queries';
+import { useSignedIn } from '../auth/AuthProvider';
+import { MIN_PASSWORD_LENGTH, ReauthCancelled } from '../auth/reauth';
+import { useRecentPassword } from '../auth/ReauthProvider';
 import { useDocumentTitle } from '../lib/hooks';
-import { Banner, EmptyState, ErrorState, Field, Loading } from '../ui/components';
+import { Banner, Dialog, EmptyState, ErrorState, Field, Loading } from '../ui/components';
 
-const MIN_PASSWORD_LENGTH = 10;
 
 export function TeamPage() {
   useDocumentTitle('Team');
@@ -17,8 +19,17 @@ export function TeamPage() {
   const [form, setForm] = useState(empty);
   const [added, setAdded] = useState<string | null>(null);
 
+  const { user: me } = useSignedIn();
+  const recent = useRecentPassword();
+  const [disabling, setDisabling] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
   const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/users', { body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() } })),
+    mutationFn: () =>
+      recent(() =>
+        call(api.POST('/api/v1/users', { body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() } })),
+      ),
     onSuccess: (user) => {
       setAdded(user.display_name || user.email);
       setForm(empty);
@@ -26,6 +37,27 @@ export function TeamPage() {
     },
   });
   const errors = fieldErrors(create.error);
+
+  const setEnabled = useMutation({
+    mutationFn: ({ user, enable }: { user: User; enable: boolean }) =>
+      recent(() =>
+        call(
+          enable
+            ? api.POST('/api/v1/users/{user_id}/enable', { params: { path: { user_id: user.id } } })
+            : api.POST('/api/v1/users/{user_id}/disable', { params: { path: { user_id: user.id } } }),
+        ),
+      ),
+    onSuccess: (user) => {
+      setDisabling(null);
+      setNotice(
+        user.disabled_at
+          ? `${user.display_name || user.email} is disabled: signed out everywhere, API tokens revoked.`
+          : `${user.display_name || user.email} can sign in again.`,
+      );
+      void queryClient.invalidateQueries({ queryKey: keys.users });
+      void queryClient.invalidateQueries({ queryKey: keys.tokens });
+    },
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -41,6 +73,10 @@ export function TeamPage() {
       <div className="two-columns">
         <section className="panel" aria-labelledby="members-title">
           <h2 id="members-title">Members</h2>
+          {notice && <Banner tone="success">{notice}</Banner>}
+          {setEnabled.isError && !disabling && !(setEnabled.error instanceof ReauthCancelled) && (
+            <Banner tone="danger">{describeError(setEnabled.error)}</Banner>
+          )}
           {users.isPending ? (
             <Loading label="Loading team members…" />
           ) : users.isError ? (
@@ -57,6 +93,7 @@ export function TeamPage() {
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Actions</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -65,7 +102,34 @@ export function TeamPage() {
                       <td data-label="Name">{user.display_name || '—'}</td>
                       <td data-label="Email">{user.email}</td>
                       <td data-label="Role">{user.role === 'owner' ? 'Owner' : 'Clinician'}</td>
-                      <td data-label="Status">{user.disabled_at ? 'Disabled' : 'Active'}</td>
+                      <td data-label="Status">
+                        {user.disabled_at ? 'Disabled' : user.must_change_password ? 'Active (temporary password)' : 'Active'}
+                      </td>
+                      <td data-label="Actions">
+                        {user.id === me.id ? (
+                          <span className="muted">You</span>
+                        ) : (
+                          <div className="actions">
+                            {user.disabled_at ? (
+                              <button
+                                type="button"
+                                className="button"
+                                disabled={setEnabled.isPending}
+                                onClick={() => setEnabled.mutate({ user, enable: true })}
+                              >
+                                Enable <span className="visually-hidden">{user.email}</span>
+                              </button>
+                            ) : (
+                              <button type="button" className="button button-danger-quiet" onClick={() => setDisabling(user)}>
+                                Disable <span className="visually-hidden">{user.email}</span>
+                              </button>
+                            )}
+                            <button type="button" className="button" onClick={() => setResetting(user)}>
+                              Temporary password <span className="visually-hidden">for {user.email}</span>
+                            </button>
+                          </div>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -77,7 +141,7 @@ export function TeamPage() {
           <h2 id="add-member-title">Add a team member</h2>
           <form onSubmit={submit} className="stack">
             {added && <Banner tone="success">{added} was added. Give them their password in person or over a secure channel.</Banner>}
-            {create.isError && Object.keys(errors).length === 0 && <Banner tone="danger">{describeError(create.error)}</Banner>}
+            {create.isError && Object.keys(errors).length === 0 && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
             <Field id={`${id}-name`} label="Name" error={errors.display_name}>
               <input id={`${id}-name`} value={form.display_name} maxLength={200} onChange={(event) => setForm({ ...form, display_name: event.target.value })} />
             </Field>
@@ -110,6 +174,95 @@ export function TeamPage() {
           </form>
         </section>
       </div>
+
+      <Dialog title="Disable this account?" open={disabling !== null} onClose={() => setDisabling(null)} role="alertdialog">
+        <p>
+          {disabling?.display_name || disabling?.email} is signed out everywhere at once, every API token of theirs is
+          revoked, and they cannot sign in until an owner enables the account again. Their records stay.
+        </p>
+        {setEnabled.isError && !(setEnabled.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(setEnabled.error)}</Banner>}
+        <div className="actions">
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={setEnabled.isPending}
+            onClick={() => disabling && setEnabled.mutate({ user: disabling, enable: false })}
+          >
+            Disable account
+          </button>
+          <button type="button" className="button" onClick={() => setDisabling(null)}>
+            Keep it active
+          </button>
+        </div>
+      </Dialog>
+      <TemporaryPasswordDialog
+        user={resetting}
+        onClose={() => setResetting(null)}
+        onDone={(user) => {
+          setResetting(null);
+          setNotice(`${user.display_name || user.email} must choose a new password at their next sign-in.`);
+          void queryClient.invalidateQueries({ queryKey: keys.users });
+        }}
+      />
     </section>
+  );
+}
+
+function TemporaryPasswordDialog({ user, onClose, onDone }: { user: User | null; onClose: () => void; onDone: (user: User) => void }) {
+  const recent = useRecentPassword();
+  const id = useId();
+  const [password, setPassword] = useState('');
+  const reset = useMutation({
+    mutationFn: (target: User) =>
+      recent(() =>
+        call(
+          api.POST('/api/v1/users/{user_id}/temporary-password', {
+            params: { path: { user_id: target.id } },
+            body: { temporary_password: password },
+          }),
+        ),
+      ),
+    onSuccess: (updated) => {
+      setPassword('');
+      reset.reset();
+      onDone(updated);
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (user) reset.mutate(user);
+  }
+
+  return (
+    <Dialog title="Set a temporary password" open={user !== null} onClose={onClose}>
+      <form onSubmit={submit} className="stack">
+        <p>
+          {user?.display_name || user?.email} is signed out everywhere now and must replace this password at their next
+          sign-in. Give it to them in person or over a secure channel.
+        </p>
+        {reset.isError && !(reset.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(reset.error)}</Banner>}
+        <Field id={`${id}-temporary`} label="Temporary password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
+          <input
+            id={`${id}-temporary`}
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            aria-describedby={`${id}-temporary-hint`}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </Field>
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={reset.isPending}>
+            Set temporary password
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -4,9 +4,12 @@ import { api, call, type Token, type TokenCreated } from '../api/client';
 import { describeError } from '../api/errors';
 import { keys, useUsers } from '../api/queries';
 import { useSignedIn } from '../auth/AuthProvider';
+import { ReauthCancelled } from '../auth/reauth';
+import { useRecentPassword } from '../auth/ReauthProvider';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
+import { EXPIRY_CHOICES, SCOPES, describeScopes, type Scope } from './scopes';
 
 export function TokensPage() {
   useDocumentTitle('API tokens');
@@ -15,13 +18,17 @@ export function TokensPage() {
   const tokens = useQuery({ queryKey: keys.tokens, queryFn: () => call(api.GET('/api/v1/auth/tokens')) });
   const users = useUsers(user.role === 'owner');
   const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['clients:read', 'appointments:read']);
+  const [expiry, setExpiry] = useState<number | null>(90);
+  const recent = useRecentPassword();
   const [created, setCreated] = useState<TokenCreated | null>(null);
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const id = useId();
 
   const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim() } })),
+    mutationFn: () =>
+      recent(() => call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim(), scopes, expires_in_days: expiry } }))),
     onSuccess: (token) => {
       setCreated(token);
       setCopied(false);
@@ -39,7 +46,11 @@ export function TokensPage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    create.mutate();
+    if (scopes.length > 0) create.mutate();
+  }
+
+  function toggle(scope: Scope, on: boolean) {
+    setScopes((current) => (on ? [...current, scope] : current.filter((candidate) => candidate !== scope)));
   }
 
   const ownerOf = (userId: string) =>
@@ -58,16 +69,45 @@ export function TokensPage() {
 
       <section className="panel" aria-labelledby="new-token-title">
         <h2 id="new-token-title">Create a token</h2>
-        <form onSubmit={submit} className="inline-form">
-          <div className="field">
-            <label htmlFor={`${id}-name`}>Token name</label>
-            <input id={`${id}-name`} required maxLength={200} value={name} placeholder="e.g. billing export" onChange={(event) => setName(event.target.value)} />
+        <form onSubmit={submit} className="stack">
+          <div className="inline-form">
+            <div className="field">
+              <label htmlFor={`${id}-name`}>Token name</label>
+              <input id={`${id}-name`} required maxLength={200} value={name} placeholder="e.g. billing export" onChange={(event) => setName(event.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-expiry`}>Expires</label>
+              <select
+                id={`${id}-expiry`}
+                value={expiry === null ? 'never' : String(expiry)}
+                onChange={(event) => setExpiry(event.target.value === 'never' ? null : Number(event.target.value))}
+              >
+                {EXPIRY_CHOICES.map((choice) => (
+                  <option key={choice.label} value={choice.days === null ? 'never' : String(choice.days)}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </button>
+          <fieldset className="scope-grid">
+            <legend>What it may do</legend>
+            {SCOPES.filter((scope) => user.role === 'owner' || scope.value !== 'audit:read').map((scope) => (
+              <label key={scope.value} className="checkbox">
+                <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(event) => toggle(scope.value, event.target.checked)} />
+                {scope.label}
+              </label>
+            ))}
+          </fieldset>
+          {scopes.length === 0 && <p className="field-error">Choose at least one thing the token may do.</p>}
+          <p className="muted">Tokens can never manage people, tokens or passwords; those need a signed-in session.</p>
+          <div className="actions">
+            <button type="submit" className="button button-primary" disabled={create.isPending || scopes.length === 0}>
+              {create.isPending ? 'Creating…' : 'Create token'}
+            </button>
+          </div>
         </form>
-        {create.isError && <Banner tone="danger">{describeError(create.error)}</Banner>}
+        {create.isError && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
         {created && (
           <Banner tone="success" title={`Token “${created.name}” created`}>
             <p>
@@ -113,7 +153,9 @@ export function TokensPage() {
                   <th scope="col">Name</th>
                   <th scope="col">Starts with</th>
                   <th scope="col">Owner</th>
+                  <th scope="col">May</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Status</th>
                 </tr>
@@ -126,7 +168,9 @@ export function TokensPage() {
                       <code>{token.prefix}…</code>
                     </td>
                     <td data-label="Owner">{ownerOf(token.user_id)}</td>
+                    <td data-label="May">{describeScopes(token.scopes)}</td>
                     <td data-label="Created">{formatDateTime(token.created_at)}</td>
+                    <td data-label="Expires">{token.expires_at ? formatDateTime(token.expires_at) : 'Never'}</td>
                     <td data-label="Last used">{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
                     <td data-label="Status">
                       {token.revoked_at ? (

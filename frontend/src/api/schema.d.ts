@@ -134,6 +134,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change Password
+         * @description Change your own password; every other session of yours ends (this one stays).
+         */
+        post: operations["change_password_api_v1_auth_password_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/reauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reauthenticate
+         * @description Prove the password again; sensitive changes are then allowed for 5 minutes.
+         */
+        post: operations["reauthenticate_api_v1_auth_reauth_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/tokens": {
         parameters: {
             query?: never;
@@ -149,7 +189,8 @@ export interface paths {
         put?: never;
         /**
          * Create Token
-         * @description Create an API token for the signed-in user. The token is in this response only.
+         * @description Create an API token for the signed-in user, limited to `scopes`. The token is in this
+         *     response only. Needs a session whose password was proved in the last 5 minutes.
          */
         post: operations["create_token_api_v1_auth_tokens_post"];
         delete?: never;
@@ -184,7 +225,8 @@ export interface paths {
         };
         /**
          * List Clients
-         * @description Clients of your workspace by last name, then first name (case-insensitive).
+         * @description Clients of your workspace by last name, then first name (case-insensitive). To search,
+         *     use `POST /clients/search`: search terms are PHI and never go in a URL.
          */
         get: operations["list_clients_api_v1_clients_get"];
         put?: never;
@@ -259,10 +301,35 @@ export interface paths {
         put?: never;
         /**
          * Import Clients
-         * @description Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB. All rows or
-         *     none: any bad row is a 422 listing `{line, field, message}` and nothing is written.
+         * @description Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
+         *     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
+         *     row with more or fewer fields than the header included) is a 422 listing
+         *     `{line, field, message}` and nothing is written.
          */
         post: operations["import_clients_api_v1_clients_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search Clients
+         * @description Find clients by email or phone (exact match, however it is written) or part of a first
+         *     or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+         *     term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+         *     history. Reads nothing but does need the CSRF header with a cookie session.
+         */
+        post: operations["search_clients_api_v1_clients_search_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -381,6 +448,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Owners: the detailed readiness report (database, key ring, pgcrypto) */
+        get: operations["readiness_details_api_v1_system_readiness_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -391,8 +475,74 @@ export interface paths {
         /** List Users */
         get: operations["list_users_api_v1_users_get"];
         put?: never;
-        /** Create User */
+        /**
+         * Create User
+         * @description Owners: add a user to your workspace. 409 only when your own workspace already has
+         *     the address; an address used by another practice is added like any other, so the
+         *     answer never tells whether someone is registered elsewhere.
+         */
         post: operations["create_user_api_v1_users_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable User
+         * @description Disable an account: its sessions end and its API tokens are revoked at once.
+         */
+        post: operations["disable_user_api_v1_users__user_id__disable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable User
+         * @description Enable a disabled account. Its old sessions and tokens stay ended.
+         */
+        post: operations["enable_user_api_v1_users__user_id__enable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/temporary-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Temporary Password
+         * @description Reset a user's password to one the owner hands over; it must be changed at the next
+         *     sign-in, and the user's sessions end now.
+         */
+        post: operations["set_temporary_password_api_v1_users__user_id__temporary_password_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -423,7 +573,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, key ring, pgcrypto */
+        /** Readiness for load balancers: status only (503 when unavailable) */
         get: operations["readiness_health_ready_get"];
         put?: never;
         post?: never;
@@ -609,6 +759,26 @@ export interface components {
             resource_type: string | null;
         };
         /**
+         * AuditReadiness
+         * @description The sealer: events committed but not sealed yet, and how long the oldest has waited.
+         */
+        AuditReadiness: {
+            /** Error */
+            error?: string | null;
+            /** Lag Budget Seconds */
+            lag_budget_seconds: number;
+            /** Lag Seconds */
+            lag_seconds: number | null;
+            /** Last Checkpoint At */
+            last_checkpoint_at: string | null;
+            /** Last Round At */
+            last_round_at: string | null;
+            /** Sealer Running */
+            sealer_running: boolean;
+            /** Unsealed Events */
+            unsealed_events: number | null;
+        };
+        /**
          * ClientCreate
          * @description A new client; first and last name are required.
          * @example {
@@ -634,7 +804,7 @@ export interface components {
             date_of_birth?: string | null;
             /**
              * Email
-             * @description Found exactly by `GET /clients?q=`
+             * @description Found exactly by `POST /clients/search`
              */
             email?: string | null;
             /** Emergency Contact Name */
@@ -681,7 +851,7 @@ export interface components {
             date_of_birth?: string | null;
             /**
              * Email
-             * @description Found exactly by `GET /clients?q=`
+             * @description Found exactly by `POST /clients/search`
              */
             email?: string | null;
             /** Emergency Contact Name */
@@ -713,6 +883,39 @@ export interface components {
             updated_at: string;
         };
         /**
+         * ClientSearch
+         * @description A client search. In a body, not a URL: the term is PHI.
+         * @example {
+         *       "page": 1,
+         *       "q": "example.client@example.org"
+         *     }
+         */
+        ClientSearch: {
+            /**
+             * Include Archived
+             * @description Include archived clients
+             * @default false
+             */
+            include_archived?: boolean;
+            /**
+             * Page
+             * @description 1-based page number
+             * @default 1
+             */
+            page?: number;
+            /**
+             * Page Size
+             * @description items per page
+             * @default 20
+             */
+            page_size?: number;
+            /**
+             * Q
+             * @description An email or phone number (exact match, however it is written), or part of a first or last name (case-insensitive); empty or omitted lists everyone
+             */
+            q?: string | null;
+        };
+        /**
          * ClientUpdate
          * @description Send only the fields that change. An optional field sent as null (or blank) is
          *     cleared; first and last name can change but never be cleared.
@@ -730,7 +933,7 @@ export interface components {
             date_of_birth?: string | null;
             /**
              * Email
-             * @description Found exactly by `GET /clients?q=`
+             * @description Found exactly by `POST /clients/search`
              */
             email?: string | null;
             /** Emergency Contact Name */
@@ -757,10 +960,27 @@ export interface components {
             error?: string | null;
             /** Expected Revision */
             expected_revision: string | null;
+            /**
+             * Latency Ms
+             * @description Of this check's round trips
+             */
+            latency_ms?: number | null;
             /** Reachable */
             reachable: boolean;
+            /**
+             * Recent Failure
+             * @description A failure code requests met lately, e.g. storage_full
+             */
+            recent_failure?: string | null;
             /** Schema Revision */
             schema_revision: string | null;
+            /**
+             * Writable
+             * @description The last write probe committed (null: not probed, e.g. schema behind)
+             */
+            writable?: boolean | null;
+            /** Write Probed At */
+            write_probed_at?: string | null;
         };
         /** ErrorDetail */
         ErrorDetail: {
@@ -790,6 +1010,11 @@ export interface components {
             active_version: number | null;
             /** Consecutive Failures */
             consecutive_failures: number;
+            /**
+             * Data Key Warnings
+             * @default []
+             */
+            data_key_warnings?: string[];
             /** Last Refresh At */
             last_refresh_at: string | null;
             /** Last Refresh Error */
@@ -798,8 +1023,14 @@ export interface components {
             last_success_at: string | null;
             /** Loaded */
             loaded: boolean;
+            /** Pending Activates At */
+            pending_activates_at?: string | null;
+            /** Pending Version */
+            pending_version?: number | null;
             /** Refresh Interval Seconds */
             refresh_interval_seconds: number;
+            /** Refused Ring Reason */
+            refused_ring_reason?: string | null;
             /** Source */
             source: string;
             /** Versions */
@@ -893,6 +1124,18 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** PasswordChange */
+        PasswordChange: {
+            /** Current Password */
+            current_password: string;
+            /** New Password */
+            new_password: string;
+        };
+        /** PasswordChanged */
+        PasswordChanged: {
+            /** Other Sessions Ended */
+            other_sessions_ended: number;
+        };
         /** PgcryptoReadiness */
         PgcryptoReadiness: {
             /** Available */
@@ -900,18 +1143,49 @@ export interface components {
             /** In Use */
             in_use: boolean;
         };
+        /**
+         * PublicReadiness
+         * @description All the public readiness endpoint says: whether to send traffic here.
+         */
+        PublicReadiness: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "degraded" | "unavailable";
+        };
         /** Readiness */
         Readiness: {
+            audit: components["schemas"]["AuditReadiness"];
             database: components["schemas"]["DatabaseReadiness"];
             key_ring: components["schemas"]["KeyRingReadiness"];
             pgcrypto: components["schemas"]["PgcryptoReadiness"];
             /** Phi Backend */
             phi_backend: string;
             /**
+             * Reasons
+             * @description Why not ready: database_unreachable, database_timeout, database_not_writable, storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, schema_mismatch (degraded)
+             */
+            reasons?: string[];
+            /**
              * Status
              * @enum {string}
              */
             status: "ready" | "degraded" | "unavailable";
+        };
+        /** ReauthRequest */
+        ReauthRequest: {
+            /** Password */
+            password: string;
+        };
+        /** ReauthResponse */
+        ReauthResponse: {
+            /**
+             * Reauthenticated Until
+             * Format: date-time
+             * @description Sensitive changes are allowed without asking again until then
+             */
+            reauthenticated_until: string;
         };
         /**
          * SessionNoteCreate
@@ -1141,13 +1415,35 @@ export interface components {
             /** Version */
             version: number;
         };
+        /** TemporaryPassword */
+        TemporaryPassword: {
+            /**
+             * Temporary Password
+             * @description Tell the user out of band; they must replace it at their next sign-in
+             */
+            temporary_password: string;
+        };
         /** TokenCreate */
         TokenCreate: {
+            /**
+             * Expires In Days
+             * @description Unset: the token lasts until revoked
+             */
+            expires_in_days?: number | null;
             /**
              * Name
              * @example billing export
              */
             name: string;
+            /**
+             * Scopes
+             * @description What the token may do; any other request gets 403 insufficient_scope
+             * @example [
+             *       "clients:read",
+             *       "appointments:read"
+             *     ]
+             */
+            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read")[];
         };
         /** TokenCreated */
         TokenCreated: {
@@ -1156,6 +1452,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Expires At */
+            expires_at: string | null;
             /**
              * Id
              * Format: uuid
@@ -1169,6 +1467,8 @@ export interface components {
             prefix: string;
             /** Revoked At */
             revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
             /**
              * Token
              * @description Shown once; only its hash is stored
@@ -1187,6 +1487,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Expires At */
+            expires_at: string | null;
             /**
              * Id
              * Format: uuid
@@ -1200,6 +1502,8 @@ export interface components {
             prefix: string;
             /** Revoked At */
             revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
             /**
              * User Id
              * Format: uuid
@@ -1237,6 +1541,12 @@ export interface components {
              * Format: uuid
              */
             id: string;
+            /**
+             * Must Change Password
+             * @description Signed in with a temporary password: change it first
+             * @default false
+             */
+            must_change_password?: boolean;
             /**
              * Role
              * @enum {string}
@@ -1305,6 +1615,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1399,6 +1718,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     read_appointment_api_v1_appointments__appointment_id__get: {
@@ -1457,6 +1785,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     delete_appointment_api_v1_appointments__appointment_id__delete: {
@@ -1506,6 +1843,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1602,6 +1948,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     list_audit_events_api_v1_audit_events_get: {
@@ -1612,6 +1967,7 @@ export interface operations {
                 page?: number;
                 /** @description items per page */
                 page_size?: number;
+                /** @description Named among resource_ids */
                 resource_id?: string | null;
                 resource_type?: string | null;
                 /** @description Inclusive, ISO 8601 */
@@ -1656,6 +2012,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1732,6 +2097,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     logout_api_v1_auth_logout_post: {
@@ -1786,6 +2160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     me_api_v1_auth_me_get: {
@@ -1833,6 +2216,189 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    change_password_api_v1_auth_password_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description The body is not valid JSON text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reauthenticate_api_v1_auth_reauth_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReauthResponse"];
+                };
+            };
+            /** @description The body is not valid JSON text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     list_tokens_api_v1_auth_tokens_get: {
@@ -1873,6 +2439,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1949,6 +2524,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     revoke_token_api_v1_auth_tokens__token_id__delete: {
@@ -2005,6 +2589,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     list_clients_api_v1_clients_get: {
@@ -2016,8 +2609,6 @@ export interface operations {
                 page?: number;
                 /** @description items per page */
                 page_size?: number;
-                /** @description An email or phone number (exact match, however it is written), or part of a first or last name (case-insensitive) */
-                q?: string | null;
             };
             header?: never;
             path?: never;
@@ -2032,6 +2623,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page_ClientRead_"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not signed in, or the session or token is no longer valid */
@@ -2054,6 +2654,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2130,6 +2739,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     read_client_api_v1_clients__client_id__get: {
@@ -2188,6 +2806,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     archive_client_api_v1_clients__client_id__delete: {
@@ -2237,6 +2864,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2324,6 +2960,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restore_client_api_v1_clients__client_id__restore_post: {
@@ -2375,6 +3020,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2465,6 +3119,93 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    search_clients_api_v1_clients_search_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSearch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ClientRead_"];
+                };
+            };
+            /** @description The body is not valid JSON text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     list_session_notes_api_v1_sessions_get: {
@@ -2516,6 +3257,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2601,6 +3351,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     read_session_note_api_v1_sessions__note_id__get: {
@@ -2659,6 +3418,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     delete_session_note_api_v1_sessions__note_id__delete: {
@@ -2708,6 +3476,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2804,6 +3581,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     finalize_session_note_api_v1_sessions__note_id__finalize_post: {
@@ -2893,6 +3679,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restore_session_note_api_v1_sessions__note_id__restore_post: {
@@ -2944,6 +3739,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3009,6 +3813,71 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    readiness_details_api_v1_system_readiness_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database or key ring unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
         };
     };
     list_users_api_v1_users_get: {
@@ -3049,6 +3918,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3134,6 +4012,265 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    disable_user_api_v1_users__user_id__disable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enable_user_api_v1_users__user_id__enable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_temporary_password_api_v1_users__user_id__temporary_password_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemporaryPassword"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description The body is not valid JSON text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     liveness_health_get: {
@@ -3171,16 +4308,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Readiness"];
+                    "application/json": components["schemas"]["PublicReadiness"];
                 };
             };
-            /** @description database or key ring unavailable */
+            /** @description cannot serve requests */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Readiness"];
+                    "application/json": components["schemas"]["PublicReadiness"];
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
 import { keys } from '../api/queries';
@@ -10,10 +10,22 @@ import { ClientFormDialog } from './ClientFormDialog';
 
 const PAGE_SIZE = 25;
 
+// A search term is PHI (a name, an email, a phone number), so it never goes into the page's
+// URL (browser history, bookmarks, Referer) nor a request's URL (proxy and server logs): it
+// lives in memory only, kept here so that coming back from a client shows the same search.
+let rememberedSearch = '';
+
+function listClients(q: string, page: number, archived: boolean) {
+  if (q) {
+    return call(api.POST('/api/v1/clients/search', { body: { q, page, page_size: PAGE_SIZE, include_archived: archived } }));
+  }
+  return call(api.GET('/api/v1/clients', { params: { query: { page, page_size: PAGE_SIZE, include_archived: archived } } }));
+}
+
 export function ClientsPage() {
   useDocumentTitle('Clients');
   const [params, setParams] = useSearchParams();
-  const [text, setText] = useState(params.get('q') ?? '');
+  const [text, setText] = useState(rememberedSearch);
   const q = useDebounced(text.trim(), 300);
   const page = Number(params.get('page') ?? '1') || 1;
   const archived = params.get('archived') === '1';
@@ -21,14 +33,22 @@ export function ClientsPage() {
   const navigate = useNavigate();
   const id = useId();
 
+  useEffect(() => {
+    rememberedSearch = text;
+  }, [text]);
+
+  useEffect(() => {
+    // An old bookmark may still carry ?q=: take it out of the address bar.
+    if (params.has('q')) {
+      const cleaned = new URLSearchParams(params);
+      cleaned.delete('q');
+      setParams(cleaned, { replace: true });
+    }
+  }, [params, setParams]);
+
   const clients = useQuery({
     queryKey: keys.clientList(q, page, archived),
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/clients', {
-          params: { query: { q: q || undefined, page, page_size: PAGE_SIZE, include_archived: archived } },
-        }),
-      ),
+    queryFn: () => listClients(q, page, archived),
     placeholderData: keepPreviousData,
   });
 
@@ -54,7 +74,7 @@ export function ClientsPage() {
         className="search"
         onSubmit={(event) => {
           event.preventDefault();
-          update({ q: text.trim() || null, page: null });
+          update({ page: null });
         }}
       >
         <div className="field">
@@ -66,7 +86,7 @@ export function ClientsPage() {
             aria-describedby={`${id}-q-hint`}
             onChange={(event) => {
               setText(event.target.value);
-              update({ q: event.target.value.trim() || null, page: null });
+              update({ page: null });
             }}
           />
           <p className="field-hint" id={`${id}-q-hint`}>

@@ -44,6 +44,9 @@ export function Layout({ children }: { children: ReactNode }) {
             <li>
               <NavLink to="/settings/tokens">API tokens</NavLink>
             </li>
+            <li>
+              <NavLink to="/settings/account">Your account</NavLink>
+            </li>
             {owner && (
               <>
                 <li>

@@ -1,0 +1,268 @@
+"""Sealing the audit trail after the fact.
+
+A request appends its event with one INSERT and takes no lock. A sealer then groups the
+events of each workspace (a chain) into seals, in rounds:
+
+- Commit-safe order. Ids come from a sequence before commit, so a lower id can commit after a
+  higher one. Every event therefore records the id of the transaction that inserted it
+  (`txid`), and a round seals the events whose txid lies in [F, U): F is where the previous
+  round stopped, U is below every transaction of this database that may still commit (the
+  snapshot's xmin, except that transactions of *other* databases on the same server, which
+  cannot write here, do not hold it back). Every transaction below U has ended, so every
+  committed event in [F, U) is visible now and none can appear there later: no event is
+  skipped and none is sealed twice.
+- One round is one transaction: a sealer killed mid-round leaves nothing behind, and the next
+  round starts again from F.
+- One sealer at a time: each round first takes a transaction-level advisory lock; a process
+  that does not get it skips the round. Seals are also unique per (chain, seq).
+- A seal stores each event's SHA-256 content digest (computed by PostgreSQL from a canonical
+  text form, below) and an HMAC-SHA256, under the key ring's audit key, over its chain
+  position, the previous seal's MAC, the event ids and the digests. The key is never in the
+  database, so nobody with only database access can forge a seal or rewrite a chain.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import struct
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+log = logging.getLogger(__name__)
+
+NIL_WORKSPACE = uuid.UUID(int=0)  # the chain of events without a workspace
+MAC_BYTES = 32
+GENESIS_MAC = b"\x00" * MAC_BYTES
+MISSING_DIGEST = b"\x00" * 32  # what verification reads for an event that is gone
+SEAL_DOMAIN = b"carevault.audit.seal/1\x00"
+# pg_try_advisory_xact_lock(int, int): a namespace no other lock in CareVault uses.
+SEALER_LOCK = (0x43564155, 0x5345414C)  # "CVAU", "SEAL"
+DEFAULT_ROUND_LIMIT = 20_000
+
+NO_AUDIT_KEY = "no audit key in the key ring; run `carevault keys add-audit-key`"
+
+
+class AuditKeyMissing(RuntimeError):
+    """The ring has no audit key: events are still written, but nothing can seal them."""
+
+    def __init__(self) -> None:
+        super().__init__(NO_AUDIT_KEY)
+
+
+# The canonical form of an event, hashed by PostgreSQL (pg_catalog.sha256, PostgreSQL 11+):
+# the text of a composite value of every column but txid. Composite output quotes what needs
+# quoting and tells NULL from '', so no two different rows share it. Only occurred_at's text
+# depends on session settings; pin_canonical_form() fixes them for the transaction.
+EVENT_DIGEST_SQL = (
+    "pg_catalog.sha256(convert_to(ROW('carevault.audit.event/1', e.id, e.workspace_id, "
+    "e.occurred_at, e.actor_user_id, e.actor_token_id, e.action, e.resource_type, "
+    "e.resource_ids, e.ip_address, e.details)::text, 'UTF8'))"
+)
+
+
+async def pin_canonical_form(connection: AsyncConnection) -> None:
+    """SET LOCAL what the text of a timestamptz depends on; call in every transaction that
+    computes EVENT_DIGEST_SQL."""
+    await connection.execute(
+        text(
+            "SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true)"
+        )
+    )
+
+
+# The highest txid bound below which every transaction of this database has ended. A
+# transaction listed in pg_stat_activity as belonging to another database is not waited for;
+# one that cannot be placed (hidden from this role, prepared, just started) is.
+SAFE_UPPER_SQL = """
+WITH snapshot AS (SELECT pg_current_snapshot() AS snap),
+elsewhere AS (
+    SELECT (backend_xid::text)::bigint AS xid32
+    FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL
+      AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+)
+SELECT least(
+    (pg_snapshot_xmax(snap)::text)::bigint,
+    (SELECT min((x::text)::bigint) FROM pg_snapshot_xip(snap) AS x
+     WHERE ((x::text)::bigint & 4294967295) NOT IN (SELECT xid32 FROM elsewhere))
+) FROM snapshot
+"""
+
+# Constant SQL built from constants above; nothing user-supplied is interpolated.
+EVENTS_SQL = (
+    f"SELECT e.id, e.workspace_id, e.txid, {EVENT_DIGEST_SQL} AS digest FROM audit_events e "  # noqa: S608
+)
+
+FRONTIER_SQL = "SELECT coalesce(max(txid_to), 0) FROM audit_seals"
+
+
+def key_id(audit_key: bytes) -> bytes:
+    """A public fingerprint of the audit key, stored with seals and checkpoints."""
+    return hmac.digest(audit_key, b"carevault.audit.key-id", "sha256")[:8]
+
+
+def seal_mac(
+    audit_key: bytes,
+    workspace_id: uuid.UUID,
+    seq: int,
+    total: int,
+    prev_mac: bytes,
+    event_ids: Sequence[int],
+    digests: bytes,
+) -> bytes:
+    message = b"".join(
+        (
+            SEAL_DOMAIN,
+            workspace_id.bytes,
+            struct.pack(">QQI", seq, total, len(event_ids)),
+            prev_mac,
+            struct.pack(f">{len(event_ids)}q", *event_ids),
+            digests,
+        )
+    )
+    return hmac.digest(audit_key, message, "sha256")
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    leader: bool
+    events: int = 0
+    seals: int = 0
+    more: bool = False  # the round stopped at its limit: run another at once
+
+
+@dataclass(frozen=True)
+class Lag:
+    unsealed_events: int  # capped at LAG_COUNT_CAP
+    oldest_unsealed_seconds: float  # 0 when everything committed is sealed
+
+
+LAG_COUNT_CAP = 100_000
+
+
+async def seal_round(
+    connection: AsyncConnection,
+    audit_key: bytes,
+    *,
+    wait_for_lock: bool = False,
+    limit: int = DEFAULT_ROUND_LIMIT,
+) -> RoundResult:
+    """Seal what can safely be sealed, in the caller's transaction (commit it afterwards)."""
+    lock_key = {"a": SEALER_LOCK[0], "b": SEALER_LOCK[1]}
+    if wait_for_lock:
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), lock_key)
+    elif not await connection.scalar(text("SELECT pg_try_advisory_xact_lock(:a, :b)"), lock_key):
+        return RoundResult(leader=False)
+    await pin_canonical_form(connection)
+    frontier = int(await connection.scalar(text(FRONTIER_SQL)) or 0)
+    upper = int(await connection.scalar(text(SAFE_UPPER_SQL)))
+    if upper <= frontier:
+        return RoundResult(leader=True)
+    rows = (
+        await connection.execute(
+            text(EVENTS_SQL + "WHERE e.txid >= :f AND e.txid < :u ORDER BY e.txid, e.id LIMIT :n"),
+            {"f": frontier, "u": upper, "n": limit + 1},
+        )
+    ).all()
+    more = False
+    if len(rows) > limit:
+        # Cut at a transaction boundary so that the next round starts exactly where this
+        # one stops; one transaction's events are never split (unless they alone exceed
+        # the limit, then they are taken whole).
+        cut = rows[limit].txid
+        if cut > rows[0].txid:
+            rows = [row for row in rows if row.txid < cut]
+            upper, more = cut, True
+        else:
+            # The first transaction alone has more events than the limit: take it whole.
+            rows = (
+                await connection.execute(
+                    text(EVENTS_SQL + "WHERE e.txid = :t ORDER BY e.id"), {"t": cut}
+                )
+            ).all()
+            upper, more = cut + 1, True
+    if not rows:
+        return RoundResult(leader=True, more=more)
+    chains: dict[uuid.UUID, list[tuple[int, bytes]]] = defaultdict(list)
+    for row in rows:
+        chains[row.workspace_id or NIL_WORKSPACE].append((row.id, bytes(row.digest)))
+    heads = {
+        row.workspace_id: (row.seq, bytes(row.mac), row.total)
+        for row in await connection.execute(
+            text(
+                "SELECT w AS workspace_id, s.seq, s.mac, s.total "
+                "FROM unnest(CAST(:ws AS uuid[])) AS w CROSS JOIN LATERAL ("
+                "  SELECT seq, mac, total FROM audit_seals WHERE workspace_id = w "
+                "  ORDER BY seq DESC LIMIT 1) AS s"
+            ),
+            {"ws": list(chains)},
+        )
+    }
+    fingerprint = key_id(audit_key)
+    seals = []
+    for workspace_id, events in chains.items():
+        seq, prev_mac, total = heads.get(workspace_id, (0, GENESIS_MAC, 0))
+        ids = [event_id for event_id, _ in events]
+        digests = b"".join(digest for _, digest in events)
+        seq, total = seq + 1, total + len(ids)
+        seals.append(
+            {
+                "workspace_id": workspace_id,
+                "seq": seq,
+                "event_ids": ids,
+                "digests": digests,
+                "total": total,
+                "prev_mac": prev_mac,
+                "mac": seal_mac(audit_key, workspace_id, seq, total, prev_mac, ids, digests),
+                "key_id": fingerprint,
+                "txid_from": frontier,
+                "txid_to": upper,
+            }
+        )
+    await connection.execute(
+        text(
+            "INSERT INTO audit_seals (workspace_id, seq, event_ids, digests, total, prev_mac, "
+            "mac, key_id, txid_from, txid_to) VALUES (:workspace_id, :seq, :event_ids, "
+            ":digests, :total, :prev_mac, :mac, :key_id, :txid_from, :txid_to)"
+        ),
+        seals,
+    )
+    return RoundResult(leader=True, events=len(rows), seals=len(seals), more=more)
+
+
+async def seal_all(engine: AsyncEngine, audit_key: bytes | None, *, wait_for_lock: bool) -> int:
+    """Rounds until nothing more can be sealed now; each round commits on its own."""
+    if audit_key is None:
+        raise AuditKeyMissing
+    sealed = 0
+    while True:
+        async with engine.begin() as connection:
+            result = await seal_round(connection, audit_key, wait_for_lock=wait_for_lock)
+        sealed += result.events
+        if not result.more:
+            return sealed
+
+
+async def measure_lag(connection: AsyncConnection) -> Lag:
+    """Committed events not sealed yet, and how long the oldest has waited."""
+    row = (
+        await connection.execute(
+            text(
+                "WITH f AS (SELECT coalesce(max(txid_to), 0) AS txid FROM audit_seals) "
+                "SELECT (SELECT count(*) FROM (SELECT 1 FROM audit_events, f "
+                "        WHERE audit_events.txid >= f.txid LIMIT :cap) AS c) AS unsealed, "
+                "       (SELECT extract(epoch FROM now() - min(occurred_at))::float8 "
+                "        FROM (SELECT occurred_at FROM audit_events, f "
+                "              WHERE audit_events.txid >= f.txid "
+                "              ORDER BY audit_events.txid LIMIT 100) AS o) AS oldest"
+            ),
+            {"cap": LAG_COUNT_CAP},
+        )
+    ).one()
+    return Lag(int(row.unsealed), max(0.0, float(row.oldest or 0.0)))

@@ -1,0 +1,128 @@
+"""Deadlines enforced down to the database, all derived from one request deadline.
+
+A request gets `request` seconds (CAREVAULT_REQUEST_TIMEOUT_SECONDS). Every database wait it
+can run into is bounded by a share of that budget:
+
+- the server cancels any one statement after `statement` seconds (statement_timeout);
+- the client gives up on any one command after `command` seconds (asyncpg command_timeout),
+  which covers a database that is frozen or partitioned and so never answers at all;
+- a connection attempt gives up after `connect`, waiting for a pooled one after `pool`;
+- the server ends a session left idle inside a transaction after `idle_in_transaction`, so a
+  stalled worker cannot hold locks (or an uncommitted write) for longer than a request lives;
+- no new statement starts once the request's own deadline has passed.
+
+A commit that times out on the client is the one ambiguous case: the COMMIT may already sit
+in the server's socket buffer and run when the server wakes up. So just before every commit
+the app tells the server an absolute deadline (`commit_fence` from now), and a deferred
+trigger on audit_events (every API transaction writes one) refuses to commit after it. The
+client waits `command` seconds for the commit, longer than the fence, so "failed" always
+means "not stored"; the difference (`command - commit_fence`) absorbs clock skew between the
+app and database hosts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, ExceptionContext
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+COMMIT_DEADLINE_SETTING = "carevault.commit_deadline"
+
+# Monotonic time after which the current request starts no new statement (None: no request).
+_request_deadline: ContextVar[float | None] = ContextVar("carevault_request_deadline", default=None)
+
+
+class DeadlineExceeded(Exception):
+    """The request's deadline passed before its next database statement."""
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    request: float
+
+    @property
+    def statement(self) -> float:
+        return self.request * 0.5
+
+    @property
+    def command(self) -> float:
+        return self.request * 0.6
+
+    @property
+    def commit_fence(self) -> float:
+        return self.request * 0.5
+
+    @property
+    def connect(self) -> float:
+        return self.request * 0.25
+
+    @property
+    def pool(self) -> float:
+        return self.request * 0.25
+
+    @property
+    def idle_in_transaction(self) -> float:
+        return self.request
+
+    def connect_args(self) -> dict[str, Any]:
+        """asyncpg.connect() arguments: client-side timeouts and the server's own."""
+        return {
+            "timeout": self.connect,
+            "command_timeout": self.command,
+            "server_settings": {
+                "statement_timeout": str(_ms(self.statement)),
+                "idle_in_transaction_session_timeout": str(_ms(self.idle_in_transaction)),
+            },
+        }
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+@contextmanager
+def request_deadline(seconds: float) -> Iterator[None]:
+    token = _request_deadline.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _request_deadline.reset(token)
+
+
+def remaining() -> float | None:
+    """Seconds left of the current request's budget; None outside a request."""
+    deadline = _request_deadline.get()
+    return None if deadline is None else deadline - time.monotonic()
+
+
+def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
+    """Check the request deadline before each statement; fence every commit."""
+
+    def before_execute(connection: Connection, *_: Any) -> None:
+        left = remaining()
+        if left is not None and left <= 0:
+            raise DeadlineExceeded("the request deadline passed")
+
+    def fence_commit(connection: Connection) -> None:
+        # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
+        fence = f"{time.time() + deadlines.commit_fence:.3f}"
+        connection.exec_driver_sql(
+            "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, fence)
+        )
+
+    def on_error(context: ExceptionContext) -> None:
+        # A command that timed out leaves the connection mid-conversation: close it now,
+        # instead of SQLAlchemy first waiting a second full timeout for a ROLLBACK.
+        if isinstance(context.original_exception, TimeoutError | OSError):
+            context.is_disconnect = True
+
+    event.listen(engine.sync_engine, "before_cursor_execute", before_execute)
+    event.listen(engine.sync_engine, "commit", fence_commit)
+    event.listen(engine.sync_engine, "handle_error", on_error)

@@ -1,0 +1,204 @@
+"""Two database roles: the owner runs migrations, the runtime role serves requests.
+
+The owner (CAREVAULT_MIGRATION_DATABASE_URL) owns every table. After migrating, it creates
+or updates the runtime role, the user named in CAREVAULT_DATABASE_URL: no DDL, no TRUNCATE,
+ordinary SELECT/INSERT/UPDATE/DELETE on application tables, and only SELECT and INSERT on
+the audit tables (every table whose name starts with `audit_`). Only a table's owner can
+ALTER it or disable its triggers, so the runtime role cannot switch off the trigger that
+keeps `audit_events` append-only, nor delete or rewrite events.
+
+When both URLs name the same user (development), there is one role and nothing to set up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+AUDIT_TABLE_PREFIX = "audit_"
+# Read by `carevault serve` to check the schema revision; never written at runtime.
+READ_ONLY_TABLES = ("alembic_version",)
+
+
+class RoleSetupError(RuntimeError):
+    """The runtime role cannot be made least-privileged; the message says why."""
+
+
+@dataclass(frozen=True)
+class RuntimeRole:
+    name: str
+    password: str | None
+
+
+def runtime_role_for(migration_url: str, runtime_url: str) -> RuntimeRole | None:
+    """The role to set up, or None when both URLs use the same user (development)."""
+    owner, runtime = make_url(migration_url), make_url(runtime_url)
+    if owner.database != runtime.database:
+        raise RoleSetupError(
+            f"CAREVAULT_MIGRATION_DATABASE_URL names database {owner.database!r} but "
+            f"CAREVAULT_DATABASE_URL names {runtime.database!r}; they must be the same database"
+        )
+    if not runtime.username or runtime.username == owner.username:
+        return None
+    return RuntimeRole(runtime.username, runtime.password)
+
+
+async def _scalar(connection: AsyncConnection, sql: str, **params: object) -> object:
+    return (await connection.execute(text(sql), params)).scalar()
+
+
+async def _execute_formatted(connection: AsyncConnection, template: str, *args: str) -> None:
+    """Run DDL built by PostgreSQL's format(): %I quotes identifiers, %L literals. DDL takes
+    no bind parameters, so quoting is left to the server rather than done by hand."""
+    placeholders = ", ".join(f"CAST(:a{i} AS text)" for i in range(len(args)))
+    statement = await _scalar(
+        connection,
+        f"SELECT format(CAST(:template AS text), {placeholders})",
+        template=template,
+        **{f"a{i}": arg for i, arg in enumerate(args)},
+    )
+    await connection.exec_driver_sql(str(statement))
+
+
+async def _table_names(connection: AsyncConnection) -> list[str]:
+    rows = await connection.execute(
+        text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        )
+    )
+    return [row[0] for row in rows]
+
+
+async def ensure_runtime_role(owner_engine: AsyncEngine, role: RuntimeRole) -> bool:
+    """Create the runtime role when missing (with the runtime URL's password) and set its
+    privileges on every table. Returns True when the role was created."""
+    async with owner_engine.begin() as connection:
+        owner = str(await _scalar(connection, "SELECT current_user"))
+        attributes = (
+            await connection.execute(
+                text(
+                    "SELECT rolsuper OR rolcreaterole OR rolcreatedb OR rolbypassrls "
+                    "FROM pg_roles WHERE rolname = :name"
+                ),
+                {"name": role.name},
+            )
+        ).one_or_none()
+        created = attributes is None
+        if created:
+            if role.password:
+                await _execute_formatted(
+                    connection, "CREATE ROLE %I LOGIN PASSWORD %L", role.name, role.password
+                )
+            else:
+                await _execute_formatted(connection, "CREATE ROLE %I LOGIN", role.name)
+        elif attributes is not None and attributes[0]:
+            raise RoleSetupError(
+                f"the runtime role {role.name!r} is a superuser or can create roles or "
+                "databases or bypass row security; use an ordinary role"
+            )
+        if await _scalar(
+            connection,
+            "SELECT pg_has_role(:runtime, :owner, 'USAGE')",
+            runtime=role.name,
+            owner=owner,
+        ):
+            raise RoleSetupError(
+                f"the runtime role {role.name!r} is a member of the owner role {owner!r}, so "
+                f"it could alter the audit table; revoke that membership (REVOKE {owner} "
+                f"FROM {role.name})"
+            )
+        await _grant(connection, role.name)
+    return created
+
+
+async def _grant(connection: AsyncConnection, name: str) -> None:
+    # CONNECT and USAGE usually come with PUBLIC; granting them needs more than owning the
+    # tables (owning the database or schema), so only when they are missing.
+    database = str(await _scalar(connection, "SELECT current_database()"))
+    if not await _scalar(
+        connection,
+        "SELECT has_database_privilege(:name, :database, 'CONNECT')",
+        name=name,
+        database=database,
+    ):
+        await _execute_formatted(connection, "GRANT CONNECT ON DATABASE %I TO %I", database, name)
+    schema = str(await _scalar(connection, "SELECT current_schema()"))
+    if not await _scalar(
+        connection,
+        "SELECT has_schema_privilege(:name, :schema, 'USAGE')",
+        name=name,
+        schema=schema,
+    ):
+        await _execute_formatted(connection, "GRANT USAGE ON SCHEMA %I TO %I", schema, name)
+    await _execute_formatted(connection, "REVOKE CREATE ON SCHEMA %I FROM %I", schema, name)
+    if await _scalar(
+        connection,
+        "SELECT has_schema_privilege(:name, :schema, 'CREATE')",
+        name=name,
+        schema=schema,
+    ):
+        # PostgreSQL before 15 lets everyone create in public; the runtime role must not.
+        await _execute_formatted(connection, "REVOKE CREATE ON SCHEMA %I FROM PUBLIC", schema)
+    for table in await _table_names(connection):
+        await _execute_formatted(connection, "REVOKE ALL ON TABLE %I FROM %I", table, name)
+        if table.startswith(AUDIT_TABLE_PREFIX):
+            privileges = "SELECT, INSERT"
+        elif table in READ_ONLY_TABLES:
+            privileges = "SELECT"
+        else:
+            privileges = "SELECT, INSERT, UPDATE, DELETE"
+        await _execute_formatted(connection, f"GRANT {privileges} ON TABLE %I TO %I", table, name)
+    # nextval() for identity and serial columns; not UPDATE (setval).
+    await _execute_formatted(
+        connection, "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA %I TO %I", schema, name
+    )
+
+
+async def audit_privilege_problems(runtime_engine: AsyncEngine) -> list[str]:
+    """What the connected role could do to the audit trail that it must not: each entry is
+    one problem in plain words. Empty: the role can only read and append audit events."""
+    problems: list[str] = []
+    async with runtime_engine.connect() as connection:
+        role = (
+            await connection.execute(
+                text(
+                    "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles "
+                    "WHERE rolname = current_user"
+                )
+            )
+        ).one()
+        if role.rolsuper:
+            problems.append(f"{role.current_user} is a superuser")
+        if await _scalar(
+            connection, "SELECT has_schema_privilege(current_user, current_schema(), 'CREATE')"
+        ):
+            problems.append(f"{role.current_user} can create tables (DDL)")
+        tables = (
+            await connection.execute(
+                text(
+                    "SELECT tablename, tableowner FROM pg_tables "
+                    "WHERE schemaname = current_schema() AND tablename LIKE 'audit\\_%'"
+                )
+            )
+        ).all()
+        if not tables:
+            problems.append("no audit_events table (run `carevault db upgrade`)")
+        for table, owner in tables:
+            if await _scalar(
+                connection, "SELECT pg_has_role(current_user, :owner, 'USAGE')", owner=owner
+            ):
+                problems.append(
+                    f"{role.current_user} owns {table} (or acts as its owner {owner}): it can "
+                    "ALTER it and DISABLE TRIGGER"
+                )
+            for privilege in ("UPDATE", "DELETE", "TRUNCATE", "TRIGGER", "REFERENCES"):
+                if await _scalar(
+                    connection,
+                    "SELECT has_table_privilege(current_user, :table, :privilege)",
+                    table=table,
+                    privilege=privilege,
+                ):
+                    problems.append(f"{role.current_user} has {privilege} on {table}")
+    return problems

@@ -1,0 +1,1 @@
+"""Key lifecycle jobs that work across every practice: re-encryption."""

@@ -1,0 +1,489 @@
+"""Key lifecycle commands: `carevault keys …`, `carevault reencrypt`, `carevault workspaces`.
+
+The runbook (docs/encryption.md) is: `keys rotate` (pending) → wait for activation (or
+`keys activate N` once every process has had time to load it) → `reencrypt` → `keys retire
+OLD`; and, to end a practice, `workspaces shred`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from carevault.cli import (
+    database_url_for,
+    fail,
+    friendly_errors,
+    load_settings,
+    run_async,
+)
+from carevault.config import Settings
+from carevault.crypto import KeyRing, LocalFileProvider
+from carevault.runtime import build_key_provider
+
+keys_app = typer.Typer(no_args_is_help=True, help="The encryption key ring.")
+workspaces_app = typer.Typer(no_args_is_help=True, help="Practices (workspaces).")
+
+
+T = TypeVar("T")
+
+
+def distribution_seconds(settings: Settings) -> float:
+    """How long after a rotation every running process is sure to hold the new version."""
+    return settings.key_cache_ttl_seconds + settings.key_activation_margin_seconds
+
+
+@asynccontextmanager
+async def one_off_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
+    from carevault.db.engine import create_engine
+
+    engine = create_engine(database_url_for(settings), pool_size=2)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+def with_database(
+    settings: Settings, work: Callable[[AsyncEngine], Awaitable[T]], *, keys: bool = True
+) -> T:
+    """Run `work` against the database, with the key ring installed when `keys`."""
+    from carevault.runtime import start_key_ring
+
+    manager = start_key_ring(settings) if keys else None
+
+    async def run() -> T:
+        async with one_off_database(settings) as engine:
+            return await work(engine)
+
+    try:
+        return run_async(run())
+    finally:
+        if manager is not None:
+            manager.stop()
+
+
+async def _provision(engine: AsyncEngine) -> int:
+    from carevault.crypto import current_cipher
+    from carevault.workspaces.keys import provision
+
+    async with AsyncSession(engine) as db, db.begin():
+        return await provision(db, current_cipher().ring)
+
+
+def _provision_if_configured(settings: Settings) -> None:
+    """Create the new version's practice data keys now when a database is configured; every
+    start and `carevault keys provision` create them too, so a failure here is a warning."""
+    if not settings.database_url:
+        typer.echo("Practice data keys for it are created when CareVault next starts.")
+        return
+    try:
+        created = with_database(settings, _provision)
+    except Exception as exc:
+        typer.secho(
+            f"warning: practice data keys not created now ({type(exc).__name__}); every "
+            "start and `carevault keys provision` create them",
+            fg=typer.colors.YELLOW,
+        )
+        return
+    typer.echo(f"Created {created} practice data key(s).")
+
+
+def _age(created_at: datetime) -> str:
+    days = (datetime.now(UTC) - created_at).days
+    return "today" if days == 0 else f"{days} day{'s' if days != 1 else ''}"
+
+
+def _load_existing(settings: Settings) -> tuple[Any, KeyRing]:
+    provider = build_key_provider(settings)
+    return provider, provider.load()
+
+
+# keys ----------------------------------------------------------------------------------------
+
+
+@keys_app.command("status")
+@friendly_errors
+def keys_status() -> None:
+    """Versions with their state and age, a pending version's activation time, warnings."""
+    settings = load_settings()
+    provider, ring = _load_existing(settings)
+    typer.echo(f"source: {provider.description}")
+    typer.echo(f"active version: {ring.encryption_version()}")
+    typer.echo(f"{'version':>8}  {'state':<13} {'created':<26} age")
+    for version in sorted(ring.keys):
+        key = ring.keys[version]
+        typer.echo(
+            f"{version:>8}  {ring.state_of(version):<13} {key.created_at.isoformat():<26} "
+            f"{_age(key.created_at)}"
+        )
+    pending = ring.pending
+    if pending is not None and ring.encryption_version() != pending.version:
+        typer.echo(
+            f"pending version {pending.version} activates at "
+            f"{pending.activate_after.isoformat() if pending.activate_after else '?'}"
+        )
+    for warning in key_warnings(settings, ring):
+        typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW)
+    typer.echo(f"refresh interval of running apps: {settings.key_cache_ttl_seconds:g} s")
+
+
+def key_warnings(settings: Settings, ring: KeyRing) -> list[str]:
+    """Age of the key in use against the rotation policy (CAREVAULT_KEY_MAX_AGE_DAYS)."""
+    active = ring.keys[ring.encryption_version()]
+    age = datetime.now(UTC) - active.created_at
+    if age > timedelta(days=settings.key_max_age_days):
+        return [
+            f"the active key version {active.version} is {age.days} days old, older than "
+            f"CAREVAULT_KEY_MAX_AGE_DAYS={settings.key_max_age_days}: run `carevault keys rotate`"
+        ]
+    return []
+
+
+@keys_app.command("rotate")
+@friendly_errors
+def keys_rotate(
+    activate_in: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds until the new version becomes active (default: the refresh "
+            "interval + 2 x CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS; minimum: the refresh "
+            "interval + the margin, so every running process has loaded it first)"
+        ),
+    ] = None,
+) -> None:
+    """Add a new key version as pending: decryptable everywhere at once, used for new values
+    only from its activation time."""
+    settings = load_settings()
+    minimum = distribution_seconds(settings)
+    delay = minimum + settings.key_activation_margin_seconds if activate_in is None else activate_in
+    if delay < minimum:
+        raise fail(
+            f"--activate-in must be at least {minimum:g} s (the refresh interval "
+            f"{settings.key_cache_ttl_seconds:g} s + {settings.key_activation_margin_seconds:g} "
+            "s), so no "
+            "process meets a version it has not loaded"
+        )
+    provider, ring = _load_existing(settings)
+    ring = ring.settled()
+    at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=delay)
+    rotated = ring.rotated(activate_after=at)
+    provider.store(rotated)
+    version = rotated.pending_version
+    typer.echo(
+        f"Key version {version} is pending in {provider.description}: every process can "
+        f"decrypt with it within {settings.key_cache_ttl_seconds:g} s, and it becomes active "
+        f"at {at.isoformat()}."
+    )
+    _provision_if_configured(settings)
+    typer.echo(
+        f"Next: after activation run `carevault reencrypt`, then `carevault keys retire "
+        f"{ring.active_version}`."
+    )
+
+
+@keys_app.command("activate")
+@friendly_errors
+def keys_activate(
+    version: Annotated[int, typer.Argument(help="The pending version")],
+) -> None:
+    """Make a pending version active now, once every process has had time to load it."""
+    settings = load_settings()
+    provider, ring = _load_existing(settings)
+    if ring.pending_version != version:
+        raise fail(f"key version {version} is not pending")
+    key = ring.keys[version]
+    ready_at = key.created_at + timedelta(seconds=distribution_seconds(settings))
+    if datetime.now(UTC) < ready_at:
+        raise fail(
+            f"key version {version} may be activated from {ready_at.isoformat()} (one "
+            "refresh interval after the rotation, so every process has loaded it)"
+        )
+    provider.store(ring.activated(version))
+    _provision_if_configured(settings)
+    typer.echo(f"Key version {version} is active. Next: `carevault reencrypt`.")
+
+
+@keys_app.command("provision")
+@friendly_errors
+def keys_provision() -> None:
+    """Create missing practice data keys for the active and pending versions (idempotent;
+    also done at every start)."""
+    settings = load_settings()
+    created = with_database(settings, _provision)
+    typer.echo(f"Created {created} practice data key(s).")
+
+
+@keys_app.command("retire")
+@friendly_errors
+def keys_retire(
+    version: Annotated[int, typer.Argument(help="The version to retire")],
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Retire even though values still use it")
+    ] = False,
+) -> None:
+    """Destroy a version's key material (and the practice data keys it wrapped). Refused
+    while any stored value still uses it, unless --force."""
+    from carevault.lifecycle.reencrypt import values_under_version
+    from carevault.workspaces.keys import destroy_version
+
+    settings = load_settings()
+    provider, ring = _load_existing(settings)
+    # A pending version whose time has come is the active one, though the document still
+    # names its predecessor: record that first, or the old version could never be retired.
+    ring = ring.settled()
+    ring.with_retired(version)  # the ring's own refusals (active, pending, unknown) first
+
+    async def count(engine: AsyncEngine) -> tuple[list[Any], int]:
+        from carevault.workspaces.keys import index_keys_wrapped_under
+
+        async with AsyncSession(engine) as db:
+            values = await values_under_version(db, version)
+            return values, await index_keys_wrapped_under(db, version)
+
+    in_use, index_keys = with_database(settings, count, keys=False)
+    for found in in_use:
+        typer.echo(
+            f"  {found.table}.{found.column}: {found.count} value(s) of format "
+            f"0x{found.format_byte:02x} under version {version}",
+            err=True,
+        )
+    if index_keys:
+        typer.echo(f"  {index_keys} practice blind-index key(s) wrapped under it", err=True)
+    if (in_use or index_keys) and not force:
+        raise fail(
+            f"{sum(c.count for c in in_use)} stored value(s) and {index_keys} blind-index "
+            f"key(s) still use key version {version}: run `carevault reencrypt` first (or "
+            "--force to make them unreadable for good)"
+        )
+    if not yes:
+        typer.confirm(f"Key version {version}'s material will be destroyed. Continue?", abort=True)
+
+    async def destroy(engine: AsyncEngine) -> int:
+        async with AsyncSession(engine) as db, db.begin():
+            return await destroy_version(db, version)
+
+    provider.store(ring.with_retired(version))
+    destroyed = with_database(settings, destroy, keys=False)
+    typer.echo(
+        f"Key version {version} is retired in {provider.description}; {destroyed} practice "
+        "data key(s) of that version destroyed."
+    )
+
+
+@keys_app.command("init")
+@friendly_errors
+def keys_init() -> None:
+    """Create the key ring in the configured provider unless it already exists."""
+    settings = load_settings()
+    provider = build_key_provider(settings)
+    ring, created = provider.initialize()
+    verb = "Created" if created else "Found existing"
+    typer.echo(f"{verb} key ring in {provider.description}; active version {ring.active_version}.")
+
+
+@keys_app.command("add-audit-key")
+@friendly_errors
+def keys_add_audit_key() -> None:
+    """Add the audit-trail sealing key to a ring made before it existed (no-op if present)."""
+    from dataclasses import replace
+
+    from carevault.crypto.keyring import new_key_material
+
+    settings = load_settings()
+    provider, ring = _load_existing(settings)
+    if ring.audit_key is not None:
+        typer.echo(f"The key ring in {provider.description} already has an audit key.")
+        return
+    provider.store(replace(ring, audit_key=new_key_material()))
+    typer.echo(
+        f"Added an audit key to {provider.description}. Running apps start sealing "
+        f"within {settings.key_cache_ttl_seconds:g} s."
+    )
+
+
+@keys_app.command("generate")
+@friendly_errors
+def keys_generate(
+    output: Annotated[Path, typer.Option(help="File to write (mode 0600); never printed")],
+) -> None:
+    """Write a new key ring to a file, e.g. to load into a secret or CAREVAULT_KEYRING_JSON."""
+    if output.exists():
+        raise fail(f"{output} exists; refusing to overwrite a key ring")
+    LocalFileProvider(output).initialize()
+    typer.echo(f"Wrote a new key ring to {output} (mode 0600).")
+
+
+# reencrypt -----------------------------------------------------------------------------------
+
+
+def reencrypt(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only count values per column, format and version")
+    ] = False,
+    batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")] = 500,
+    pause_ms: Annotated[
+        int, typer.Option(min=0, help="Pause between batches (throttle), in milliseconds")
+    ] = 0,
+) -> None:
+    """Rewrite every PHI value that is not in the current format under the active version,
+    in small committed batches that never block clinicians; safe to interrupt and rerun."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from carevault.crypto import current_cipher
+    from carevault.lifecycle import reencrypt as job
+
+    settings = load_settings()
+
+    async def counts(engine: AsyncEngine) -> tuple[list[job.ValueCount], dict[str, int], int]:
+        async with AsyncSession(engine) as db:
+            target = current_cipher().ring.encryption_version()
+            return await job.count_values(db), await job.rows_to_rewrite(db, target), target
+
+    values, stale, target = with_database(settings, counts)
+    if dry_run:
+        typer.echo(f"{'table.column':<36} {'format':>6} {'version':>8} {'values':>10}")
+        for found in values:
+            typer.echo(
+                f"{found.table + '.' + found.column:<36} 0x{found.format_byte:02x}   "
+                f"{found.version:>8} {found.count:>10}"
+            )
+        typer.echo(f"target: format 0x03 under key version {target}")
+        typer.echo(f"rows to rewrite: {sum(stale.values())} ({_per_table(stale)})")
+        return
+    total = sum(stale.values())
+    rate = _Rate()
+
+    async def work(engine: AsyncEngine) -> job.Summary:
+        with Progress(
+            TextColumn("re-encrypting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} rows/s"),
+            TimeRemainingColumn(),
+            transient=False,
+        ) as bar:
+            task = bar.add_task("rows", total=total, rate="-")
+
+            def advance(rows: int) -> None:
+                bar.update(task, advance=rows, rate=f"{rate.add(rows):,.0f}")
+
+            return await job.reencrypt(
+                engine, batch_size=batch_size, pause_seconds=pause_ms / 1000, progress=advance
+            )
+
+    summary = with_database(settings, work)
+    typer.echo(
+        f"Re-encrypted {summary.rows} row(s) ({summary.values_rewritten} value(s)) to format "
+        f"0x03 under key version {summary.target_version} in {summary.seconds:.1f} s "
+        f"({summary.rows_per_second:,.0f} rows/s): {_per_table(dict(summary.rows_rewritten))}."
+    )
+    if summary.rows_left:
+        typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
+    if summary.unopenable:
+        for bad in summary.unopenable:
+            typer.secho(
+                f"could not open {bad.table}.{bad.column} of row {bad.row_id}: {bad.reason}",
+                fg=typer.colors.RED,
+                err=True,
+            )
+        raise fail(f"{len(summary.unopenable)} value(s) could not be opened", code=1)
+
+
+class _Rate:
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.rows = 0
+
+    def add(self, rows: int) -> float:
+        self.rows += rows
+        return self.rows / max(time.monotonic() - self.started, 1e-6)
+
+
+def _per_table(counts: dict[str, int]) -> str:
+    return ", ".join(f"{table} {count}" for table, count in counts.items()) or "nothing"
+
+
+# workspaces ----------------------------------------------------------------------------------
+
+
+@workspaces_app.command("shred")
+@friendly_errors
+def workspaces_shred(
+    workspace: Annotated[str, typer.Option(help="The practice to shred, by name")],
+    confirm: Annotated[
+        str | None, typer.Option(help="The practice's name again, for scripts (no prompt)")
+    ] = None,
+) -> None:
+    """Destroy a practice's data keys: its PHI becomes unreadable everywhere, for good."""
+    from carevault.audit.service import Actor, record
+    from carevault.workspaces.keys import shred
+    from carevault.workspaces.service import get_by_name
+
+    settings = load_settings()
+    typed = confirm
+    if typed is None:
+        # The versions backups depend on, named in the warning itself (not only afterwards).
+        _, ring = _load_existing(settings)
+        live = ", ".join(str(v) for v, k in sorted(ring.keys.items()) if not k.retired)
+        typer.echo(
+            f"This destroys the data keys and blind-index key of {workspace!r}: every stored "
+            "value of the practice becomes unreadable, in the database and in its backups "
+            f"once key version(s) {live} are retired. Nothing else is affected."
+        )
+        typed = typer.prompt("Type the practice's name to confirm")
+    if typed != workspace:
+        raise fail("the name does not match; nothing was shredded")
+
+    async def work(engine: AsyncEngine) -> tuple[int, bool]:
+        async with AsyncSession(engine) as db, db.begin():
+            space = await get_by_name(db, workspace)
+            if space is None:
+                raise fail(f"no workspace named {workspace!r}")
+            if space.shredded_at is not None:
+                return 0, False
+            destroyed = await shred(db, space.id)
+            await record(
+                db,
+                Actor(space.id),
+                "workspace.shred",
+                resource_type="workspace",
+                resource_ids=[space.id],
+                details={"data_keys_destroyed": destroyed},
+            )
+            return destroyed, True
+
+    destroyed, done = with_database(settings, work)
+    if not done:
+        typer.echo(f"{workspace!r} was already shredded.")
+        return
+    _, ring = _load_existing(settings)
+    versions = sorted(v for v, k in ring.keys.items() if not k.retired)
+    typer.echo(
+        f"Shredded {workspace!r}: {destroyed} key(s) destroyed (its data keys and blind-index "
+        f"key). Running processes drop "
+        f"their cached copies within {settings.key_cache_ttl_seconds:g} s. Backups taken "
+        f"before now still hold its wrapped keys until key version(s) "
+        f"{', '.join(map(str, versions))} are retired: rotate, reencrypt and retire them to "
+        "finish."
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(keys_app, name="keys")
+    app.command("reencrypt")(friendly_errors(reencrypt))
+    app.add_typer(workspaces_app, name="workspaces")

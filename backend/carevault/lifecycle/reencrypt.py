@@ -1,0 +1,342 @@
+"""`carevault reencrypt`: move every stored PHI value to the current key version and format.
+
+How it stays out of clinicians' way and survives a crash:
+- Work goes table by table in batches ordered by primary key. Each batch is one short
+  transaction: `SELECT … FOR UPDATE SKIP LOCKED` of rows holding at least one value that is
+  not format 0x03 under the target version, open each value, seal it again, UPDATE, COMMIT.
+  A row a clinician is saving at that moment is skipped and picked up by the next pass; an
+  autosave that arrives while a batch holds the row waits milliseconds, then applies on top
+  (the job rewrites only encrypted columns it read under the same lock, never `version`).
+- What needs rewriting is decided by the stored bytes themselves (format byte and version in
+  each value's header), so there is no progress table to lose: after a `kill -9` the
+  uncommitted batch rolls back whole, and a rerun finds exactly the values still left.
+- Values are opened and sealed here with the raw bytes (not through the column type), so a
+  value that cannot be opened is reported by table, column and row id, and the rest go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    LargeBinary,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    func,
+    literal,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from carevault.crypto import (
+    DecryptionError,
+    EncryptedString,
+    KeyRingError,
+    PracticeBlindIndex,
+    current_cipher,
+    envelope,
+)
+from carevault.db.models import Base
+from carevault.workspaces.keys import load_workspace_keys, provision, rewrap_index_keys
+from carevault.workspaces.models import Workspace
+
+
+@dataclass(frozen=True)
+class EncryptedTable:
+    table: Table
+    columns: tuple[Column[Any], ...]
+
+    @property
+    def name(self) -> str:
+        return self.table.name
+
+
+def encrypted_tables() -> list[EncryptedTable]:
+    found = []
+    for table in Base.metadata.sorted_tables:
+        columns = tuple(c for c in table.columns if isinstance(c.type, EncryptedString))
+        if columns:
+            found.append(EncryptedTable(table, columns))
+    return found
+
+
+def _raw(column: Column[Any]) -> Any:
+    """The stored bytes, without the column type's decryption."""
+    return type_coerce(column, LargeBinary)
+
+
+def _target_header(version: int) -> bytes:
+    return envelope.header(envelope.FORMAT_BOUND, version)
+
+
+def _stale(column: Column[Any], version: int) -> Any:
+    """True for a non-null value whose header is not (0x03, version)."""
+    return and_(
+        column.isnot(None),
+        func.substring(_raw(column), 1, envelope.HEADER_BYTES)
+        != literal(_target_header(version), LargeBinary),
+    )
+
+
+def _needs_rewrite(encrypted: EncryptedTable, version: int) -> Any:
+    return or_(*(_stale(column, version) for column in encrypted.columns))
+
+
+def _live_practices(table: Table) -> Any:
+    """Rows of shredded practices cannot be opened by anyone: leave them alone."""
+    shredded = select(Workspace.id).where(Workspace.shredded_at.isnot(None))
+    return table.c.workspace_id.not_in(shredded)
+
+
+# Dry run -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ValueCount:
+    table: str
+    column: str
+    format_byte: int
+    version: int
+    count: int
+
+
+async def count_values(db: AsyncSession, *, live_only: bool = False) -> list[ValueCount]:
+    """How many values each column holds, per format and key version (from the headers);
+    with `live_only`, leaving out shredded practices, whose values no key can open."""
+    counts: list[ValueCount] = []
+    for encrypted in encrypted_tables():
+        for column in encrypted.columns:
+            head = func.substring(_raw(column), 1, envelope.HEADER_BYTES).label("head")
+            query = select(head, func.count()).select_from(encrypted.table)
+            if live_only:
+                query = query.where(_live_practices(encrypted.table))
+            rows = await db.execute(query.where(column.isnot(None)).group_by(head))
+            for raw_head, count in rows.all():
+                format_byte, version = envelope.read_header(bytes(raw_head).ljust(5, b"\0"))
+                counts.append(
+                    ValueCount(encrypted.name, column.name, format_byte, version, int(count))
+                )
+    return sorted(counts, key=lambda c: (c.table, c.column, c.format_byte, c.version))
+
+
+async def values_under_version(db: AsyncSession, version: int) -> list[ValueCount]:
+    """Values that retiring `version` would make unreadable (shredded practices' are already)."""
+    return [c for c in await count_values(db, live_only=True) if c.version == version]
+
+
+async def rows_to_rewrite(db: AsyncSession, version: int) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for encrypted in encrypted_tables():
+        count = await db.scalar(
+            select(func.count())
+            .select_from(encrypted.table)
+            .where(_needs_rewrite(encrypted, version), _live_practices(encrypted.table))
+        )
+        totals[encrypted.name] = int(count or 0)
+    return totals
+
+
+# The job -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unopenable:
+    table: str
+    column: str
+    row_id: uuid.UUID
+    reason: str
+
+
+@dataclass
+class Summary:
+    target_version: int
+    rows_rewritten: Counter[str] = field(default_factory=Counter)
+    values_rewritten: int = 0
+    # Still stale after the last pass (held by clinicians throughout): a rerun finishes them.
+    rows_left: int = 0
+    index_keys_rewrapped: int = 0
+    unopenable: list[Unopenable] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def rows(self) -> int:
+        return sum(self.rows_rewritten.values())
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows / self.seconds if self.seconds > 0 else 0.0
+
+
+Progress = Callable[[int], None]
+
+
+async def reencrypt(
+    engine: AsyncEngine,
+    *,
+    batch_size: int = 500,
+    pause_seconds: float = 0.0,
+    max_passes: int = 5,
+    progress: Progress | None = None,
+) -> Summary:
+    """Rewrite every value that is not format 0x03 under the ring's current version.
+
+    Rows skipped because a clinician held them are retried in up to `max_passes` passes.
+    """
+    cipher = current_cipher()
+    ring = cipher.ring
+    target = ring.encryption_version()
+    summary = Summary(target_version=target)
+    started = time.monotonic()
+    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+        await provision(db, ring)
+        summary.index_keys_rewrapped = await rewrap_index_keys(db, ring)
+    # Keys just provisioned must be seen: every practice's keys are read afresh.
+    cipher.data_keys.clear()
+    failed: set[tuple[str, uuid.UUID]] = set()
+    for _ in range(max_passes):
+        # Rows locked by a clinician were skipped; another pass picks them up.
+        rewritten = 0
+        for encrypted in encrypted_tables():
+            rewritten += await _rewrite_table(
+                engine, encrypted, target, batch_size, pause_seconds, summary, failed, progress
+            )
+        if rewritten == 0:
+            break
+    async with AsyncSession(engine) as db:
+        left = sum((await rows_to_rewrite(db, target)).values())
+    summary.rows_left = max(0, left - len(failed))
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+async def _rewrite_table(
+    engine: AsyncEngine,
+    encrypted: EncryptedTable,
+    target: int,
+    batch_size: int,
+    pause_seconds: float,
+    summary: Summary,
+    failed: set[tuple[str, uuid.UUID]],
+    progress: Progress | None,
+) -> int:
+    """One pass over a table in committed batches; returns how many rows it rewrote."""
+    table = encrypted.table
+    after: uuid.UUID | None = None
+    rewritten = 0
+    while True:
+        async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+            rows = (await db.execute(_batch_query(encrypted, target, after, batch_size))).all()
+            if not rows:
+                break
+            after = rows[-1].id
+            updates = []
+            for row in rows:
+                if (table.name, row.id) in failed:
+                    continue
+                await load_workspace_keys(db, row.workspace_id)
+                values = _reseal(encrypted, row, target, summary)
+                if values is None:
+                    failed.add((table.name, row.id))
+                    continue
+                updates.append({"b_id": row.id, **values})
+            for group in _same_columns(updates):
+                await db.execute(_update_statement(table, group[0]), group)
+            summary.values_rewritten += sum(len(values) - 1 for values in updates)
+            summary.rows_rewritten[table.name] += len(updates)
+            rewritten += len(updates)
+        if progress is not None:
+            progress(len(updates))
+        if pause_seconds > 0:
+            await asyncio.sleep(pause_seconds)
+    return rewritten
+
+
+def _batch_query(
+    encrypted: EncryptedTable, target: int, after: uuid.UUID | None, batch_size: int
+) -> Select[Any]:
+    table = encrypted.table
+    query = (
+        select(
+            table.c.id, table.c.workspace_id, *(_raw(c).label(c.name) for c in encrypted.columns)
+        )
+        .where(_needs_rewrite(encrypted, target), _live_practices(table))
+        .order_by(table.c.id)
+        .limit(batch_size)
+        # A row a clinician is saving right now is skipped, never waited for.
+        .with_for_update(of=table, skip_locked=True)
+    )
+    if after is not None:
+        query = query.where(table.c.id > after)
+    return query
+
+
+# Blind indexes derived from an encrypted column: recomputed under the practice's own
+# blind-index key whenever the value is re-sealed (rows from before practice keys carry
+# indexes under the ring-wide key).
+BLIND_INDEXES = {("clients", "email"): "email_bidx", ("clients", "phone"): "phone_bidx"}
+
+
+def _reseal(
+    encrypted: EncryptedTable, row: Any, target: int, summary: Summary
+) -> dict[str, bytes | None] | None:
+    """New bytes for every stale value of the row, or None if any value cannot be opened."""
+    cipher = current_cipher()
+    binding = (row.workspace_id.bytes, row.id.bytes)
+    header = _target_header(target)
+    values: dict[str, bytes | None] = {}
+    for column in encrypted.columns:
+        stored = getattr(row, column.name)
+        if stored is None:
+            continue
+        stored = bytes(stored)
+        if stored[: envelope.HEADER_BYTES] == header:
+            continue
+        context = column.type.context_bytes  # type: ignore[attr-defined]
+        try:
+            plaintext = cipher.open(stored, binding, context)
+        except DecryptionError as exc:
+            summary.unopenable.append(Unopenable(encrypted.name, column.name, row.id, str(exc)))
+            return None
+        sealed = cipher.seal(plaintext, binding, context)
+        if sealed[: envelope.HEADER_BYTES] != header:  # never rewrite to anything but the target
+            raise KeyRingError(f"could not seal under key version {target}")
+        values[f"b_{column.name}"] = sealed
+        index_column = BLIND_INDEXES.get((encrypted.name, column.name))
+        if index_column is not None:
+            kind = column.name
+            values[f"b_{index_column}"] = PracticeBlindIndex(cipher).compute(
+                kind, plaintext, str(row.workspace_id)
+            )
+    return values
+
+
+def _same_columns(updates: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """Group row updates by which columns they set, for one executemany per shape."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for values in updates:
+        groups.setdefault(tuple(sorted(values)), []).append(values)
+    return iter(groups.values())
+
+
+def _update_statement(table: Table, shape: dict[str, Any]) -> Any:
+    columns = [key.removeprefix("b_") for key in shape if key != "b_id"]
+    # Raw bytes (already sealed above) and the row's own updated_at: a re-key is not an
+    # edit, and Core would otherwise apply the column's onupdate default.
+    values: dict[str, Any] = {
+        name: type_coerce(bindparam(f"b_{name}"), LargeBinary) for name in columns
+    }
+    if "updated_at" in table.c:
+        values["updated_at"] = table.c.updated_at
+    return update(table).where(table.c.id == bindparam("b_id")).values(values)

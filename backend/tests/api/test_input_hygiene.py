@@ -1,0 +1,154 @@
+"""Input hygiene at the edge: control characters refused (422, naming the field) wherever
+text is not free clinical text, emails checked by email-validator, NUL never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from carevault.auth.models import Role
+from tests.api.test_session_notes import create_note, fields_named, practice
+from tests.api_support import ApiContext
+
+NUL = "\u0000"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("first_name", f"Jane{NUL}"),
+        ("last_name", "Doe\u0007"),
+        ("email", f"jane{NUL}@example.org"),
+        ("email", "jane@example"),  # the old regex let this through
+        ("email", "jane doe@example.org"),
+        ("phone", "+1 555\u001b0100"),
+        ("emergency_contact_phone", f"555{NUL}"),
+        ("address", f"1 Example Street{NUL}"),
+        ("medical_history", "history\u0008"),
+    ],
+)
+async def test_client_fields_refuse_control_characters_and_bad_emails(
+    api: ApiContext, field: str, value: str
+) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    body = {"first_name": "Example", "last_name": "Client", field: value}
+    async with api.signed_in(owner) as client:
+        created = await client.post("/clients", json=body)
+        patched_body = {field: value}
+        existing = await client.post("/clients", json={"first_name": "A", "last_name": "B"})
+        patched = await client.patch(f"/clients/{existing.json()['id']}", json=patched_body)
+    assert fields_named(created) == {field}
+    assert fields_named(patched) == {field}
+
+
+async def test_free_text_keeps_line_breaks_and_tabs(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    text = "line one\n\tline two\r\nline three"
+    async with api.signed_in(owner) as client:
+        created = await client.post(
+            "/clients",
+            json={
+                "first_name": "Example",
+                "last_name": "Client",
+                "email": "example.client@example.org",
+                "address": text,
+                "notes": text,
+            },
+        )
+    assert created.status_code == 201, created.text
+    assert created.json()["notes"] == text and created.json()["address"] == text
+
+
+async def test_soap_sections_and_appointment_text_refuse_nul(api: ApiContext) -> None:
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0], plan="plan:\n\t- rest")
+        bad_create = await client.post(
+            "/sessions",
+            json={
+                "client_id": place.client_ids[0],
+                "session_date": "2025-01-15",
+                "subjective": f"reports{NUL}",
+            },
+        )
+        bad_autosave = await client.patch(
+            f"/sessions/{note['id']}", json={"version": note["version"], "plan": f"x{NUL}"}
+        )
+        bad_appointment = await client.patch(
+            f"/appointments/{place.appointment_id}", json={"location": f"Room{NUL}"}
+        )
+    assert note["plan"] == "plan:\n\t- rest"
+    assert fields_named(bad_create) == {"subjective"}
+    assert fields_named(bad_autosave) == {"plan"}
+    assert fields_named(bad_appointment) == {"location"}
+
+
+async def test_account_fields_refuse_control_characters(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        token = await client.post(
+            "/auth/tokens", json={"name": "export\njob", "scopes": ["notes:read"]}
+        )
+        display = await client.post(
+            "/users",
+            json={
+                "email": "new.user@example.org",
+                "display_name": f"New{NUL}",
+                "password": "a long enough password",
+            },
+        )
+        email = await client.post(
+            "/users",
+            json={"email": "new.user@@example.org", "password": "a long enough password"},
+        )
+    async with api.client() as anonymous:
+        login = await anonymous.post(
+            "/auth/login", json={"email": f"{owner}{NUL}", "password": "whatever"}
+        )
+    assert fields_named(token) == {"name"}
+    assert fields_named(display) == {"display_name"}
+    assert fields_named(email) == {"email"}
+    assert fields_named(login) == {"email"}
+
+
+@pytest.mark.parametrize(
+    ("path", "parameter"),
+    [
+        ("/audit-events", "action"),
+        ("/audit-events", "resource_type"),
+        ("/audit-events", "resource_id"),
+    ],
+)
+async def test_query_filters_refuse_nul_with_422_not_500(
+    api: ApiContext, path: str, parameter: str
+) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        response = await client.get(path, params={parameter: f"client{NUL}read"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["details"][0]["field"].endswith(parameter)
+
+
+async def test_a_search_term_with_nul_is_422_not_500(api: ApiContext) -> None:
+    """Client search moved into a request body (POST /clients/search); the same rule holds."""
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        response = await client.post("/clients/search", json={"q": f"client{NUL}read"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["details"][0]["field"].endswith("q")
+
+
+async def test_import_refuses_control_characters_and_bad_emails(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    csv = (
+        "first_name,last_name,email\n"
+        "Example,Client,example.client@example.org\n"
+        "Bad\u0007Name,Client,\n"
+        "Other,Client,other@example\n"
+    )
+    async with api.signed_in(owner) as client:
+        response = await client.post(
+            "/clients/import", content=csv.encode(), headers={"Content-Type": "text/csv"}
+        )
+    assert response.status_code == 422, response.text
+    problems = {(d["line"], d["field"]) for d in response.json()["error"]["details"]}
+    assert problems == {(3, "first_name"), (4, "email")}

@@ -1,0 +1,216 @@
+"""Sign-in throttling that cannot be raced or turned into a lockout; client addresses from
+trusted proxies only."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from carevault.auth import service as auth_service
+from carevault.auth.models import Role
+from tests.api.test_auth import sql
+from tests.api_support import PASSWORD, ApiContext, running_api
+from tests.conftest import NewDatabase
+
+
+@pytest.fixture
+def argon2_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Counts password verifications (argon2 runs) at sign-in."""
+    calls: list[str] = []
+    real: Callable[[str, str], bool] = auth_service.verify_password
+
+    def counting(password_hash: str, password: str) -> bool:
+        calls.append(password)
+        return real(password_hash, password)
+
+    monkeypatch.setattr(auth_service, "verify_password", counting)
+    return calls
+
+
+async def age_attempts(api: ApiContext, seconds: int) -> None:
+    """Let time pass for the throttle: move every recorded attempt into the past."""
+    await sql(api, f"UPDATE login_attempts SET at = at - interval '{seconds} seconds'")
+
+
+async def test_twelve_concurrent_wrong_guesses_run_argon2_at_most_five_times(
+    api: ApiContext, argon2_calls: list[str]
+) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.client() as client:
+        answers = await asyncio.gather(
+            *(
+                client.post("/auth/login", json={"email": email, "password": f"guess {n}"})
+                for n in range(12)
+            )
+        )
+    statuses = sorted(a.status_code for a in answers)
+    verified = len(argon2_calls)
+    assert 1 <= verified <= 5, statuses
+    assert statuses == [401] * verified + [429] * (12 - verified)
+    assert all(int(a.headers["Retry-After"]) > 0 for a in answers if a.status_code == 429)
+    recorded = await sql(api, "SELECT outcome FROM login_attempts")
+    assert [r["outcome"] for r in recorded] == ["failed"] * verified
+
+
+async def test_the_real_user_gets_in_after_a_short_wait_and_guessing_slows_down(
+    api: ApiContext, argon2_calls: list[str]
+) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.client() as stranger:
+        for _ in range(5):
+            answer = await stranger.post("/auth/login", json={"email": email, "password": "no"})
+            assert answer.status_code == 401
+        refused = await stranger.post("/auth/login", json={"email": email, "password": "no"})
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) <= 31
+        await age_attempts(api, 31)
+        assert (
+            await stranger.post("/auth/login", json={"email": email, "password": "no"})
+        ).status_code == 401
+        # Each further failure doubles the wait.
+        doubled = await stranger.post("/auth/login", json={"email": email, "password": "no"})
+        assert doubled.status_code == 429 and 31 < int(doubled.headers["Retry-After"]) <= 61
+        assert len(argon2_calls) == 6
+        await age_attempts(api, 61)
+    async with api.client() as user:
+        signed_in = await user.post("/auth/login", json={"email": email, "password": PASSWORD})
+    assert signed_in.status_code == 200
+
+
+async def test_a_browser_that_signed_in_before_is_not_locked_out_by_a_stranger(
+    api: ApiContext,
+) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.signed_in(email) as usual_browser:
+        assert "carevault_device" in usual_browser.cookies
+        await usual_browser.post("/auth/logout")
+        async with api.client() as stranger:
+            for _ in range(8):
+                await stranger.post("/auth/login", json={"email": email, "password": "guess"})
+            locked = await stranger.post("/auth/login", json={"email": email, "password": PASSWORD})
+            assert locked.status_code == 429
+        again = await usual_browser.post("/auth/login", json={"email": email, "password": PASSWORD})
+    assert again.status_code == 200
+
+
+async def test_a_forged_device_cookie_gets_no_bucket_of_its_own(api: ApiContext) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.client() as stranger:
+        for n in range(5):
+            stranger.cookies.set("carevault_device", f"made-up-{n}", path="/api/v1/auth/login")
+            await stranger.post("/auth/login", json={"email": email, "password": "guess"})
+        stranger.cookies.set("carevault_device", "made-up-again", path="/api/v1/auth/login")
+        refused = await stranger.post("/auth/login", json={"email": email, "password": "guess"})
+    assert refused.status_code == 429
+
+
+async def test_throttled_sign_ins_are_tallied_not_written_to_the_chain_one_by_one(
+    api: ApiContext,
+) -> None:
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.client() as stranger:
+        for _ in range(5):
+            await stranger.post("/auth/login", json={"email": email, "password": "guess"})
+        for _ in range(15):
+            refused = await stranger.post("/auth/login", json={"email": email, "password": "x"})
+            assert refused.status_code == 429
+    actions = [r["action"] for r in await sql(api, "SELECT action FROM audit_events")]
+    assert actions.count("auth.login_throttled") == 1
+    assert len(actions) == 5 + 1
+    tallies = await sql(api, "SELECT refused FROM login_throttle_tallies")
+    assert [t["refused"] for t in tallies] == [15]
+
+
+async def test_unknown_emails_are_throttled_the_same_way(api: ApiContext) -> None:
+    async with api.client() as stranger:
+        answers = [
+            (await stranger.post("/auth/login", json={"email": "no@one.test", "password": "x"}))
+            for _ in range(6)
+        ]
+    assert [a.status_code for a in answers] == [401] * 5 + [429]
+
+
+async def test_forwarded_addresses_count_only_from_trusted_proxies(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    # The test client connects from 203.0.113.7.
+    async with running_api(
+        await new_database(), data_dir, trusted_proxies="203.0.113.0/28, 10.0.0.1"
+    ) as api:
+        _, (email,) = await api.workspace_with_users(None, Role.OWNER)
+        async with api.client() as client:
+            headers = {"X-Forwarded-For": "192.0.2.50, 198.51.100.9, 10.0.0.1"}
+            await client.post(
+                "/auth/login", json={"email": email, "password": "wrong"}, headers=headers
+            )
+            garbled = await client.post(
+                "/auth/login",
+                json={"email": email, "password": PASSWORD},
+                headers={"X-Forwarded-For": "unknown, _hidden"},
+            )
+            assert garbled.status_code == 200  # a non-IP from a trusted proxy breaks nothing
+            client.headers["X-CSRF-Token"] = garbled.json()["csrf_token"]
+            me = await client.get("/auth/me", headers={"X-Forwarded-For": "not an address"})
+            assert me.status_code == 200
+        rows = await sql(api, "SELECT action, ip_address::text AS ip FROM audit_events ORDER BY id")
+    # The rightmost address not of our proxies; a garbled header falls back to the peer.
+    assert [(r["action"], r["ip"]) for r in rows] == [
+        ("auth.login_failed", "198.51.100.9/32"),
+        ("auth.login", "203.0.113.7/32"),
+    ]
+
+
+async def test_forwarded_headers_from_anyone_else_are_ignored(api: ApiContext) -> None:
+    assert api.settings.trusted_proxies == ""
+    async with api.client() as client:
+        for n in range(20):
+            await client.post(
+                "/auth/login",
+                json={"email": f"guess{n}@example.test", "password": "x"},
+                headers={"X-Forwarded-For": f"198.51.100.{n}"},
+            )
+        refused = await client.post(
+            "/auth/login",
+            json={"email": "another@example.test", "password": "x"},
+            headers={"X-Forwarded-For": "198.51.100.200"},
+        )
+    assert refused.status_code == 429  # one address: the peer's; the header changed nothing
+    ips = {r["ip"] for r in await sql(api, "SELECT ip_address::text AS ip FROM audit_events")}
+    assert ips == {"203.0.113.7/32"}
+
+
+async def test_clients_behind_a_trusted_proxy_do_not_share_one_address_bucket(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    async with running_api(await new_database(), data_dir, trusted_proxies="203.0.113.7") as api:
+        _, (email,) = await api.workspace_with_users(None, Role.OWNER)
+        async with api.client() as proxy:
+            for n in range(20):
+                await proxy.post(
+                    "/auth/login",
+                    json={"email": f"guess{n}@example.test", "password": "x"},
+                    headers={"X-Forwarded-For": "198.51.100.66"},
+                )
+            attacker = await proxy.post(
+                "/auth/login",
+                json={"email": "one-more@example.test", "password": "x"},
+                headers={"X-Forwarded-For": "198.51.100.66"},
+            )
+            colleague = await proxy.post(
+                "/auth/login",
+                json={"email": email, "password": PASSWORD},
+                headers={"X-Forwarded-For": "198.51.100.67"},
+            )
+    assert attacker.status_code == 429
+    assert colleague.status_code == 200
+
+
+def test_an_invalid_trusted_proxy_setting_is_refused(data_dir: Path) -> None:
+    from pydantic import ValidationError
+
+    from carevault.config import Settings
+
+    with pytest.raises(ValidationError, match="not an IP address or CIDR"):
+        Settings(data_dir=data_dir, trusted_proxies="10.0.0.0/8, proxy.internal")

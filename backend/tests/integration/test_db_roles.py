@@ -1,0 +1,160 @@
+"""Least privilege in the database: `carevault db upgrade` runs as the owner and sets up the
+runtime role, which cannot disable the audit trigger or delete, rewrite or truncate events."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from sqlalchemy import make_url
+
+from carevault.auth.models import Role
+from carevault.crypto import KeyRing
+from tests.api_support import running_api
+from tests.conftest import PgServer, admin_execute
+from tests.integration.test_cli import cli_env, invoke
+
+__all__ = ["cli_env"]  # the fixture, used by name
+
+RUNTIME_PASSWORD = "runtime-role-pw"
+
+
+@pytest.fixture
+async def owner_and_runtime(pg_server: PgServer) -> AsyncIterator[tuple[str, str, str]]:
+    """An empty database (owner: the test server's admin) and the URL of a runtime role that
+    does not exist yet; both dropped afterwards."""
+    database = f"cv_roles_{uuid.uuid4().hex[:8]}"
+    role = f"cv_rt_{uuid.uuid4().hex[:8]}"
+    await admin_execute(pg_server, f'CREATE DATABASE "{database}"')
+    owner_url = pg_server.url(database)
+    runtime_url = (
+        make_url(owner_url)
+        .set(username=role, password=RUNTIME_PASSWORD)
+        .render_as_string(hide_password=False)
+    )
+    try:
+        yield owner_url, runtime_url, role
+    finally:
+        await admin_execute(
+            pg_server,
+            f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)',
+            f'DROP ROLE IF EXISTS "{role}"',
+        )
+
+
+def dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
+    cli_env: Path, owner_and_runtime: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_url, runtime_url, role = owner_and_runtime
+    monkeypatch.setenv("CAREVAULT_MIGRATION_DATABASE_URL", owner_url)
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", runtime_url)
+    first = await invoke(["db", "upgrade"])
+    assert first.exit_code == 0, first.output
+    assert f"Created runtime role '{role}'" in first.output
+    again = await invoke(["db", "upgrade"])
+    assert again.exit_code == 0 and f"Updated runtime role '{role}'" in again.output
+
+    # The app works as the runtime role: users, clients, and the audit events they write.
+    async with running_api(runtime_url, cli_env) as api:
+        _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+        async with api.signed_in(owner) as client:
+            created = await client.post("/clients", json={"first_name": "A", "last_name": "B"})
+            assert created.status_code == 201, created.text
+            updated = await client.patch(
+                f"/clients/{created.json()['id']}", json={"notes": "changed"}
+            )
+            assert updated.status_code == 200
+            assert (await client.get("/audit-events")).json()["total"] >= 2
+
+    connection = await asyncpg.connect(dsn(runtime_url))
+    try:
+        assert await connection.fetchval("SELECT current_user") == role
+        assert await connection.fetchval("SELECT count(*) FROM audit_events") >= 2
+        for statement in (
+            "ALTER TABLE audit_events DISABLE TRIGGER ALL",
+            "ALTER TABLE audit_events DISABLE TRIGGER USER",
+            "DELETE FROM audit_events",
+            "UPDATE audit_events SET action = 'x'",
+            "TRUNCATE audit_events",
+            "DROP TABLE audit_events",
+            "CREATE TABLE sneaky (id int)",
+            "TRUNCATE clients",
+            "ALTER TABLE clients ADD COLUMN sneaky int",
+            "UPDATE alembic_version SET version_num = '0001'",
+        ):
+            with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                await connection.execute(statement)
+    finally:
+        await connection.close()
+
+    owner_connection = await asyncpg.connect(dsn(owner_url))
+    try:
+        owner_of = await owner_connection.fetchval(
+            "SELECT tableowner FROM pg_tables WHERE tablename = 'audit_events'"
+        )
+    finally:
+        await owner_connection.close()
+    assert owner_of != role
+
+
+def production_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CAREVAULT_ENV", "production")
+    monkeypatch.setenv("CAREVAULT_KEY_PROVIDER", "env")
+    monkeypatch.setenv("CAREVAULT_KEYRING_JSON", KeyRing.generate().to_json())
+
+
+async def test_doctor_fails_in_production_when_the_app_role_can_tamper_with_audit_events(
+    cli_env: Path, owner_and_runtime: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_url, runtime_url, _ = owner_and_runtime
+    monkeypatch.setenv("CAREVAULT_MIGRATION_DATABASE_URL", owner_url)
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", runtime_url)
+    assert (await invoke(["db", "upgrade"])).exit_code == 0
+    production_env(monkeypatch)
+    least = await invoke(["doctor"])
+    assert "[ok  ] database role: the app's role can only read and append" in least.output
+    assert least.exit_code == 0, least.output
+
+    # One role for everything, the way it was: the app owns the audit table.
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", owner_url)
+    shared = await invoke(["doctor"])
+    assert shared.exit_code == 1
+    assert "[FAIL] database role" in shared.output
+    assert "DISABLE TRIGGER" in shared.output
+
+
+async def test_same_url_for_app_and_migrations_skips_role_setup(
+    cli_env: Path, owner_and_runtime: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_url, _, role = owner_and_runtime
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", owner_url)
+    monkeypatch.delenv("CAREVAULT_MIGRATION_DATABASE_URL", raising=False)
+    result = await invoke(["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    assert "no separate runtime role" in result.output
+    connection = await asyncpg.connect(dsn(owner_url))
+    try:
+        assert await connection.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role) is None
+    finally:
+        await connection.close()
+
+
+async def test_migration_and_runtime_urls_must_name_the_same_database(
+    cli_env: Path, owner_and_runtime: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_url, runtime_url, _ = owner_and_runtime
+    monkeypatch.setenv("CAREVAULT_MIGRATION_DATABASE_URL", owner_url)
+    monkeypatch.setenv(
+        "CAREVAULT_DATABASE_URL",
+        make_url(runtime_url).set(database="elsewhere").render_as_string(hide_password=False),
+    )
+    result = await invoke(["db", "upgrade"])
+    assert result.exit_code == 2
+    assert "must be the same database" in result.output

@@ -1,0 +1,283 @@
+"""Database faults through a loopback proxy that freezes or cuts: JSON 503s with Retry-After,
+deadlines that hold against a frozen server, a failed write that stays unstored, honest
+readiness. Every wait here is bounded (asyncio.timeout), so a regression fails, never hangs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+import uvicorn
+from sqlalchemy import event
+
+from carevault.auth.models import Role
+from carevault.db.deadlines import Deadlines
+from carevault.health import service as health
+from tests.api.test_session_notes import create_note, practice
+from tests.api_support import ApiContext, running_api
+from tests.conftest import NewDatabase, PgServer
+from tests.fault_proxy import FaultProxy, fault_proxy
+
+DEADLINE = 2.0  # CAREVAULT_REQUEST_TIMEOUT_SECONDS for these apps: statements give up in ~1 s
+BOUND = 30.0  # no request here may take longer, whatever the code does
+
+
+@dataclass
+class Faulty:
+    api: ApiContext
+    proxy: FaultProxy
+    direct_url: str  # the database itself, not through the proxy
+
+    async def sql(self, query: str, *args: object) -> list[asyncpg.Record]:
+        connection = await asyncpg.connect(self.direct_url.replace("+asyncpg", ""), timeout=10)
+        try:
+            return await connection.fetch(query, *args)
+        finally:
+            await connection.close()
+
+
+@pytest.fixture
+async def faulty(
+    new_database: NewDatabase, data_dir: Path, pg_server: PgServer
+) -> AsyncIterator[Faulty]:
+    url = await new_database()
+    async with fault_proxy(pg_server) as proxy:
+        proxied = proxy.url(url)
+        async with running_api(proxied, data_dir, request_timeout_seconds=DEADLINE) as api:
+            yield Faulty(api, proxy, url)
+
+
+async def _note(faulty: Faulty) -> tuple[str, dict[str, Any]]:
+    place = await practice(faulty.api, Role.CLINICIAN)
+    async with faulty.api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])
+    return place.emails[0], note
+
+
+def _is_503(response: Any, code: str) -> None:
+    assert response.status_code == 503, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"]["code"] == code
+    assert int(response.headers["retry-after"]) > 0
+
+
+@pytest.fixture
+def frozen_server_keeps_idle_sessions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGSTOPped server runs no timers, so idle_in_transaction_session_timeout cannot end
+    the frozen session before it wakes and reads the queued COMMIT. The proxy's server is
+    not stopped, so that timeout is lengthened here to leave the commit fence alone on guard."""
+    monkeypatch.setattr(Deadlines, "idle_in_transaction", property(lambda self: 120.0))
+
+
+async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
+    frozen_server_keeps_idle_sessions: None, faulty: Faulty
+) -> None:
+    email, note = await _note(faulty)
+    engine = faulty.api.app.state.carevault.engine
+    frozen_backend: list[int] = []
+
+    def freeze_before_commit(connection: Any) -> None:
+        # After the app set its commit fence, before COMMIT goes out: the server freezes.
+        frozen_backend.append(connection.exec_driver_sql("SELECT pg_backend_pid()").scalar())
+        faulty.proxy.freeze()
+
+    async with faulty.api.signed_in(email) as client:
+        event.listen(engine.sync_engine, "commit", freeze_before_commit)
+        try:
+            async with asyncio.timeout(BOUND):
+                autosave = await client.patch(
+                    f"/sessions/{note['id']}",
+                    json={"version": note["version"], "subjective": "typed during the freeze"},
+                )
+        finally:
+            event.remove(engine.sync_engine, "commit", freeze_before_commit)
+            faulty.proxy.thaw()  # the queued COMMIT now reaches the server, late
+    _is_503(autosave, "database_timeout")
+    # Wait (bounded) until the frozen session has processed what it was sent and ended.
+    async with asyncio.timeout(BOUND):
+        # Another process's state: polled, no event to wait on.
+        while await faulty.sql("SELECT 1 FROM pg_stat_activity WHERE pid = $1", frozen_backend[0]):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+    async with faulty.api.signed_in(email) as client:
+        again = await client.get(f"/sessions/{note['id']}")
+    assert again.status_code == 200 and again.json()["subjective"] == note["subjective"]
+
+
+async def test_reads_against_a_frozen_database_are_503_database_timeout(faulty: Faulty) -> None:
+    email, note = await _note(faulty)
+    async with faulty.api.signed_in(email) as client:
+        faulty.proxy.freeze()
+        try:
+            async with asyncio.timeout(BOUND):
+                read = await client.get(f"/sessions/{note['id']}")
+        finally:
+            faulty.proxy.thaw()
+        _is_503(read, "database_timeout")
+        async with asyncio.timeout(BOUND):
+            after = await client.get(f"/sessions/{note['id']}")
+    assert after.status_code == 200
+
+
+async def test_a_stopped_database_is_503_database_unavailable_logged_once(
+    faulty: Faulty, caplog: pytest.LogCaptureFixture
+) -> None:
+    email, note = await _note(faulty)
+    caplog.set_level(logging.INFO)
+    async with faulty.api.signed_in(email) as client:
+        faulty.proxy.cut()
+        try:
+            answers = []
+            for _ in range(5):
+                async with asyncio.timeout(BOUND):
+                    answers.append(await client.get(f"/sessions/{note['id']}"))
+        finally:
+            faulty.proxy.restore()
+        for answer in answers:
+            _is_503(answer, "database_unavailable")
+        async with asyncio.timeout(BOUND):
+            after = await client.get(f"/sessions/{note['id']}")
+    assert after.status_code == 200
+    incidents = [r for r in caplog.records if r.name == "carevault.failures"]
+    assert len(incidents) == 1 and incidents[0].levelno == logging.WARNING
+    assert all(r.exc_info is None for r in caplog.records if r.levelno >= logging.WARNING)
+    assert "Traceback" not in caplog.text
+
+
+async def _details(faulty: Faulty) -> dict[str, Any]:
+    """The detailed readiness report: owners read it at /api/v1/system/readiness, which needs
+    a working database to sign in, so these tests take it from the service directly."""
+    report = await health.readiness(faulty.api.app.state.carevault)
+    details: dict[str, Any] = report.model_dump(mode="json")
+    return details
+
+
+async def test_a_full_disk_is_503_storage_full_and_readiness_says_so(faulty: Faulty) -> None:
+    email, note = await _note(faulty)
+    # What PostgreSQL answers when a table cannot grow: SQLSTATE 53100 on the audit insert.
+    await faulty.sql(
+        "CREATE FUNCTION fake_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "RAISE EXCEPTION 'could not extend file' USING ERRCODE = '53100'; END $$"
+    )
+    await faulty.sql(
+        "CREATE TRIGGER fake_disk_full BEFORE INSERT ON audit_events "
+        "FOR EACH ROW EXECUTE FUNCTION fake_disk_full()"
+    )
+    async with faulty.api.client() as client:
+        login = await client.post("/auth/login", json={"email": email, "password": "x" * 12})
+        ready = await client.get("http://testserver/health/ready")
+    details = await _details(faulty)
+    _is_503(login, "storage_full")
+    assert ready.status_code == 503
+    assert details["status"] == "unavailable" and "storage_full" in details["reasons"]
+    assert details["database"]["writable"] is True  # the probe alone would have said ready
+    await faulty.sql("DROP TRIGGER fake_disk_full ON audit_events")
+    async with faulty.api.signed_in(email) as client:
+        assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
+
+
+async def test_readiness_answers_within_its_limit_against_a_frozen_database(
+    faulty: Faulty,
+) -> None:
+    faulty.proxy.freeze()
+    try:
+        async with (
+            faulty.api.client() as client,
+            asyncio.timeout(health.DATABASE_CHECK_TIMEOUT_SECONDS + 1.5),
+        ):
+            ready = await client.get("http://testserver/health/ready")
+        async with asyncio.timeout(health.DATABASE_CHECK_TIMEOUT_SECONDS + 1.5):
+            details = await _details(faulty)
+    finally:
+        faulty.proxy.thaw()
+    assert ready.status_code == 503
+    assert details["reasons"] == ["database_timeout"]
+
+
+async def test_a_slow_database_is_degraded_not_unavailable(
+    faulty: Faulty, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Slow, yet well within this app's 2 s request deadline and the check's 3 s limit.
+    monkeypatch.setattr(health, "SLOW_DATABASE_SECONDS", 0.25)
+    faulty.proxy.delay = 0.02  # per message each way: the check's round trips add up
+    try:
+        async with faulty.api.client() as client, asyncio.timeout(BOUND):
+            ready = await client.get("http://testserver/health/ready")
+            body = await _details(faulty)
+    finally:
+        faulty.proxy.delay = 0.0
+    assert ready.status_code == 200, ready.text
+    assert body["status"] == "degraded" and body["reasons"] == ["database_slow"]
+    assert body["database"]["latency_ms"] > health.SLOW_DATABASE_SECONDS * 1000
+
+
+async def test_readiness_is_unavailable_when_the_database_cannot_commit_a_write(
+    faulty: Faulty,
+) -> None:
+    name = faulty.direct_url.rsplit("/", 1)[1]
+    await faulty.sql(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    faulty.proxy.cut()  # pooled sessions end; new ones start read-only
+    faulty.proxy.restore()
+    async with faulty.api.client() as client, asyncio.timeout(BOUND):
+        ready = await client.get("http://testserver/health/ready")
+        body = await _details(faulty)
+    assert ready.status_code == 503
+    assert body["database"]["reachable"] is True and body["database"]["writable"] is False
+    assert "database_not_writable" in body["reasons"]
+    assert "25006" in body["database"]["error"]  # read_only_sql_transaction
+
+
+async def test_a_503_leaves_the_keep_alive_connection_usable(faulty: Faulty) -> None:
+    """Over real HTTP/1.1: two requests on one socket, the first during an outage."""
+    config = uvicorn.Config(
+        faulty.api.app, host="127.0.0.1", port=0, lifespan="off", log_config=None
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(BOUND):
+            while not server.started:  # noqa: ASYNC110 (uvicorn offers no event for it)
+                await asyncio.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        body = b'{"email": "nobody@example.org", "password": "secret"}'
+        request = (
+            b"POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
+        faulty.proxy.cut()
+        try:
+            async with asyncio.timeout(BOUND):
+                writer.write(request)
+                first = await _read_response(reader)
+        finally:
+            faulty.proxy.restore()
+        async with asyncio.timeout(BOUND):
+            writer.write(request)
+            second = await _read_response(reader)
+        writer.close()
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, BOUND)
+    assert first[0].startswith(b"HTTP/1.1 503")
+    assert b"retry-after:" in first[0].lower() and b"database_unavailable" in first[1]
+    assert b"connection: close" not in first[0].lower()
+    assert second[0].startswith(b"HTTP/1.1 401"), second  # unknown user, answered normally
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    return head, await reader.readexactly(length)

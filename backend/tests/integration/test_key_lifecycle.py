@@ -1,0 +1,370 @@
+"""Rotation → re-encryption → retirement → shredding, against real PostgreSQL and the real CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from carevault.clients.models import Client
+from carevault.crypto import FieldCipher, KeyRing, LocalFileProvider, envelope, install
+from carevault.db.engine import create_engine
+from carevault.lifecycle import reencrypt as job
+from carevault.workspaces import service as workspace_service
+from carevault.workspaces.keys import load_workspace_keys, provision
+from tests.conftest import NewDatabase, RingHolder
+from tests.integration.test_cli import invoke
+
+CLIENTS = 120
+
+
+@pytest.fixture
+async def world(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[str, AsyncEngine, RingHolder, Path]]:
+    """A migrated database, a key-ring file, the cipher installed from it, CLI env set."""
+    url = await new_database()
+    ring_file = data_dir / "keyring.json"
+    holder = RingHolder(LocalFileProvider(ring_file).load())
+    install(FieldCipher(holder))
+    for name in ("CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", url)
+    engine = create_engine(url, pool_size=2)
+    try:
+        yield url, engine, holder, ring_file
+    finally:
+        await engine.dispose()
+
+
+async def seed(engine: AsyncEngine, count: int = CLIENTS) -> tuple[uuid.UUID, dict[uuid.UUID, str]]:
+    names: dict[uuid.UUID, str] = {}
+    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+        space = await workspace_service.create(db, f"Practice {uuid.uuid4().hex[:8]}")
+        for index in range(count):
+            client = Client(
+                workspace_id=space.id,
+                first_name=f"First{index}",
+                last_name=f"Last{index}",
+                medical_history=f"History {index}",
+            )
+            db.add(client)
+            await db.flush()
+            names[client.id] = f"Last{index}"
+    return space.id, names
+
+
+def rotate_now(holder: RingHolder, ring_file: Path) -> KeyRing:
+    """A rotation whose new version is active at once (no process serves from this ring)."""
+    rotated = holder.ring.rotated()
+    LocalFileProvider(ring_file).store(rotated)
+    holder.ring = rotated
+    return rotated
+
+
+async def headers(engine: AsyncEngine) -> dict[tuple[int, int], int]:
+    async with AsyncSession(engine) as db:
+        counts = await job.count_values(db)
+    totals: dict[tuple[int, int], int] = {}
+    for found in counts:
+        key = (found.format_byte, found.version)
+        totals[key] = totals.get(key, 0) + found.count
+    return totals
+
+
+async def read_last_names(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, str]:
+    """As a request of a process that has just started would read them."""
+    from carevault.crypto import current_cipher
+
+    current_cipher().data_keys.forget(workspace_id.bytes)
+    async with AsyncSession(engine) as db:
+        await load_workspace_keys(db, workspace_id)
+        rows = await db.execute(
+            select(Client.id, Client.last_name).where(Client.workspace_id == workspace_id)
+        )
+        return dict(rows.all())  # type: ignore[arg-type]
+
+
+async def test_reencrypt_moves_every_value_to_the_new_version_and_retire_then_succeeds(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 30)
+    # One value of the oldest format too, as written before practice keys existed.
+    some_id = next(iter(names))
+    legacy = envelope.seal_aesgcm(
+        holder.ring.active_cipher, holder.ring.active_header, b"Legacy", b"clients.last_name"
+    )
+    async with engine.begin() as connection:
+        await connection.execute(
+            text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": legacy, "id": some_id}
+        )
+    names[some_id] = "Legacy"
+    rotate_now(holder, ring_file)
+
+    refused = await invoke(["keys", "retire", "1", "--yes"])
+    assert refused.exit_code == 2, refused.output
+    assert "clients.last_name: 29 value(s) of format 0x03 under version 1" in refused.output
+    assert "clients.last_name: 1 value(s) of format 0x01 under version 1" in refused.output
+    assert "run `carevault reencrypt` first" in refused.output
+
+    dry = await invoke(["reencrypt", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "rows to rewrite: 30" in dry.output
+    assert "target: format 0x03 under key version 2" in dry.output
+
+    result = await invoke(["reencrypt", "--batch-size", "7"])
+    assert result.exit_code == 0, result.output
+    assert "Re-encrypted 30 row(s) (90 value(s))" in result.output
+    assert set(await headers(engine)) == {(0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+
+    again = await invoke(["reencrypt"])
+    assert "Re-encrypted 0 row(s)" in again.output
+    retired = await invoke(["keys", "retire", "1", "--yes"])
+    assert retired.exit_code == 0, retired.output
+    assert "1 practice data key(s) of that version destroyed" in retired.output
+    holder.ring = LocalFileProvider(ring_file).load()
+    assert holder.ring.keys[1].material is None
+    assert await read_last_names(engine, workspace_id) == names
+
+
+async def test_reencrypt_skips_a_row_a_clinician_holds_and_a_rerun_finishes_it(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 10)
+    rotate_now(holder, ring_file)
+    held = next(iter(names))
+    async with engine.connect() as clinician:
+        transaction = await clinician.begin()
+        await clinician.execute(
+            text("SELECT 1 FROM clients WHERE id = :id FOR UPDATE"), {"id": held}
+        )
+        started = time.monotonic()
+        summary = await job.reencrypt(engine, batch_size=3, max_passes=2)
+        assert time.monotonic() - started < 30  # never waited on the held row
+        assert summary.rows == 9 and summary.rows_left == 1
+        await transaction.rollback()
+    finished = await job.reencrypt(engine)
+    assert finished.rows == 1 and finished.rows_left == 0
+    assert set(await headers(engine)) == {(0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+
+
+async def test_an_unopenable_value_is_reported_by_row_and_the_rest_go_on(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, ring_file = world
+    _workspace_id, names = await seed(engine, 5)
+    broken = sorted(names)[2]
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "UPDATE clients SET medical_history = set_byte(medical_history, 20, "
+                "get_byte(medical_history, 20) # 1) WHERE id = :id"
+            ),
+            {"id": broken},
+        )
+    rotate_now(holder, ring_file)
+    result = await invoke(["reencrypt"])
+    assert result.exit_code == 1
+    assert f"could not open clients.medical_history of row {broken}" in result.output
+    assert "History" not in result.output
+    assert "Re-encrypted 4 row(s)" in result.output
+
+
+async def test_reencrypt_killed_mid_run_loses_nothing_and_a_rerun_finishes(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, CLIENTS)
+    rotate_now(holder, ring_file)
+    process = subprocess.Popen(  # noqa: ASYNC220 (a real process, killed for real)
+        [sys.executable, "-m", "carevault", "reencrypt", "--batch-size", "10", "--pause-ms", "150"],
+        env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            done = (await headers(engine)).get((0x03, 2), 0)
+            if done >= 30:  # a few batches committed; the job is mid-run
+                break
+            await asyncio.sleep(0.05)
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    partial = await headers(engine)
+    assert partial.get((0x03, 2), 0) < CLIENTS * 3, "the job finished before it was killed"
+    # Every value is whole: old or new, and each row reads back exactly.
+    assert set(partial) <= {(0x03, 1), (0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+    rerun = await invoke(["reencrypt"])
+    assert rerun.exit_code == 0, rerun.output
+    assert set(await headers(engine)) == {(0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+
+
+async def test_shred_prompt_names_the_key_versions_before_asking(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    """The warning names the versions backups depend on itself, not only after the shred."""
+    _url, engine, holder, _ring_file = world
+    doomed, _ = await seed(engine, 1)
+    async with AsyncSession(engine) as db:
+        name = await db.scalar(text("SELECT name FROM workspaces WHERE id = :id"), {"id": doomed})
+    live = ", ".join(str(v) for v, k in sorted(holder.ring.keys.items()) if not k.retired)
+    typed_wrong = await invoke(["workspaces", "shred", "--workspace", name], stdin="nope\n")
+    assert typed_wrong.exit_code == 2 and "nothing was shredded" in typed_wrong.output
+    warning, _, _ = typed_wrong.output.partition("Type the practice's name")
+    assert f"once key version(s) {live} are retired" in warning
+    assert "listed below" not in typed_wrong.output
+    async with AsyncSession(engine) as db:
+        assert (
+            await db.scalar(
+                text("SELECT shredded_at FROM workspaces WHERE id = :id"), {"id": doomed}
+            )
+            is None
+        )
+
+
+async def test_rotate_help_states_the_default_and_the_minimum_delay() -> None:
+    result = await invoke(["keys", "rotate", "--help"])
+    text_ = " ".join(result.output.replace("│", " ").split())
+    assert "default: the refresh interval + 2 x CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS" in text_
+    assert "minimum: the refresh interval + the margin" in text_
+
+
+async def test_shredding_a_practice_makes_its_phi_unreadable_and_leaves_others(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, _ring_file = world
+    doomed, _ = await seed(engine, 3)
+    kept, kept_names = await seed(engine, 3)
+    async with AsyncSession(engine) as db:
+        name = await db.scalar(text("SELECT name FROM workspaces WHERE id = :id"), {"id": doomed})
+    wrong = await invoke(["workspaces", "shred", "--workspace", name, "--confirm", "nope"])
+    assert wrong.exit_code == 2 and "nothing was shredded" in wrong.output
+    shredded = await invoke(["workspaces", "shred", "--workspace", name, "--confirm", name])
+    assert shredded.exit_code == 0, shredded.output
+    assert "2 key(s) destroyed (its data keys and blind-index key)" in shredded.output
+    holder_cipher = FieldCipher(holder)  # a process that never had the keys cached
+    install(holder_cipher)
+    from carevault.workspaces.keys import WorkspaceShredded
+
+    async with AsyncSession(engine) as db:
+        with pytest.raises(WorkspaceShredded):
+            await load_workspace_keys(db, doomed)
+        await provision(db, holder.ring)  # provisioning never revives a shredded practice
+        assert (
+            await db.scalar(
+                text("SELECT count(*) FROM workspace_keys WHERE workspace_id = :id"), {"id": doomed}
+            )
+            == 0
+        )
+    assert await read_last_names(engine, kept) == kept_names
+
+
+async def test_blind_indexes_move_to_the_practice_key_and_search_works_throughout(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    """Rows from before practice keys carry indexes under the ring-wide key: search finds
+    them and new rows alike; reencrypt recomputes them under the practice's own key; a
+    rotation rewraps that key (indexes unchanged) so the old master version can retire."""
+    from carevault.crypto import BlindIndex, PracticeBlindIndex, current_cipher
+    from carevault.db.encryption import bound_changes
+
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 2)
+    legacy_id, fresh_id = sorted(names)
+    cipher = current_cipher()
+    ring = holder.ring
+    legacy_index = BlindIndex(cipher).email("old@example.org", str(workspace_id))
+    async with AsyncSession(engine) as db, db.begin():
+        await load_workspace_keys(db, workspace_id)
+        # The legacy row: format 0x01 email and a ring-wide index, as before the upgrade.
+        legacy_email = envelope.seal_aesgcm(
+            ring.active_cipher, ring.active_header, b"old@example.org", b"clients.email"
+        )
+        await db.execute(
+            text("UPDATE clients SET email = :e, email_bidx = :i WHERE id = :id"),
+            {"e": legacy_email, "i": legacy_index, "id": legacy_id},
+        )
+        from sqlalchemy import update
+
+        await db.execute(
+            update(Client)
+            .where(Client.id == fresh_id)
+            .values(
+                **bound_changes(Client, workspace_id, fresh_id, {"email": "new@example.org"}),
+                email_bidx=PracticeBlindIndex(cipher).email("new@example.org", str(workspace_id)),
+            )
+        )
+
+    async def found(email: str) -> list[uuid.UUID]:
+        index = PracticeBlindIndex(cipher)
+        async with AsyncSession(engine) as db:
+            await load_workspace_keys(db, workspace_id)
+            rows = await db.scalars(
+                select(Client.id).where(
+                    Client.workspace_id == workspace_id,
+                    Client.email_bidx.in_(index.candidates("email", email, str(workspace_id))),
+                )
+            )
+            return list(rows)
+
+    assert await found("OLD@example.org ") == [legacy_id]
+    assert await found("new@example.org") == [fresh_id]
+    rotate_now(holder, ring_file)
+    summary = await job.reencrypt(engine)
+    assert summary.index_keys_rewrapped == 1
+    async with AsyncSession(engine) as db:
+        stored = await db.scalar(
+            text("SELECT email_bidx FROM clients WHERE id = :id"), {"id": legacy_id}
+        )
+    practice_index = PracticeBlindIndex(current_cipher()).email(
+        "old@example.org", str(workspace_id)
+    )
+    assert stored == practice_index != legacy_index
+    assert await found("old@example.org") == [legacy_id]
+    assert await found("new@example.org") == [fresh_id]
+    retired = await invoke(["keys", "retire", "1", "--yes"])
+    assert retired.exit_code == 0, retired.output
+    install(FieldCipher(RingHolder(LocalFileProvider(ring_file).load())))
+    assert await found("new@example.org") == [fresh_id]  # the rewrapped key opens under 2
+
+
+async def test_retire_does_not_count_values_of_a_shredded_practice(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    """The shred runbook ends with rotate → reencrypt → retire; `reencrypt` leaves a shredded
+    practice's rows alone (nothing can open them), so `retire` must not wait for them."""
+    _url, engine, holder, ring_file = world
+    doomed, _ = await seed(engine, 2)
+    kept, kept_names = await seed(engine, 2)
+    async with AsyncSession(engine) as db:
+        name = await db.scalar(text("SELECT name FROM workspaces WHERE id = :id"), {"id": doomed})
+    shredded = await invoke(["workspaces", "shred", "--workspace", name, "--confirm", name])
+    assert shredded.exit_code == 0, shredded.output
+    rotate_now(holder, ring_file)
+    result = await invoke(["reencrypt"])
+    assert result.exit_code == 0, result.output
+    assert "Re-encrypted 2 row(s)" in result.output
+    retired = await invoke(["keys", "retire", "1", "--yes"])
+    assert retired.exit_code == 0, retired.output
+    assert "still use key version 1" not in retired.output
+    holder.ring = LocalFileProvider(ring_file).load()
+    assert await read_last_names(engine, kept) == kept_names

@@ -1,0 +1,3 @@
+from tools.chaos.cli import main
+
+main()
