@@ -15,13 +15,21 @@ there fails these tests loudly rather than measuring something else.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
+from tests.perf.budget_check import Budget, check, load_budgets
+from tests.perf.plugin import budget_scale
+
 Contender = tuple[str, Callable[[], object]]
+
+# A budget breach must show in each of up to this many consecutive measurements before it
+# counts: a real regression does, a neighbour's burst of CPU on a shared VM rarely does
+# three times running. Only the last measurement is recorded and judged.
+MEASUREMENTS = 3
 
 
 def run_interleaved(
@@ -42,6 +50,30 @@ def run_interleaved(
         for _, function in contenders:
             function()
         return
+    session: Any = request.config._benchmarksession  # type: ignore[attr-defined]
+    budgets = _budgets_of(fixture.name for fixture in fixtures)
+    for measurement in range(1, MEASUREMENTS + 1):
+        for fixture in fixtures:
+            fixture.extra_info["measurements"] = measurement
+        stats = _measure(fixtures, contenders, min_rounds)
+        medians = {
+            fixture.name: float(fixture.stats.stats.median) * 1e6
+            for fixture in fixtures
+            if fixture.name in budgets
+        }
+        if measurement == MEASUREMENTS or check(medians, budgets).passed:
+            return
+        # A breach on a shared VM is often a neighbour's burst: measure again, and keep only
+        # the newest measurement, so a breach is reported only when it shows every time.
+        for recorded in stats:
+            session.benchmarks.remove(recorded)
+
+
+def _measure(
+    fixtures: Sequence[BenchmarkFixture], contenders: Sequence[Contender], min_rounds: int
+) -> list[Any]:
+    """One interleaved measurement of every contender; returns the stats it recorded."""
+    benchmark = fixtures[0]
     runners = [
         fixture._make_runner(function, (), {})  # type: ignore[no-untyped-call]
         for fixture, (_, function) in zip(fixtures, contenders, strict=True)
@@ -63,6 +95,13 @@ def run_interleaved(
         for index in order[shift:] + order[:shift]:
             loops_range = calibrated[index][2]
             stats[index].update(runners[index](loops_range))
+    return stats
+
+
+def _budgets_of(names: Iterable[str]) -> dict[str, Budget]:
+    """The budgets (scaled as the run asks) of the named benchmarks, floors included."""
+    everything = load_budgets(scale=budget_scale())
+    return {name: everything[name] for name in names if name in everything}
 
 
 def _sibling(benchmark: BenchmarkFixture, request: pytest.FixtureRequest) -> BenchmarkFixture:
