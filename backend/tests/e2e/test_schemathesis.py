@@ -162,10 +162,23 @@ def test_no_server_errors_and_responses_match_the_schema(
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
 
 
-# Issue 9's endpoints: the search that took PHI out of URLs, and the readiness split into a
-# public status and an owner-only report. Fuzzed harder than the rest, as the owner by token
-# and by cookie, and signed out.
-NEW_ENDPOINTS = r"^/(api/v1/clients/search|api/v1/system/readiness|health/ready)$"
+# Issue 9's endpoints: the search that took PHI out of URLs, the readiness split into a
+# public status and an owner-only report, and the account controls (disable, enable,
+# temporary password, password change, re-authentication, scoped tokens). Fuzzed harder than
+# the rest, as the owner by token and by cookie, and signed out.
+NEW_ENDPOINTS = (
+    r"^/(api/v1/clients/search|api/v1/system/readiness|health/ready"
+    r"|api/v1/users/[^/]+/(disable|enable|temporary-password)"
+    r"|api/v1/auth/(password|reauth|tokens))$"
+)
+ACCOUNT_PATHS = {
+    "/api/v1/users/{user_id}/disable",
+    "/api/v1/users/{user_id}/enable",
+    "/api/v1/users/{user_id}/temporary-password",
+    "/api/v1/auth/password",
+    "/api/v1/auth/reauth",
+    "/api/v1/auth/tokens",
+}
 
 
 @pytest.mark.parametrize("identity", ["signed_out", "token", "cookie"])
@@ -175,6 +188,7 @@ def test_issue_9_endpoints_under_more_examples(
     base, credentials = live_server
     document = httpx.get(f"{base}/openapi.json").json()
     assert {"/api/v1/clients/search", "/api/v1/system/readiness"} <= set(document["paths"])
+    assert set(document["paths"]) >= ACCOUNT_PATHS
     headers = {
         "signed_out": [],
         "token": [f"Authorization: Bearer {credentials['token']}"],
