@@ -91,6 +91,7 @@ class LoginAttempt(UUIDPrimaryKey, Base):
         CheckConstraint("outcome IN ('pending', 'failed', 'succeeded')", name="outcome"),
         Index("ix_login_attempts_bucket_at", "bucket", "at"),
         Index("ix_login_attempts_ip_at", "ip_address", "at"),
+        Index("ix_login_attempts_at", "at"),
     )
 
     bucket: Mapped[bytes] = mapped_column(LargeBinary)
@@ -104,6 +105,7 @@ class LoginThrottleTally(Base):
     each: an unauthenticated caller cannot grow a practice's audit chain."""
 
     __tablename__ = "login_throttle_tallies"
+    __table_args__ = (Index("ix_login_throttle_tallies_hour", "hour"),)
 
     email_key: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
     hour: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)

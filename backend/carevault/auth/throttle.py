@@ -13,6 +13,10 @@ about 100 checks a day per account. A success resets the bucket.
 
 Refused checks write no attempt row (spamming cannot extend the wait) and no per-refusal
 audit row: they are tallied per email and hour, with one audit event per account and hour.
+
+Neither table grows without bound under guesses at random emails: every admitted check also
+deletes a bounded batch of rows that no longer count for anyone (attempts past the counting
+window, tallies past their retention), so deletion keeps pace with insertion.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -35,6 +39,10 @@ MAX_DELAY = timedelta(minutes=15)
 COUNT_WINDOW = timedelta(hours=24)
 ADDRESS_WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_ADDRESS = 20
+TALLY_RETENTION = timedelta(days=30)
+# Expired rows deleted per admitted check: more than one check can add, so the tables shrink
+# back to their windows, and few enough that a sign-in never does a long delete.
+HOUSEKEEPING_BATCH = 100
 
 # Two-integer advisory locks live in a key space apart from the audit chain's bigint locks.
 _LOCK_CLASS = 0x4356_4C47  # "CVLG"
@@ -168,12 +176,7 @@ async def begin(
         await _tally_refusal(db, subject, ip, now)
         result = Refused(max(1, int(wait.total_seconds()) + 1))
     else:
-        # Housekeeping under the same lock: older rows of this bucket no longer count.
-        await db.execute(
-            delete(LoginAttempt).where(
-                LoginAttempt.bucket == bucket, LoginAttempt.at < now - COUNT_WINDOW
-            )
-        )
+        await _delete_expired(db, now)
         attempt = LoginAttempt(
             bucket=bucket, ip_address=ip if check_address else None, at=now, outcome="pending"
         )
@@ -182,6 +185,29 @@ async def begin(
         result = Allowed(attempt.id)
     await db.commit()
     return result
+
+
+async def _delete_expired(db: AsyncSession, now: datetime) -> None:
+    """Delete a bounded batch of attempts and tallies that no longer count for any bucket.
+    Rows past COUNT_WINDOW are outside every window (the address window is shorter), so no
+    bucket lock is needed to remove them."""
+    expired_attempts = (
+        select(LoginAttempt.id)
+        .where(LoginAttempt.at < now - COUNT_WINDOW)
+        .limit(HOUSEKEEPING_BATCH)
+        .scalar_subquery()
+    )
+    await db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(expired_attempts)))
+    expired_tallies = (
+        select(LoginThrottleTally.email_key, LoginThrottleTally.hour)
+        .where(LoginThrottleTally.hour < now - TALLY_RETENTION)
+        .limit(HOUSEKEEPING_BATCH)
+    )
+    await db.execute(
+        delete(LoginThrottleTally).where(
+            tuple_(LoginThrottleTally.email_key, LoginThrottleTally.hour).in_(expired_tallies)
+        )
+    )
 
 
 async def finish(db: AsyncSession, attempt_id: uuid.UUID, *, succeeded: bool) -> None:

@@ -214,3 +214,42 @@ def test_an_invalid_trusted_proxy_setting_is_refused(data_dir: Path) -> None:
 
     with pytest.raises(ValidationError, match="not an IP address or CIDR"):
         Settings(data_dir=data_dir, trusted_proxies="10.0.0.0/8, proxy.internal")
+
+
+async def test_expired_attempts_and_tallies_of_every_bucket_are_cleared_by_later_sign_ins(
+    api: ApiContext,
+) -> None:
+    """Guesses at random emails leave rows in buckets that are never visited again; admitted
+    checks clear them a batch at a time, so neither table grows without bound."""
+    await sql(
+        api,
+        "INSERT INTO login_attempts (id, bucket, ip_address, at, outcome) "
+        "SELECT gen_random_uuid(), sha256(n::text::bytea), '198.51.100.7', "
+        "now() - interval '2 days', 'failed' FROM generate_series(1, 150) AS n",
+    )
+    await sql(
+        api,
+        "INSERT INTO login_throttle_tallies (email_key, hour, refused) "
+        "SELECT sha256(n::text::bytea), date_trunc('hour', now()) - interval '40 days', 3 "
+        "FROM generate_series(1, 150) AS n",
+    )
+    await sql(
+        api,
+        "INSERT INTO login_throttle_tallies (email_key, hour, refused) "
+        "VALUES (sha256('recent'::bytea), date_trunc('hour', now()), 1)",
+    )
+    async with api.client() as stranger:
+        first = await stranger.post("/auth/login", json={"email": "a@one.test", "password": "x"})
+        assert first.status_code == 401
+        (left,) = await sql(
+            api, "SELECT count(*) AS n FROM login_attempts WHERE at < now() - interval '1 day'"
+        )
+        assert left["n"] == 50
+        await stranger.post("/auth/login", json={"email": "b@one.test", "password": "x"})
+    expired = await sql(
+        api, "SELECT count(*) AS n FROM login_attempts WHERE at < now() - interval '1 day'"
+    )
+    assert expired[0]["n"] == 0
+    assert len(await sql(api, "SELECT 1 FROM login_attempts")) == 2  # the two new attempts
+    tallies = await sql(api, "SELECT refused FROM login_throttle_tallies")
+    assert [t["refused"] for t in tallies] == [1]
