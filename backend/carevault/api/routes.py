@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
+from carevault.api.strict_params import refuse_unknown_query_parameters
 from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import router as auth_router
@@ -12,7 +13,8 @@ from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
 
-api_router = APIRouter(prefix="/api/v1")
+# Every route refuses query parameters it does not declare (400 unknown_parameter).
+api_router = APIRouter(prefix="/api/v1", dependencies=[Depends(refuse_unknown_query_parameters)])
 api_router.include_router(auth_router)
 api_router.include_router(users_router)
 api_router.include_router(audit_router)

@@ -97,10 +97,12 @@ async def list_clients(
     db: DbSession,
     paging: PageParams,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
+    # Accepted only to be refused with the reason: search moved into a request body.
+    q: Annotated[str | None, Query(include_in_schema=False)] = None,
 ) -> Page[ClientRead]:
     """Clients of your workspace by last name, then first name (case-insensitive). To search,
     use `POST /clients/search`: search terms are PHI and never go in a URL."""
-    if "q" in request.query_params:
+    if q is not None or "q" in request.query_params:
         # Refused rather than ignored: an ignored filter would return everyone.
         raise ApiError(
             400, "search_in_body", "search with POST /api/v1/clients/search; never in the URL"
