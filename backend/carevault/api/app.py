@@ -28,6 +28,7 @@ from carevault.db.deadlines import Deadlines
 from carevault.db.engine import create_engine, session_factory
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware, metrics_endpoint
+from carevault.observability.request_id import RequestIdMiddleware
 from carevault.runtime import (
     StartupError,
     pgcrypto_available,
@@ -105,8 +106,10 @@ def create_app(
     # unhandled 500 and the refusals of the middleware above carry the headers.
     build_stack = app.build_middleware_stack
     production = settings.is_production
-    app.build_middleware_stack = lambda: SecurityHeaders(  # type: ignore[method-assign]
-        build_stack(), production=production
+    # The request id outside that still: the access log, audit events and every response
+    # (those two wrappers' own included) see the same id.
+    app.build_middleware_stack = lambda: RequestIdMiddleware(  # type: ignore[method-assign]
+        SecurityHeaders(build_stack(), production=production)
     )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app

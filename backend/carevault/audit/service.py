@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.pagination import Pagination
 from carevault.audit.models import AuditEvent
+from carevault.observability.request_id import current_request_id
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,11 @@ async def record(
     details: dict[str, Any] | None = None,
 ) -> AuditEvent:
     """Append an event in the caller's transaction: if it cannot be written, neither can
-    the access it records. One INSERT; no chain work and no lock (sealing comes later)."""
+    the access it records. One INSERT; no chain work and no lock (sealing comes later).
+    The request's id goes into `details`, which the seal covers."""
+    request_id = current_request_id.get()
+    if request_id is not None:
+        details = {**details, "request_id": request_id} if details else {"request_id": request_id}
     event = AuditEvent(
         workspace_id=actor.workspace_id,
         occurred_at=datetime.now(UTC),

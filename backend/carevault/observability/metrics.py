@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto import registry as crypto_registry
+from carevault.observability.request_id import current_request_id
 
 if TYPE_CHECKING:
     from carevault.api.state import AppState
@@ -180,17 +181,20 @@ class MetricsMiddleware:
             self.metrics.latency.labels(route, scope["method"], str(status)).observe(elapsed)
             # The access log names the route template, never the raw path or query string:
             # a search like ?q=<email> must not reach the logs.
+            request_id = current_request_id.get()
             access_log.info(
-                "%s %s %s %.1f ms",
+                "%s %s %s %.1f ms %s",
                 scope["method"],
                 route,
                 status,
                 elapsed * 1000,
+                request_id,
                 extra={
                     "method": scope["method"],
                     "route": route,
                     "status": status,
                     "duration_ms": round(elapsed * 1000, 2),
+                    "request_id": request_id,
                 },
             )
 
