@@ -90,6 +90,8 @@ class Settings(BaseSettings):
     # Failing well (issue 11): every database wait of a request derives from this deadline
     # (see carevault.db.deadlines); keep it below any client's own timeout.
     request_timeout_seconds: float = Field(default=10.0, ge=1.0, le=300.0)
+    # API requests per minute per API token and per login session, counted by each worker.
+    api_rate_limit_per_minute: int = Field(default=600, ge=1, le=1_000_000)
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -86,3 +88,15 @@ async def running_api(
     app = create_app(configured, database_url=database_url)
     async with app.router.lifespan_context(app):
         yield ApiContext(app, database_url, configured)
+
+
+def event_details(stored: str | None) -> object:
+    """An audit event's `details` as the tests compare them: the request id every API event
+    carries is checked (a generated 32-hex id) and set aside, the rest returned."""
+    details = json.loads(stored or "null")
+    if details is None:
+        return None
+    assert isinstance(details, dict)
+    request_id = details.pop("request_id", None)
+    assert isinstance(request_id, str) and re.fullmatch(r"[0-9a-f]{32}", request_id), details
+    return details or None

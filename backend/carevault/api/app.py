@@ -22,6 +22,7 @@ from carevault.api.routes import api_router
 from carevault.api.state import AppState
 from carevault.audit import checkpoints
 from carevault.audit.background import AuditSealer
+from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
 from carevault.db.deadlines import Deadlines
@@ -98,6 +99,7 @@ def create_app(
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_frontend(app)  # last: its catch-all must not shadow any other route
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(RateLimitHeaders)
     app.add_middleware(RequestDeadline, seconds=settings.request_timeout_seconds)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     # Outermost: everything inside sees the real client address (or the peer's).

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from carevault.api.failures import IncidentLog
+from carevault.auth.rate_limit import RateLimiter
 from carevault.config import Settings
 from carevault.crypto import KeyRingManager
 
@@ -25,3 +26,8 @@ class AppState:
     audit_sealer: AuditSealer | None = None
     # Database failures seen by requests (logged once per interval; read by readiness).
     incidents: IncidentLog = field(default_factory=IncidentLog)
+    rate_limiter: RateLimiter | None = None
+
+    def __post_init__(self) -> None:
+        if self.rate_limiter is None:
+            self.rate_limiter = RateLimiter(self.settings.api_rate_limit_per_minute)

@@ -69,6 +69,7 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
             principal = Principal(by_token.user, ip, token_id=by_token.token.id)
             request.state.actor = principal.actor
+            _count_request(request, state, "token", by_token.token.id)
             _check_token_scope(request, by_token.token.scopes)
             await _load_practice_keys(db, principal)
             return principal
@@ -87,6 +88,7 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
     principal = Principal(by_session.user, ip, login_session=by_session.login_session)
     request.state.actor = principal.actor
+    _count_request(request, state, "session", by_session.login_session.id)
     if by_session.user.must_change_password and request.url.path not in _DURING_PASSWORD_CHANGE:
         raise ApiError(
             403,
@@ -95,6 +97,22 @@ async def current_principal(request: Request, db: DbSession, state: State) -> Pr
         )
     await _load_practice_keys(db, principal)
     return principal
+
+
+def _count_request(request: Request, state: State, kind: str, credential: uuid.UUID) -> None:
+    """Count the request against its credential's limit; the response carries the quota
+    (RateLimitHeaders), and a request over it is refused before any work."""
+    limiter = state.rate_limiter
+    assert limiter is not None
+    quota = limiter.take(kind, credential)
+    request.state.rate_limit = quota
+    if quota.exceeded:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"more than {quota.limit} requests a minute with this credential; slow down",
+            headers={"Retry-After": str(quota.reset_seconds), **quota.headers()},
+        )
 
 
 async def _load_practice_keys(db: DbSession, principal: Principal) -> None:

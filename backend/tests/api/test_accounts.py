@@ -4,14 +4,13 @@ re-authentication for sensitive changes, and API tokens limited by scope and tim
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 
 import pytest
 
 from carevault.auth.models import Role
 from tests.api.test_auth import sql
-from tests.api_support import PASSWORD, ApiContext
+from tests.api_support import PASSWORD, ApiContext, event_details
 
 NEW_PASSWORD = "a different long passphrase"
 
@@ -99,7 +98,7 @@ async def test_disabling_ends_sessions_and_tokens_on_the_very_next_request(
     assert [r["action"] for r in rows] == ["user.disable", "user.enable"]
     assert [str(i) for i in rows[0]["resource_ids"]] == [target]
     # Two sessions: with_token signed in to create the token.
-    assert json.loads(rows[0]["details"]) == {"sessions_ended": 2, "tokens_revoked": 1}
+    assert event_details(rows[0]["details"]) == {"sessions_ended": 2, "tokens_revoked": 1}
 
 
 async def test_only_owners_disable_and_never_themselves(api: ApiContext) -> None:

@@ -13,7 +13,7 @@ import httpx
 from carevault.auth.models import Role
 from tests.api.test_auth import sql
 from tests.api.test_clients import create_client, error_of, fields_named
-from tests.api_support import ApiContext
+from tests.api_support import ApiContext, event_details
 
 DAY = "2030-03-04"
 
@@ -297,7 +297,7 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("appointment.update", [a["id"]]),
         ("appointment.delete", [b["id"]]),
     ]
-    details = [json.loads(r["details"] or "null") for r in rows]
+    details = [event_details(r["details"]) for r in rows]
     assert details[0] == {"client_id": person, "allow_overlap": False}
     assert details[1] == {"client_id": person, "allow_overlap": True}
     assert details[2] == {

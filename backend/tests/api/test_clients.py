@@ -15,7 +15,7 @@ import pytest
 
 from carevault.auth.models import Role
 from tests.api.test_auth import sql
-from tests.api_support import ApiContext, running_api
+from tests.api_support import ApiContext, event_details, running_api
 from tests.conftest import NewDatabase
 
 CLIENT_FIELDS = {
@@ -310,7 +310,7 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("client.archive", [ada["id"]]),
         ("client.restore", [ada["id"]]),
     ]
-    details = [json.loads(r["details"] or "null") for r in rows]
+    details = [event_details(r["details"]) for r in rows]
     assert details[2] == {"search": None, "include_archived": False, "count": 2}
     assert details[3] == {"search": "email", "include_archived": False, "count": 1}
     assert details[4] == {"search": "name", "include_archived": False, "count": 0}

@@ -20,7 +20,7 @@ from carevault.auth.models import Role
 from carevault.crypto import registry
 from carevault.db.engine import create_engine, session_factory
 from tests.api.test_auth import sql
-from tests.api_support import ApiContext, running_api
+from tests.api_support import ApiContext, event_details, running_api
 from tests.conftest import NewDatabase
 from tests.integration import factories
 
@@ -359,7 +359,7 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("session.delete", [b["id"]]),
         ("session.restore", [b["id"]]),
     ]
-    details = {r["action"]: json.loads(r["details"] or "null") for r in rows}
+    details = {r["action"]: event_details(r["details"]) for r in rows}
     assert details["session.update"] == {"fields": ["plan"], "version": 2}
     assert details["session.amend"] == {"fields": ["plan"], "previous_version": 3, "version": 4}
     assert details["session.finalize"] == {"version": 3}
