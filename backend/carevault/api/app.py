@@ -22,7 +22,9 @@ from carevault.api.routes import api_router
 from carevault.api.state import AppState
 from carevault.audit import checkpoints
 from carevault.audit.background import AuditSealer
+from carevault.auth.dependencies import SESSION_COOKIE
 from carevault.auth.rate_limit import RateLimitHeaders
+from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
 from carevault.db.deadlines import Deadlines
@@ -147,11 +149,21 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     )
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
     for path, operations in document.get("paths", {}).items():
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
+            if "security" in operation:  # FastAPI lists the schemes current_principal reads
+                _declare_security(operation, method.upper(), path, error_content)
             if "422" in responses:
                 responses["422"]["content"] = error_content
             if path.startswith("/api/"):
+                responses.setdefault(
+                    "400",
+                    {
+                        "description": "unknown_parameter: a query parameter this operation "
+                        "does not declare (or bad_request: an unreadable body)",
+                        "content": error_content,
+                    },
+                )
                 responses.setdefault(
                     "503",
                     {
@@ -169,8 +181,48 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
                 responses.setdefault(
                     "413", {"description": "Request body too large", "content": error_content}
                 )
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    components = document.setdefault("components", {})
+    components["securitySchemes"] = SECURITY_SCHEMES
+    schemas = components.setdefault("schemas", {})
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
     app.openapi_schema = document
     return document
+
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    "bearerToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An API token (`Authorization: Bearer cv_…`), created in the web UI or "
+        "with POST /api/v1/auth/tokens; limited to its scopes.",
+    },
+    "sessionCookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": SESSION_COOKIE,
+        "description": "The web UI's login session; changes also need the X-CSRF-Token header "
+        "from the sign-in response.",
+    },
+}
+
+
+def _declare_security(
+    operation: dict[str, Any], method: str, path: str, error_content: dict[str, Any]
+) -> None:
+    """Which credentials the operation takes (the token scope it needs, if tokens may call
+    it at all), and the errors every authenticated operation can answer."""
+    scope = required_scope(method, path)
+    if scope == SESSION_ONLY:
+        operation["security"] = [{"sessionCookie": []}]
+        operation["x-token-scope"] = None
+    else:
+        operation["security"] = [{"bearerToken": []}, {"sessionCookie": []}]
+        operation["x-token-scope"] = scope
+    responses = operation.setdefault("responses", {})
+    for status, description in (
+        ("401", "not_authenticated, invalid_token, token_revoked, session_ended, …"),
+        ("403", "csrf_failed, insufficient_scope, login_session_required, owner_required, …"),
+        ("429", "rate_limited: over the per-credential request limit; see Retry-After"),
+    ):
+        responses.setdefault(status, {"description": description, "content": error_content})

@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import APIKeyCookie, HTTPBearer
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import ApiError
@@ -58,7 +59,19 @@ def client_ip(request: Request) -> str | None:
         return None
 
 
-async def current_principal(request: Request, db: DbSession, state: State) -> Principal:
+# Declared for the OpenAPI document only (security schemes per operation); the credentials
+# themselves are read below, where a malformed header gets its own error code.
+_BEARER_SCHEME = HTTPBearer(auto_error=False, scheme_name="bearerToken")
+_COOKIE_SCHEME = APIKeyCookie(name=SESSION_COOKIE, auto_error=False, scheme_name="sessionCookie")
+
+
+async def current_principal(
+    request: Request,
+    db: DbSession,
+    state: State,
+    _bearer: Annotated[object, Depends(_BEARER_SCHEME)] = None,
+    _cookie: Annotated[object, Depends(_COOKIE_SCHEME)] = None,
+) -> Principal:
     ip = client_ip(request)
     authorization = request.headers.get("Authorization", "")
     try:

@@ -1595,6 +1595,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentRead"][];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -1615,6 +1624,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1655,7 +1673,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,6 +1736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -1749,6 +1776,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -1778,6 +1814,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1814,6 +1859,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -1843,6 +1897,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1885,7 +1948,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1941,6 +2004,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1992,6 +2064,15 @@ export interface operations {
                     "application/json": components["schemas"]["Page_AuditEventRead_"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -2012,6 +2093,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2052,7 +2142,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2160,6 +2250,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -2189,6 +2288,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponse"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -2209,6 +2317,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2249,7 +2366,7 @@ export interface operations {
                     "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2336,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReauthResponse"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2419,6 +2536,15 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRead"][];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -2439,6 +2565,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2479,7 +2614,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenCreated"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2524,6 +2659,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -2552,6 +2696,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
@@ -2582,6 +2735,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2661,6 +2823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -2694,7 +2865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,6 +2910,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -2770,6 +2950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -2799,6 +2988,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2835,6 +3033,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -2864,6 +3071,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2906,7 +3122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2960,6 +3176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -2991,6 +3216,15 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3020,6 +3254,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3065,7 +3308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientImportResult"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,6 +3362,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -3152,7 +3404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Page_ClientRead_"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,6 +3442,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3237,6 +3498,15 @@ export interface operations {
                     "application/json": components["schemas"]["Page_SessionNoteRead_"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3257,6 +3527,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3297,7 +3576,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3351,6 +3630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -3382,6 +3670,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3411,6 +3708,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3447,6 +3753,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3476,6 +3791,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3518,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3574,6 +3898,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3616,7 +3949,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3679,6 +4012,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -3710,6 +4052,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3739,6 +4090,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3777,6 +4137,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionNoteVersionRead"][];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3813,6 +4182,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -3842,6 +4220,15 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3862,6 +4249,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3898,6 +4294,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"][];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -3918,6 +4323,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3958,7 +4372,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4012,6 +4426,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
             503: {
                 headers: {
@@ -4041,6 +4464,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not signed in, or the session or token is no longer valid */
@@ -4081,6 +4513,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4119,6 +4560,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not signed in, or the session or token is no longer valid */
             401: {
                 headers: {
@@ -4157,6 +4607,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4199,7 +4658,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
-            /** @description The body is not valid JSON text */
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,6 +4714,15 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

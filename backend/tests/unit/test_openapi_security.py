@@ -1,0 +1,65 @@
+"""The OpenAPI document tells clients which credentials each operation takes (issue 14):
+Bearer tokens with the scope they need, or the login-session cookie only, and the errors
+every authenticated operation can answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from carevault.api.app import create_app
+from carevault.auth.scopes import SESSION_ONLY, required_scope
+
+PUBLIC = {("POST", "/api/v1/auth/login")}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    app = create_app(database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none")
+    return app.openapi()
+
+
+def api_operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method.upper(), path, operation)
+        for path, operations in document["paths"].items()
+        if path.startswith("/api/v1/")
+        for method, operation in operations.items()
+    ]
+
+
+def test_both_schemes_are_declared(document: dict[str, Any]) -> None:
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["bearerToken"] == {**schemes["bearerToken"], "type": "http", "scheme": "bearer"}
+    assert schemes["sessionCookie"]["in"] == "cookie"
+    assert schemes["sessionCookie"]["name"] == "carevault_session"
+
+
+def test_every_operation_names_its_credentials_and_the_token_scope(
+    document: dict[str, Any],
+) -> None:
+    operations = api_operations(document)
+    assert len(operations) > 30
+    for method, path, operation in operations:
+        if (method, path) in PUBLIC:
+            assert "security" not in operation, path
+            continue
+        scope = required_scope(method, path.replace("{", "").replace("}", ""))
+        if scope == SESSION_ONLY:
+            assert operation["security"] == [{"sessionCookie": []}], (method, path)
+        else:
+            assert operation["security"] == [{"bearerToken": []}, {"sessionCookie": []}], path
+            assert operation["x-token-scope"] == scope, (method, path)
+        for status in ("400", "401", "403", "429", "503"):
+            if status == "503" and path == "/api/v1/system/readiness":
+                continue  # "not ready" is that report itself, not an error
+            content = operation["responses"][status]["content"]["application/json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/ErrorResponse"}
+
+
+def test_token_routes_and_user_management_are_cookie_only(document: dict[str, Any]) -> None:
+    paths = document["paths"]
+    assert paths["/api/v1/users"]["post"]["security"] == [{"sessionCookie": []}]
+    assert paths["/api/v1/auth/tokens"]["post"]["security"] == [{"sessionCookie": []}]
+    assert paths["/api/v1/sessions/{note_id}"]["patch"]["x-token-scope"] == "notes:write"
