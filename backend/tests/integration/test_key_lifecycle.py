@@ -185,6 +185,138 @@ async def test_an_unopenable_value_is_reported_by_row_and_the_rest_go_on(
     assert "Re-encrypted 4 row(s)" in result.output
 
 
+async def raw_values(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, bytes]:
+    """The stored bytes of each client's last_name (no column type, no database opening)."""
+    async with engine.connect() as connection:
+        rows = await connection.execute(
+            text("SELECT id, last_name FROM clients WHERE workspace_id = :w"), {"w": workspace_id}
+        )
+        return {row.id: bytes(row.last_name) for row in rows}
+
+
+async def open_in_python(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, str]:
+    """Each last_name opened by the Python reference, bound to the row it was read from."""
+    from carevault.crypto import current_cipher
+
+    cipher = current_cipher()
+    cipher.data_keys.forget(workspace_id.bytes)
+    async with AsyncSession(engine) as db:
+        await load_workspace_keys(db, workspace_id)
+    return {
+        row_id: cipher.open(value, (workspace_id.bytes, row_id.bytes), b"clients.last_name")
+        for row_id, value in (await raw_values(engine, workspace_id)).items()
+    }
+
+
+async def write_database_formats(
+    engine: AsyncEngine, holder: RingHolder, workspace_id: uuid.UUID, names: dict[uuid.UUID, str]
+) -> None:
+    """Give two rows a 0x02 value (master key, column-bound) and two a 0x04 value (practice
+    data key, row-bound), both by the Python reference of the pgcrypto SQL functions."""
+    from carevault.crypto import current_cipher
+
+    cipher = current_cipher()
+    async with AsyncSession(engine) as db:
+        await load_workspace_keys(db, workspace_id)
+    data_key = cipher.data_keys.material(holder.ring, workspace_id.bytes, 1)
+    master = holder.ring.material_for(1)
+    assert data_key is not None and master is not None
+    ids = sorted(names)
+    rewritten: dict[uuid.UUID, bytes] = {}
+    for row_id in ids[:2]:
+        names[row_id] = f"Old {row_id.hex[:6]}"
+        rewritten[row_id] = envelope.seal_cbc_hmac(
+            master, 1, names[row_id].encode(), b"clients.last_name"
+        )
+    for row_id in ids[2:4]:
+        names[row_id] = f"Bound {row_id.hex[:6]}"
+        rewritten[row_id] = envelope.seal_cbc_hmac(
+            data_key,
+            1,
+            names[row_id].encode(),
+            workspace_id.bytes + row_id.bytes + b"clients.last_name",
+            format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
+        )
+    async with engine.begin() as connection:
+        for row_id, value in rewritten.items():
+            await connection.execute(
+                text("UPDATE clients SET last_name = :v WHERE id = :id"),
+                {"v": value, "id": row_id},
+            )
+
+
+async def test_reencrypt_rewrites_formats_02_and_04_to_03_under_the_application_backend(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 8)
+    await write_database_formats(engine, holder, workspace_id, names)
+    before = await headers(engine)
+    assert before[(0x02, 1)] == 2 and before[(0x04, 1)] == 2
+    rotate_now(holder, ring_file)
+    summary = await job.reencrypt(engine, batch_size=3)
+    assert summary.unopenable == [] and summary.target_format == 0x03
+    assert set(await headers(engine)) == {(0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+
+
+@pytest.fixture
+async def pgcrypto_world(
+    require_pgcrypto: None,
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[AsyncEngine, RingHolder, Path]]:
+    """`world` with CAREVAULT_PHI_BACKEND=pgcrypto (engine compiled for it)."""
+    from carevault.crypto import PhiBackend
+
+    url, _engine, holder, ring_file = world
+    install(FieldCipher(holder), PhiBackend.PGCRYPTO)
+    monkeypatch.setenv("CAREVAULT_PHI_BACKEND", "pgcrypto")
+    engine = create_engine(url, pool_size=2)
+    try:
+        yield engine, holder, ring_file
+    finally:
+        await engine.dispose()
+        install(FieldCipher(holder), PhiBackend.AESGCM)
+
+
+async def test_reencrypt_under_pgcrypto_targets_04_and_rewrites_02_03_and_old_04(
+    pgcrypto_world: tuple[AsyncEngine, RingHolder, Path],
+) -> None:
+    engine, holder, ring_file = pgcrypto_world
+    workspace_id, names = await seed(engine, 8)  # written by the database: 0x04
+    assert set(await headers(engine)) == {(0x04, 1)}
+    await write_database_formats(engine, holder, workspace_id, names)
+    # And one application-sealed 0x03 value, as written before the backend was switched.
+    from carevault.crypto import current_cipher
+
+    app_row = sorted(names)[5]
+    names[app_row] = "Application"
+    sealed = current_cipher().seal(
+        "Application", (workspace_id.bytes, app_row.bytes), b"clients.last_name"
+    )
+    async with engine.begin() as connection:
+        await connection.execute(
+            text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": sealed, "id": app_row}
+        )
+    assert (await headers(engine))[(0x02, 1)] == 2
+    rotate_now(holder, ring_file)
+
+    dry = await invoke(["reencrypt", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "target: format 0x04 under key version 2" in dry.output
+    assert "rows to rewrite: 8" in dry.output
+
+    result = await invoke(["reencrypt", "--batch-size", "3"])
+    assert result.exit_code == 0, result.output
+    assert "to format 0x04 under key version 2" in result.output
+    # Nothing left the database-side format; every value reads back, bound to its row.
+    assert set(await headers(engine)) == {(0x04, 2)}
+    assert await open_in_python(engine, workspace_id) == names
+    again = await job.reencrypt(engine)
+    assert again.rows == 0 and again.target_format == 0x04
+
+
 async def test_reencrypt_killed_mid_run_loses_nothing_and_a_rerun_finishes(
     world: tuple[str, AsyncEngine, RingHolder, Path],
 ) -> None:
