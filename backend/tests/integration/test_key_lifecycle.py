@@ -317,35 +317,93 @@ async def test_reencrypt_under_pgcrypto_targets_04_and_rewrites_02_03_and_old_04
     assert again.rows == 0 and again.target_format == 0x04
 
 
+BATCH = 10
+KILLED_BATCH = 4  # batches 1-3 commit; the job dies inside batch 4's transaction
+BLOCKER_LOCK = 872_346_001
+
+
 async def test_reencrypt_killed_mid_run_loses_nothing_and_a_rerun_finishes(
     world: tuple[str, AsyncEngine, RingHolder, Path],
 ) -> None:
+    """`kill -9` of the real CLI while a batch transaction is open, its UPDATEs done and its
+    COMMIT not yet sent: that batch rolls back whole, earlier batches stay, a rerun finishes.
+
+    The pause is made by the database, not by a hook in the job: a row trigger on the last
+    row of batch 4 waits for an advisory lock this test holds, so the job's UPDATE of that
+    row (the last statement before COMMIT) cannot return until the job has been killed."""
     _url, engine, holder, ring_file = world
     workspace_id, names = await seed(engine, CLIENTS)
+    last_of_batch = sorted(names)[KILLED_BATCH * BATCH - 1]
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "CREATE FUNCTION cv_test_block() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                f"BEGIN PERFORM pg_advisory_xact_lock({BLOCKER_LOCK}); RETURN NEW; END $$"
+            )
+        )
+        await connection.execute(
+            text(
+                "CREATE TRIGGER cv_test_block AFTER UPDATE ON clients FOR EACH ROW "
+                f"WHEN (NEW.id = '{last_of_batch}') EXECUTE FUNCTION cv_test_block()"
+            )
+        )
     rotate_now(holder, ring_file)
-    process = subprocess.Popen(  # noqa: ASYNC220 (a real process, killed for real)
-        [sys.executable, "-m", "carevault", "reencrypt", "--batch-size", "10", "--pause-ms", "150"],
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            done = (await headers(engine)).get((0x03, 2), 0)
-            if done >= 30:  # a few batches committed; the job is mid-run
+    async with engine.connect() as blocker:
+        await blocker.execute(text(f"SELECT pg_advisory_lock({BLOCKER_LOCK})"))
+        await blocker.commit()
+        process = subprocess.Popen(  # noqa: ASYNC220 (a real process, killed for real)
+            [sys.executable, "-m", "carevault", "reencrypt", "--batch-size", str(BATCH)],
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            waiting = None
+            deadline = time.monotonic() + 60
+            while waiting is None and time.monotonic() < deadline and process.poll() is None:
+                waiting = (
+                    await blocker.execute(
+                        text(
+                            "SELECT pid, query FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND wait_event_type = 'Lock' AND "
+                            "wait_event = 'advisory' AND xact_start IS NOT NULL"
+                        )
+                    )
+                ).first()
+                await blocker.commit()
+                if waiting is None:
+                    await asyncio.sleep(0.02)
+            assert waiting is not None, "the job never reached the last UPDATE of batch 4"
+            assert waiting.query.lstrip().upper().startswith("UPDATE CLIENTS")
+            os.kill(process.pid, signal.SIGKILL)
+        finally:
+            process.kill()
+            process.wait(timeout=30)
+        # The batch's UPDATEs are done but uncommitted: the open transaction holds them.
+        await blocker.execute(text(f"SELECT pg_advisory_unlock({BLOCKER_LOCK})"))
+        await blocker.commit()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the server notices the dead client, rolls back
+            gone = await blocker.scalar(
+                text("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = :p"),
+                {"p": waiting.pid},
+            )
+            await blocker.commit()
+            if gone:
                 break
             await asyncio.sleep(0.05)
-        os.kill(process.pid, signal.SIGKILL)
-    finally:
-        process.wait(timeout=30)
+        else:
+            pytest.fail("the killed job's server session never ended")
+    async with engine.begin() as connection:
+        await connection.execute(text("DROP TRIGGER cv_test_block ON clients"))
     partial = await headers(engine)
-    assert partial.get((0x03, 2), 0) < CLIENTS * 3, "the job finished before it was killed"
-    # Every value is whole: old or new, and each row reads back exactly.
-    assert set(partial) <= {(0x03, 1), (0x03, 2)}
+    # Exactly the three committed batches moved (3 values a row); batch 4 rolled back whole.
+    done = (KILLED_BATCH - 1) * BATCH * 3
+    assert partial == {(0x03, 2): done, (0x03, 1): CLIENTS * 3 - done}
     assert await read_last_names(engine, workspace_id) == names
     rerun = await invoke(["reencrypt"])
     assert rerun.exit_code == 0, rerun.output
+    assert f"Re-encrypted {CLIENTS - (KILLED_BATCH - 1) * BATCH} row(s)" in rerun.output
     assert set(await headers(engine)) == {(0x03, 2)}
     assert await read_last_names(engine, workspace_id) == names
 
