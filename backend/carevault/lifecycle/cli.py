@@ -96,7 +96,8 @@ def _provision_if_configured(settings: Settings) -> None:
     typer.echo(f"Created {created} practice data key(s).")
 
 
-def _age(created_at: datetime) -> str:
+def key_age(created_at: datetime) -> str:
+    """A key's age in whole days, as `keys status` and `doctor` print it."""
     days = (datetime.now(UTC) - created_at).days
     return "today" if days == 0 else f"{days} day{'s' if days != 1 else ''}"
 
@@ -122,7 +123,7 @@ def keys_status() -> None:
         key = ring.keys[version]
         typer.echo(
             f"{version:>8}  {ring.state_of(version):<13} {key.created_at.isoformat():<26} "
-            f"{_age(key.created_at)}"
+            f"{key_age(key.created_at)}"
         )
     pending = ring.pending
     if pending is not None and ring.encryption_version() != pending.version:
