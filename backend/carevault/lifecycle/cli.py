@@ -398,6 +398,13 @@ def reencrypt(
         f"{summary.seconds:.1f} s "
         f"({summary.rows_per_second:,.0f} rows/s): {_per_table(dict(summary.rows_rewritten))}."
     )
+    for practice in summary.index_keys_lost:
+        typer.secho(
+            f"warning: the blind-index key of practice {practice} was wrapped under a retired "
+            "key version and is lost: email and phone search no longer find its clients",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     if summary.rows_left:
         typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
     if summary.unopenable:

@@ -186,6 +186,8 @@ class Summary:
     # Still stale after the last pass (held by clinicians throughout): a rerun finishes them.
     rows_left: int = 0
     index_keys_rewrapped: int = 0
+    # Practices whose blind-index key was wrapped under a version retired with --force.
+    index_keys_lost: list[uuid.UUID] = field(default_factory=list)
     unopenable: list[Unopenable] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -221,7 +223,7 @@ async def reencrypt(
     started = time.monotonic()
     async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
         await provision(db, ring)
-        summary.index_keys_rewrapped = await rewrap_index_keys(db, ring)
+        summary.index_keys_rewrapped = await rewrap_index_keys(db, ring, summary.index_keys_lost)
     # Keys just provisioned must be seen: every practice's keys are read afresh.
     cipher.data_keys.clear()
     failed: set[tuple[str, uuid.UUID]] = set()

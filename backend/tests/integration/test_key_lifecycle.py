@@ -558,3 +558,85 @@ async def test_retire_does_not_count_values_of_a_shredded_practice(
     assert "still use key version 1" not in retired.output
     holder.ring = LocalFileProvider(ring_file).load()
     assert await read_last_names(engine, kept) == kept_names
+
+
+async def test_dry_run_prints_counts_per_column_format_and_version_and_changes_nothing(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    import re
+
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 6)
+    await write_database_formats(engine, holder, workspace_id, names)  # 2 x 0x02, 2 x 0x04
+    rotate_now(holder, ring_file)
+    from carevault.crypto import current_cipher
+
+    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+        await provision(db, holder.ring)
+        current_cipher().data_keys.forget(workspace_id.bytes)
+        await load_workspace_keys(db, workspace_id)
+        extra = Client(
+            workspace_id=workspace_id, first_name="New", last_name="Row", medical_history="x"
+        )
+        db.add(extra)  # sealed under version 2 already
+    before = await headers(engine)
+
+    dry = await invoke(["reencrypt", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    rows = {
+        (match[0], int(match[1], 16), int(match[2])): int(match[3])
+        for match in re.findall(r"^(\S+\.\S+)\s+0x([0-9a-f]{2})\s+(\d+)\s+(\d+)$", dry.output, re.M)
+    }
+    assert rows == {
+        ("clients.first_name", 0x03, 1): 6,
+        ("clients.first_name", 0x03, 2): 1,
+        ("clients.last_name", 0x02, 1): 2,
+        ("clients.last_name", 0x03, 1): 2,
+        ("clients.last_name", 0x04, 1): 2,
+        ("clients.last_name", 0x03, 2): 1,
+        ("clients.medical_history", 0x03, 1): 6,
+        ("clients.medical_history", 0x03, 2): 1,
+    }
+    assert "rows to rewrite: 6 (clients 6," in dry.output
+    assert await headers(engine) == before  # counted only
+
+
+async def test_retire_force_destroys_a_version_still_in_use_and_says_what_it_strands(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    from carevault.crypto import DecryptionError, current_cipher
+
+    _url, engine, holder, ring_file = world
+    workspace_id, _names = await seed(engine, 4)
+    rotate_now(holder, ring_file)
+    async with AsyncSession(engine) as db, db.begin():
+        await provision(db, holder.ring)
+
+    forced = await invoke(["keys", "retire", "1", "--yes", "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert "clients.last_name: 4 value(s) of format 0x03 under version 1" in forced.output
+    assert "Key version 1 is retired" in forced.output
+    assert "1 practice data key(s) of that version destroyed" in forced.output
+    holder.ring = LocalFileProvider(ring_file).load()
+    assert holder.ring.keys[1].retired and holder.ring.keys[1].material is None
+    async with AsyncSession(engine) as db:
+        versions = await db.scalars(
+            text("SELECT key_version FROM workspace_keys WHERE workspace_id = :w"),
+            {"w": workspace_id},
+        )
+        remaining = set(versions)
+    assert 1 not in remaining and 2 in remaining  # (0 is the practice's blind-index key)
+    # The values sealed under version 1 are now unreadable for good, and reported as such.
+    with pytest.raises(DecryptionError):
+        await read_last_names(engine, workspace_id)
+    # A rerun of reencrypt reports them by row, and the practice's lost blind-index key,
+    # instead of failing as a whole.
+    current_cipher().data_keys.forget(workspace_id.bytes)
+    rerun = await invoke(["reencrypt"])
+    assert rerun.exit_code == 1, rerun.output
+    assert "Re-encrypted 0 row(s)" in rerun.output
+    assert rerun.output.count("could not open clients.") == 4
+    assert f"blind-index key of practice {workspace_id} was wrapped under a retired" in (
+        rerun.output
+    )
+    assert "Lovelace" not in rerun.output and "Last" not in rerun.output
