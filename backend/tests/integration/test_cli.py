@@ -187,7 +187,7 @@ def test_production_configuration_errors_are_one_clear_line(
 
 
 async def test_doctor_prints_each_key_age_and_warns_past_the_maximum(
-    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+    cli_env: Path, new_database: NewDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dataclasses import replace
     from datetime import UTC, datetime, timedelta
@@ -201,6 +201,8 @@ async def test_doctor_prints_each_key_age_and_warns_past_the_maximum(
     aged = replace(ring, keys={1: old})
     provider.store(aged.rotated(activate_after=now + timedelta(hours=1)))
 
+    # A real database, so doctor never starts an embedded one.
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", await new_database())
     monkeypatch.setenv("CAREVAULT_KEY_MAX_AGE_DAYS", "90")
     warned = await invoke(["doctor"])
     assert f"key version 1: active, created {old.created_at.date()}, age 120 days" in (
