@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import aliased
 
 from carevault.clients.models import Client
 from carevault.crypto import (
@@ -197,11 +198,19 @@ async def test_one_select_carries_each_data_key_once(
         if statement.lstrip().upper().startswith("SELECT"):
             selects.append((statement, params))
 
+    other = aliased(Client)
     event.listen(pgcrypto_engine.sync_engine, "before_cursor_execute", capture)
     try:
         token = current_practice.set(space.id.bytes)
         try:
             await reread(pg_db, row.id)
+            # Two tables (a self-join) in one statement: still one copy.
+            joined = await pg_db.execute(
+                select(Client.last_name, other.medical_history)
+                .join(other, other.id == Client.id)
+                .where(Client.id == row.id)
+            )
+            assert joined.one() == (row.last_name, row.medical_history)
         finally:
             current_practice.reset(token)
     finally:
@@ -210,8 +219,9 @@ async def test_one_select_carries_each_data_key_once(
     assert len(encrypted_columns) > 1
     data_key = current_cipher().data_keys.material(ring_holder.ring, space.id.bytes, 1)
     assert data_key is not None
-    [(statement, params)] = selects
+    [(statement, params), (joined_statement, joined_params)] = selects
     assert statement.count("carevault_pgc_open_bound") == len(encrypted_columns)
+    assert joined_statement.count("carevault_pgc_open_bound") == 2
 
     def occurrences(value: Any) -> int:
         if isinstance(value, (list, tuple)):
@@ -221,10 +231,11 @@ async def test_one_select_carries_each_data_key_once(
         return 0
 
     # Only counts are compared, so a failure never prints key material.
-    key_count = occurrences(list(params))
-    key_arrays = sum(1 for p in params if isinstance(p, list) and data_key in p)
-    key_in_sql = data_key.hex() in statement.lower()
-    assert (key_count, key_arrays, key_in_sql) == (1, 1, False)
+    for sql, sent in ((statement, params), (joined_statement, joined_params)):
+        key_count = occurrences(list(sent))
+        key_arrays = sum(1 for p in sent if isinstance(p, list) and data_key in p)
+        key_in_sql = data_key.hex() in sql.lower()
+        assert (key_count, key_arrays, key_in_sql) == (1, 1, False)
 
 
 async def test_bound_format_matches_the_python_reference_byte_for_byte(
