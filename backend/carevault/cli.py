@@ -487,8 +487,16 @@ def doctor() -> None:
             f"{provider.description}, active version {ring.encryption_version()}"
             f" of {len(ring.keys)}, encrypt/decrypt self-test passed",
         )
-        from carevault.lifecycle.cli import key_warnings
+        from carevault.lifecycle.cli import key_age, key_warnings
 
+        for version in sorted(ring.keys):
+            key = ring.keys[version]
+            report(
+                True,
+                f"key version {version}",
+                f"{ring.state_of(version)}, created {key.created_at.date().isoformat()}, "
+                f"age {key_age(key.created_at)}",
+            )
         for warning in key_warnings(settings, ring):
             report(None, "key age", warning)
     except KeyRingError as exc:

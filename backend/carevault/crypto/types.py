@@ -47,6 +47,12 @@ _PGC_OPENED = 0x00
 _PGC_REFUSED = 0xFF
 # Not sealed by the database: the application opens it, row ids in front (see module doc).
 _PGC_ROW_PREFIXED = 0xFE
+# Names of the parameters that carry the practice and its data keys to
+# carevault_pgc_open_bound(). They are shared by every encrypted column of a statement, so a
+# statement sends the keys once (SQLAlchemy renders one positional parameter per name).
+_PRACTICE_PARAM = "cv_practice"
+_PRACTICE_VERSIONS_PARAM = "cv_practice_versions"
+_PRACTICE_KEYS_PARAM = "cv_practice_keys"
 _PGC_REASONS = {
     1: "stored value is truncated",
     2: "unknown format byte",
@@ -193,9 +199,11 @@ class EncryptedString(TypeDecorator[str]):
             column,
             table_columns.workspace_id,
             table_columns.id,
-            bindparam("cv_practice", None, type_=_PracticeId(), unique=True),
-            bindparam("cv_practice_versions", None, type_=_PracticeKeyVersions(), unique=True),
-            bindparam("cv_practice_keys", None, type_=_PracticeKeys(), unique=True),
+            # One shared parameter of each name per statement (not unique=True): however
+            # many encrypted columns a statement reads, the practice's keys travel once.
+            bindparam(_PRACTICE_PARAM, None, type_=_PracticeId()),
+            bindparam(_PRACTICE_VERSIONS_PARAM, None, type_=_PracticeKeyVersions()),
+            bindparam(_PRACTICE_KEYS_PARAM, None, type_=_PracticeKeys()),
             literal(self.context),
             type_=LargeBinary,
         )

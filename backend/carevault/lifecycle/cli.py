@@ -96,7 +96,8 @@ def _provision_if_configured(settings: Settings) -> None:
     typer.echo(f"Created {created} practice data key(s).")
 
 
-def _age(created_at: datetime) -> str:
+def key_age(created_at: datetime) -> str:
+    """A key's age in whole days, as `keys status` and `doctor` print it."""
     days = (datetime.now(UTC) - created_at).days
     return "today" if days == 0 else f"{days} day{'s' if days != 1 else ''}"
 
@@ -122,7 +123,7 @@ def keys_status() -> None:
         key = ring.keys[version]
         typer.echo(
             f"{version:>8}  {ring.state_of(version):<13} {key.created_at.isoformat():<26} "
-            f"{_age(key.created_at)}"
+            f"{key_age(key.created_at)}"
         )
     pending = ring.pending
     if pending is not None and ring.encryption_version() != pending.version:
@@ -349,12 +350,16 @@ def reencrypt(
 
     settings = load_settings()
 
-    async def counts(engine: AsyncEngine) -> tuple[list[job.ValueCount], dict[str, int], int]:
+    async def counts(
+        engine: AsyncEngine,
+    ) -> tuple[list[job.ValueCount], dict[str, int], int, int]:
         async with AsyncSession(engine) as db:
             target = current_cipher().ring.encryption_version()
-            return await job.count_values(db), await job.rows_to_rewrite(db, target), target
+            wanted = job.target_format()  # follows CAREVAULT_PHI_BACKEND
+            stale = await job.rows_to_rewrite(db, target, wanted)
+            return await job.count_values(db), stale, target, wanted
 
-    values, stale, target = with_database(settings, counts)
+    values, stale, target, target_format = with_database(settings, counts)
     if dry_run:
         typer.echo(f"{'table.column':<36} {'format':>6} {'version':>8} {'values':>10}")
         for found in values:
@@ -362,7 +367,7 @@ def reencrypt(
                 f"{found.table + '.' + found.column:<36} 0x{found.format_byte:02x}   "
                 f"{found.version:>8} {found.count:>10}"
             )
-        typer.echo(f"target: format 0x03 under key version {target}")
+        typer.echo(f"target: format 0x{target_format:02x} under key version {target}")
         typer.echo(f"rows to rewrite: {sum(stale.values())} ({_per_table(stale)})")
         return
     total = sum(stale.values())
@@ -389,9 +394,17 @@ def reencrypt(
     summary = with_database(settings, work)
     typer.echo(
         f"Re-encrypted {summary.rows} row(s) ({summary.values_rewritten} value(s)) to format "
-        f"0x03 under key version {summary.target_version} in {summary.seconds:.1f} s "
+        f"0x{summary.target_format:02x} under key version {summary.target_version} in "
+        f"{summary.seconds:.1f} s "
         f"({summary.rows_per_second:,.0f} rows/s): {_per_table(dict(summary.rows_rewritten))}."
     )
+    for practice in summary.index_keys_lost:
+        typer.secho(
+            f"warning: the blind-index key of practice {practice} was wrapped under a retired "
+            "key version and is lost: email and phone search no longer find its clients",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     if summary.rows_left:
         typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
     if summary.unopenable:

@@ -3,7 +3,11 @@
 How it stays out of clinicians' way and survives a crash:
 - Work goes table by table in batches ordered by primary key. Each batch is one short
   transaction: `SELECT … FOR UPDATE SKIP LOCKED` of rows holding at least one value that is
-  not format 0x03 under the target version, open each value, seal it again, UPDATE, COMMIT.
+  not in the target format under the target version, open each value, seal it again, UPDATE,
+  COMMIT. The target format follows the configured backend (`CAREVAULT_PHI_BACKEND`): 0x03
+  with the application backend, 0x04 (sealed inside PostgreSQL by carevault_pgc_seal_bound,
+  as the application writes it) with pgcrypto, so a run never moves values out of the
+  backend's own format.
   A row a clinician is saving at that moment is skipped and picked up by the next pass; an
   autosave that arrives while a batch holds the row waits milliseconds, then applies on top
   (the job rewrites only encrypted columns it read under the same lock, never `version`).
@@ -43,11 +47,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from carevault.crypto import (
     DecryptionError,
     EncryptedString,
+    FieldCipher,
     KeyRingError,
     PracticeBlindIndex,
     current_cipher,
     envelope,
 )
+from carevault.crypto.registry import PhiBackend, current_backend
 from carevault.db.models import Base
 from carevault.workspaces.keys import load_workspace_keys, provision, rewrap_index_keys
 from carevault.workspaces.models import Workspace
@@ -77,21 +83,29 @@ def _raw(column: Column[Any]) -> Any:
     return type_coerce(column, LargeBinary)
 
 
-def _target_header(version: int) -> bytes:
-    return envelope.header(envelope.FORMAT_BOUND, version)
+def target_format() -> int:
+    """The format new values are written in by the configured backend: 0x04 (sealed inside
+    PostgreSQL) with pgcrypto, 0x03 otherwise."""
+    if current_backend() is PhiBackend.PGCRYPTO:
+        return envelope.FORMAT_PGCRYPTO_BOUND
+    return envelope.FORMAT_BOUND
 
 
-def _stale(column: Column[Any], version: int) -> Any:
-    """True for a non-null value whose header is not (0x03, version)."""
+def _target_header(version: int, format_byte: int) -> bytes:
+    return envelope.header(format_byte, version)
+
+
+def _stale(column: Column[Any], version: int, format_byte: int) -> Any:
+    """True for a non-null value whose header is not (format_byte, version)."""
     return and_(
         column.isnot(None),
         func.substring(_raw(column), 1, envelope.HEADER_BYTES)
-        != literal(_target_header(version), LargeBinary),
+        != literal(_target_header(version, format_byte), LargeBinary),
     )
 
 
-def _needs_rewrite(encrypted: EncryptedTable, version: int) -> Any:
-    return or_(*(_stale(column, version) for column in encrypted.columns))
+def _needs_rewrite(encrypted: EncryptedTable, version: int, format_byte: int) -> Any:
+    return or_(*(_stale(column, version, format_byte) for column in encrypted.columns))
 
 
 def _live_practices(table: Table) -> Any:
@@ -136,13 +150,17 @@ async def values_under_version(db: AsyncSession, version: int) -> list[ValueCoun
     return [c for c in await count_values(db, live_only=True) if c.version == version]
 
 
-async def rows_to_rewrite(db: AsyncSession, version: int) -> dict[str, int]:
+async def rows_to_rewrite(
+    db: AsyncSession, version: int, format_byte: int | None = None
+) -> dict[str, int]:
+    """Rows holding a value not in `format_byte` (default: the backend's) under `version`."""
+    wanted = target_format() if format_byte is None else format_byte
     totals: dict[str, int] = {}
     for encrypted in encrypted_tables():
         count = await db.scalar(
             select(func.count())
             .select_from(encrypted.table)
-            .where(_needs_rewrite(encrypted, version), _live_practices(encrypted.table))
+            .where(_needs_rewrite(encrypted, version, wanted), _live_practices(encrypted.table))
         )
         totals[encrypted.name] = int(count or 0)
     return totals
@@ -162,11 +180,14 @@ class Unopenable:
 @dataclass
 class Summary:
     target_version: int
+    target_format: int = envelope.FORMAT_BOUND
     rows_rewritten: Counter[str] = field(default_factory=Counter)
     values_rewritten: int = 0
     # Still stale after the last pass (held by clinicians throughout): a rerun finishes them.
     rows_left: int = 0
     index_keys_rewrapped: int = 0
+    # Practices whose blind-index key was wrapped under a version retired with --force.
+    index_keys_lost: list[uuid.UUID] = field(default_factory=list)
     unopenable: list[Unopenable] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -190,18 +211,19 @@ async def reencrypt(
     max_passes: int = 5,
     progress: Progress | None = None,
 ) -> Summary:
-    """Rewrite every value that is not format 0x03 under the ring's current version.
+    """Rewrite every value that is not in the backend's format (`target_format`) under the
+    ring's current version.
 
     Rows skipped because a clinician held them are retried in up to `max_passes` passes.
     """
     cipher = current_cipher()
     ring = cipher.ring
     target = ring.encryption_version()
-    summary = Summary(target_version=target)
+    summary = Summary(target_version=target, target_format=target_format())
     started = time.monotonic()
     async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
         await provision(db, ring)
-        summary.index_keys_rewrapped = await rewrap_index_keys(db, ring)
+        summary.index_keys_rewrapped = await rewrap_index_keys(db, ring, summary.index_keys_lost)
     # Keys just provisioned must be seen: every practice's keys are read afresh.
     cipher.data_keys.clear()
     failed: set[tuple[str, uuid.UUID]] = set()
@@ -215,7 +237,7 @@ async def reencrypt(
         if rewritten == 0:
             break
     async with AsyncSession(engine) as db:
-        left = sum((await rows_to_rewrite(db, target)).values())
+        left = sum((await rows_to_rewrite(db, target, summary.target_format)).values())
     summary.rows_left = max(0, left - len(failed))
     summary.seconds = time.monotonic() - started
     return summary
@@ -237,7 +259,8 @@ async def _rewrite_table(
     rewritten = 0
     while True:
         async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
-            rows = (await db.execute(_batch_query(encrypted, target, after, batch_size))).all()
+            query = _batch_query(encrypted, target, summary.target_format, after, batch_size)
+            rows = (await db.execute(query)).all()
             if not rows:
                 break
             after = rows[-1].id
@@ -252,7 +275,7 @@ async def _rewrite_table(
                     continue
                 updates.append({"b_id": row.id, **values})
             for group in _same_columns(updates):
-                await db.execute(_update_statement(table, group[0]), group)
+                await db.execute(_update_statement(table, group[0], summary.target_format), group)
             summary.values_rewritten += sum(len(values) - 1 for values in updates)
             summary.rows_rewritten[table.name] += len(updates)
             rewritten += len(updates)
@@ -264,14 +287,18 @@ async def _rewrite_table(
 
 
 def _batch_query(
-    encrypted: EncryptedTable, target: int, after: uuid.UUID | None, batch_size: int
+    encrypted: EncryptedTable,
+    target: int,
+    format_byte: int,
+    after: uuid.UUID | None,
+    batch_size: int,
 ) -> Select[Any]:
     table = encrypted.table
     query = (
         select(
             table.c.id, table.c.workspace_id, *(_raw(c).label(c.name) for c in encrypted.columns)
         )
-        .where(_needs_rewrite(encrypted, target), _live_practices(table))
+        .where(_needs_rewrite(encrypted, target, format_byte), _live_practices(table))
         .order_by(table.c.id)
         .limit(batch_size)
         # A row a clinician is saving right now is skipped, never waited for.
@@ -291,10 +318,14 @@ BLIND_INDEXES = {("clients", "email"): "email_bidx", ("clients", "phone"): "phon
 def _reseal(
     encrypted: EncryptedTable, row: Any, target: int, summary: Summary
 ) -> dict[str, bytes | None] | None:
-    """New bytes for every stale value of the row, or None if any value cannot be opened."""
+    """New bytes for every stale value of the row, or None if any value cannot be opened.
+
+    For format 0x04 the new bytes are the packed parameter of carevault_pgc_seal_bound()
+    (version | practice data key | workspace id | row id | plaintext), sealed by the database
+    in the UPDATE, as the application's own writes under pgcrypto."""
     cipher = current_cipher()
     binding = (row.workspace_id.bytes, row.id.bytes)
-    header = _target_header(target)
+    header = _target_header(target, summary.target_format)
     values: dict[str, bytes | None] = {}
     for column in encrypted.columns:
         stored = getattr(row, column.name)
@@ -309,9 +340,12 @@ def _reseal(
         except DecryptionError as exc:
             summary.unopenable.append(Unopenable(encrypted.name, column.name, row.id, str(exc)))
             return None
-        sealed = cipher.seal(plaintext, binding, context)
-        if sealed[: envelope.HEADER_BYTES] != header:  # never rewrite to anything but the target
-            raise KeyRingError(f"could not seal under key version {target}")
+        if summary.target_format == envelope.FORMAT_PGCRYPTO_BOUND:
+            sealed = _packed_for_database(cipher, binding, target, plaintext)
+        else:
+            sealed = cipher.seal(plaintext, binding, context)
+            if sealed[: envelope.HEADER_BYTES] != header:  # only ever the target
+                raise KeyRingError(f"could not seal under key version {target}")
         values[f"b_{column.name}"] = sealed
         index_column = BLIND_INDEXES.get((encrypted.name, column.name))
         if index_column is not None:
@@ -322,6 +356,20 @@ def _reseal(
     return values
 
 
+def _packed_for_database(
+    cipher: FieldCipher, binding: tuple[bytes, bytes], target: int, plaintext: str
+) -> bytes:
+    """The one parameter carevault_pgc_seal_bound() seals (format 0x04 under `target`)."""
+    workspace, row = binding
+    ring = cipher.ring
+    version = cipher.data_keys.sealing_version(ring, workspace)
+    material = cipher.data_keys.material(ring, workspace, version)
+    if version != target or material is None:  # only ever the target
+        raise KeyRingError(f"could not seal under key version {target}")
+    cipher.count_sealed(workspace, version)
+    return version.to_bytes(4, "big") + material + workspace + row + plaintext.encode()
+
+
 def _same_columns(updates: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     """Group row updates by which columns they set, for one executemany per shape."""
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
@@ -330,13 +378,23 @@ def _same_columns(updates: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]
     return iter(groups.values())
 
 
-def _update_statement(table: Table, shape: dict[str, Any]) -> Any:
+def _update_statement(table: Table, shape: dict[str, Any], format_byte: int) -> Any:
     columns = [key.removeprefix("b_") for key in shape if key != "b_id"]
-    # Raw bytes (already sealed above) and the row's own updated_at: a re-key is not an
-    # edit, and Core would otherwise apply the column's onupdate default.
-    values: dict[str, Any] = {
-        name: type_coerce(bindparam(f"b_{name}"), LargeBinary) for name in columns
-    }
+    # Raw bytes (already sealed above, or sealed by the database for 0x04) and the row's own
+    # updated_at: a re-key is not an edit, and Core would otherwise apply the column's
+    # onupdate default.
+    values: dict[str, Any] = {}
+    for name in columns:
+        raw = type_coerce(bindparam(f"b_{name}"), LargeBinary)
+        column_type = table.c[name].type
+        if format_byte == envelope.FORMAT_PGCRYPTO_BOUND and isinstance(
+            column_type, EncryptedString
+        ):
+            values[name] = func.carevault_pgc_seal_bound(
+                raw, literal(column_type.context), type_=LargeBinary
+            )
+        else:
+            values[name] = raw
     if "updated_at" in table.c:
         values["updated_at"] = table.c.updated_at
     return update(table).where(table.c.id == bindparam("b_id")).values(values)

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import func
 
-from carevault.crypto import KeyRing, current_cipher, new_wrapped_data_key
+from carevault.crypto import DecryptionError, KeyRing, current_cipher, new_wrapped_data_key
 from carevault.crypto.datakeys import (
     DataKeyLoader,
     current_practice,
@@ -191,9 +191,15 @@ async def index_keys_wrapped_under(db: AsyncSession, version: int) -> int:
     return int(count or 0)
 
 
-async def rewrap_index_keys(db: AsyncSession, ring: KeyRing) -> int:
+async def rewrap_index_keys(
+    db: AsyncSession, ring: KeyRing, lost: list[uuid.UUID] | None = None
+) -> int:
     """Wrap every blind-index key under the current version (the key itself is unchanged:
-    its indexes stay valid), so older master versions can be retired."""
+    its indexes stay valid), so older master versions can be retired.
+
+    A key wrapped under a version retired with `keys retire --force` cannot be unwrapped by
+    anyone: it is left as it is and its practice appended to `lost`, so one such practice
+    never stops the re-encryption of every other."""
     target = ring.encryption_version()
     rows = (
         await db.execute(
@@ -205,8 +211,15 @@ async def rewrap_index_keys(db: AsyncSession, ring: KeyRing) -> int:
             .with_for_update()
         )
     ).all()
+    rewrapped = 0
     for workspace_id, under, wrapped in rows:
-        index_key = unwrap_index_key(ring, workspace_id.bytes, under, wrapped)
+        try:
+            index_key = unwrap_index_key(ring, workspace_id.bytes, under, wrapped)
+        except DecryptionError:
+            if lost is not None:
+                lost.append(workspace_id)
+            continue
+        rewrapped += 1
         await db.execute(
             update(WorkspaceKey)
             .where(
@@ -218,7 +231,7 @@ async def rewrap_index_keys(db: AsyncSession, ring: KeyRing) -> int:
                 wrapped_key=wrap_index_key(ring, workspace_id.bytes, target, index_key),
             )
         )
-    return len(rows)
+    return rewrapped
 
 
 async def destroy_version(db: AsyncSession, version: int) -> int:

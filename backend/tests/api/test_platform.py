@@ -216,3 +216,130 @@ async def test_practice_keys_are_read_once_per_refresh_not_per_request(api: ApiC
     finally:
         event.remove(engine, "before_cursor_execute", count)
     assert len(reads) == 1
+
+
+async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiContext) -> None:
+    """POST /clients/search lists like GET /clients: a client whose name (or, on the page,
+    any other field) cannot be opened is left out and audited, never a 500 for the page."""
+    from tests.api.test_auth import sql
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        ids = []
+        for index in range(4):
+            created = await client.post(
+                "/clients",
+                json={
+                    "first_name": f"Ada{index}",
+                    "last_name": "Lovelace",
+                    "email": "ada@example.org",
+                    "medical_history": "Migraine since 2015",
+                },
+            )
+            assert created.status_code == 201, created.text
+            ids.append(created.json()["id"])
+        bad_name, bad_history = uuid.UUID(ids[0]), uuid.UUID(ids[1])
+        for column, row in (("last_name", bad_name), ("medical_history", bad_history)):
+            await sql(
+                api,
+                f"UPDATE clients SET {column} = set_byte({column}, 25, "
+                f"get_byte({column}, 25) # 1) WHERE id = $1",
+                row,
+            )
+        by_name = await client.post("/clients/search", json={"q": "lovelace"})
+        by_email = await client.post("/clients/search", json={"q": "ADA@example.org"})
+    readable = set(ids[2:])
+    for response in (by_name, by_email):
+        assert response.status_code == 200, response.text
+        assert {item["id"] for item in response.json()["items"]} == readable
+    events = await sql(
+        api, "SELECT resource_ids FROM audit_events WHERE action = 'phi.decryption_failed'"
+    )
+    audited = {rid for event in events for rid in event["resource_ids"]}
+    assert {bad_name, bad_history} <= audited
+
+
+async def test_a_shredded_practice_answers_410_workspace_shredded(api: ApiContext) -> None:
+    from carevault.crypto import current_cipher
+    from carevault.db.engine import create_engine, session_factory
+    from carevault.workspaces.keys import shred
+    from tests.api.test_auth import sql
+    from tests.api.test_session_notes import practice
+
+    setup = await practice(api, Role.OWNER, clients=1)
+    [row] = await sql(
+        api, "SELECT workspace_id FROM clients WHERE id = $1", uuid.UUID(setup.client_ids[0])
+    )
+    workspace_id: uuid.UUID = row["workspace_id"]
+    async with api.signed_in(setup.emails[0]) as client:
+        assert (await client.get("/clients")).status_code == 200
+        engine = create_engine(api.database_url, pool_size=1)
+        try:
+            async with session_factory(engine)() as db, db.begin():
+                assert await shred(db, workspace_id) >= 1
+        finally:
+            await engine.dispose()
+        # As every process does within one refresh interval: the cached keys are dropped.
+        current_cipher().data_keys.forget(workspace_id.bytes)
+        listed = await client.get("/clients")
+        one = await client.get(f"/clients/{setup.client_ids[0]}")
+    for response in (listed, one):
+        assert response.status_code == 410, response.text
+        assert response.json()["error"]["code"] == "workspace_shredded"
+        assert "Lovelace" not in response.text
+
+
+async def test_readiness_details_show_the_pending_version_after_a_rotate(
+    api: ApiContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    from carevault.crypto import LocalFileProvider
+    from tests.integration.test_cli import invoke
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        before = (await client.get("/system/readiness")).json()["key_ring"]
+        assert before["pending_version"] is None and before["pending_activates_at"] is None
+        for name in ("CAREVAULT_DATABASE_URL", "CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("CAREVAULT_DATA_DIR", str(api.settings.data_dir))
+        rotated = await invoke(["keys", "rotate"])
+        assert rotated.exit_code == 0, rotated.output
+        ring_file = Path(api.settings.data_dir) / "keyring.json"
+        pending = LocalFileProvider(ring_file).load().pending
+        assert pending is not None and pending.activate_after is not None
+        assert api.app.state.carevault.key_manager.refresh()  # the periodic refresh, now
+        details = await client.get("/system/readiness")
+    assert details.status_code == 200
+    ring = details.json()["key_ring"]
+    assert ring["pending_version"] == pending.version == 2
+    assert ring["active_version"] == 1
+    activates = datetime.fromisoformat(ring["pending_activates_at"])
+    assert activates == pending.activate_after
+    assert details.json()["status"] == "ready"
+
+
+async def test_nonce_limit_warning_surfaces_once_a_data_key_passes_the_threshold(
+    api: ApiContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from carevault.crypto import cipher as cipher_module
+    from carevault.crypto import current_cipher
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    assert not current_cipher().sealed_by_data_key  # this app's cipher has sealed nothing yet
+    # The real threshold is 2^30 seals; lowered so a test reaches it.
+    monkeypatch.setattr(cipher_module, "NONCE_WARNING", 4)
+    async with api.signed_in(owner) as client:
+        quiet = (await client.get("/system/readiness")).json()["key_ring"]
+        assert quiet["data_key_warnings"] == []
+        for index in range(2):  # each client seals first + last name (and more): >= 4 values
+            created = await client.post(
+                "/clients", json={"first_name": f"Nonce{index}", "last_name": "Counter"}
+            )
+            assert created.status_code == 201, created.text
+        warned = (await client.get("/system/readiness")).json()["key_ring"]
+    assert len(warned["data_key_warnings"]) == 1
+    warning = warned["data_key_warnings"][0]
+    assert warning.startswith("data key version 1 of practice ") and "sealed" in warning
+    assert "Nonce" not in warning and "Counter" not in warning

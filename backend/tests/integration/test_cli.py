@@ -184,3 +184,36 @@ def test_production_configuration_errors_are_one_clear_line(
     assert result.exit_code == 2
     assert "CAREVAULT_KEY_PROVIDER=aws" in result.output
     assert "Traceback" not in result.output
+
+
+async def test_doctor_prints_each_key_age_and_warns_past_the_maximum(
+    cli_env: Path, new_database: NewDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+    from datetime import UTC, datetime, timedelta
+
+    from carevault.crypto import LocalFileProvider
+
+    provider = LocalFileProvider(cli_env / "keyring.json")
+    ring = provider.load()
+    now = datetime.now(UTC)
+    old = replace(ring.keys[1], created_at=now - timedelta(days=120, hours=1))
+    aged = replace(ring, keys={1: old})
+    provider.store(aged.rotated(activate_after=now + timedelta(hours=1)))
+
+    # A real database, so doctor never starts an embedded one.
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", await new_database())
+    monkeypatch.setenv("CAREVAULT_KEY_MAX_AGE_DAYS", "90")
+    warned = await invoke(["doctor"])
+    assert f"key version 1: active, created {old.created_at.date()}, age 120 days" in (
+        warned.output
+    )
+    assert "key version 2: pending, created" in warned.output
+    assert "age today" in warned.output
+    assert "[warn] key age: the active key version 1 is 120 days old" in warned.output
+    assert "CAREVAULT_KEY_MAX_AGE_DAYS=90" in warned.output
+
+    monkeypatch.setenv("CAREVAULT_KEY_MAX_AGE_DAYS", "365")
+    within = await invoke(["doctor"])
+    assert "key version 1: active" in within.output and "age 120 days" in within.output
+    assert "key age:" not in within.output

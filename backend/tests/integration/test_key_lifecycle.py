@@ -185,35 +185,225 @@ async def test_an_unopenable_value_is_reported_by_row_and_the_rest_go_on(
     assert "Re-encrypted 4 row(s)" in result.output
 
 
-async def test_reencrypt_killed_mid_run_loses_nothing_and_a_rerun_finishes(
+async def raw_values(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, bytes]:
+    """The stored bytes of each client's last_name (no column type, no database opening)."""
+    async with engine.connect() as connection:
+        rows = await connection.execute(
+            text("SELECT id, last_name FROM clients WHERE workspace_id = :w"), {"w": workspace_id}
+        )
+        return {row.id: bytes(row.last_name) for row in rows}
+
+
+async def open_in_python(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, str]:
+    """Each last_name opened by the Python reference, bound to the row it was read from."""
+    from carevault.crypto import current_cipher
+
+    cipher = current_cipher()
+    cipher.data_keys.forget(workspace_id.bytes)
+    async with AsyncSession(engine) as db:
+        await load_workspace_keys(db, workspace_id)
+    return {
+        row_id: cipher.open(value, (workspace_id.bytes, row_id.bytes), b"clients.last_name")
+        for row_id, value in (await raw_values(engine, workspace_id)).items()
+    }
+
+
+async def write_database_formats(
+    engine: AsyncEngine, holder: RingHolder, workspace_id: uuid.UUID, names: dict[uuid.UUID, str]
+) -> None:
+    """Give two rows a 0x02 value (master key, column-bound) and two a 0x04 value (practice
+    data key, row-bound), both by the Python reference of the pgcrypto SQL functions."""
+    from carevault.crypto import current_cipher
+
+    cipher = current_cipher()
+    async with AsyncSession(engine) as db:
+        await load_workspace_keys(db, workspace_id)
+    data_key = cipher.data_keys.material(holder.ring, workspace_id.bytes, 1)
+    master = holder.ring.material_for(1)
+    assert data_key is not None and master is not None
+    ids = sorted(names)
+    rewritten: dict[uuid.UUID, bytes] = {}
+    for row_id in ids[:2]:
+        names[row_id] = f"Old {row_id.hex[:6]}"
+        rewritten[row_id] = envelope.seal_cbc_hmac(
+            master, 1, names[row_id].encode(), b"clients.last_name"
+        )
+    for row_id in ids[2:4]:
+        names[row_id] = f"Bound {row_id.hex[:6]}"
+        rewritten[row_id] = envelope.seal_cbc_hmac(
+            data_key,
+            1,
+            names[row_id].encode(),
+            workspace_id.bytes + row_id.bytes + b"clients.last_name",
+            format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
+        )
+    async with engine.begin() as connection:
+        for row_id, value in rewritten.items():
+            await connection.execute(
+                text("UPDATE clients SET last_name = :v WHERE id = :id"),
+                {"v": value, "id": row_id},
+            )
+
+
+async def test_reencrypt_rewrites_formats_02_and_04_to_03_under_the_application_backend(
     world: tuple[str, AsyncEngine, RingHolder, Path],
 ) -> None:
     _url, engine, holder, ring_file = world
-    workspace_id, names = await seed(engine, CLIENTS)
+    workspace_id, names = await seed(engine, 8)
+    await write_database_formats(engine, holder, workspace_id, names)
+    before = await headers(engine)
+    assert before[(0x02, 1)] == 2 and before[(0x04, 1)] == 2
     rotate_now(holder, ring_file)
-    process = subprocess.Popen(  # noqa: ASYNC220 (a real process, killed for real)
-        [sys.executable, "-m", "carevault", "reencrypt", "--batch-size", "10", "--pause-ms", "150"],
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    summary = await job.reencrypt(engine, batch_size=3)
+    assert summary.unopenable == [] and summary.target_format == 0x03
+    assert set(await headers(engine)) == {(0x03, 2)}
+    assert await read_last_names(engine, workspace_id) == names
+
+
+@pytest.fixture
+async def pgcrypto_world(
+    require_pgcrypto: None,
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[AsyncEngine, RingHolder, Path]]:
+    """`world` with CAREVAULT_PHI_BACKEND=pgcrypto (engine compiled for it)."""
+    from carevault.crypto import PhiBackend
+
+    url, _engine, holder, ring_file = world
+    install(FieldCipher(holder), PhiBackend.PGCRYPTO)
+    monkeypatch.setenv("CAREVAULT_PHI_BACKEND", "pgcrypto")
+    engine = create_engine(url, pool_size=2)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            done = (await headers(engine)).get((0x03, 2), 0)
-            if done >= 30:  # a few batches committed; the job is mid-run
+        yield engine, holder, ring_file
+    finally:
+        await engine.dispose()
+        install(FieldCipher(holder), PhiBackend.AESGCM)
+
+
+async def test_reencrypt_under_pgcrypto_targets_04_and_rewrites_02_03_and_old_04(
+    pgcrypto_world: tuple[AsyncEngine, RingHolder, Path],
+) -> None:
+    engine, holder, ring_file = pgcrypto_world
+    workspace_id, names = await seed(engine, 8)  # written by the database: 0x04
+    assert set(await headers(engine)) == {(0x04, 1)}
+    await write_database_formats(engine, holder, workspace_id, names)
+    # And one application-sealed 0x03 value, as written before the backend was switched.
+    from carevault.crypto import current_cipher
+
+    app_row = sorted(names)[5]
+    names[app_row] = "Application"
+    sealed = current_cipher().seal(
+        "Application", (workspace_id.bytes, app_row.bytes), b"clients.last_name"
+    )
+    async with engine.begin() as connection:
+        await connection.execute(
+            text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": sealed, "id": app_row}
+        )
+    assert (await headers(engine))[(0x02, 1)] == 2
+    rotate_now(holder, ring_file)
+
+    dry = await invoke(["reencrypt", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "target: format 0x04 under key version 2" in dry.output
+    assert "rows to rewrite: 8" in dry.output
+
+    result = await invoke(["reencrypt", "--batch-size", "3"])
+    assert result.exit_code == 0, result.output
+    assert "to format 0x04 under key version 2" in result.output
+    # Nothing left the database-side format; every value reads back, bound to its row.
+    assert set(await headers(engine)) == {(0x04, 2)}
+    assert await open_in_python(engine, workspace_id) == names
+    again = await job.reencrypt(engine)
+    assert again.rows == 0 and again.target_format == 0x04
+
+
+BATCH = 10
+KILLED_BATCH = 4  # batches 1-3 commit; the job dies inside batch 4's transaction
+BLOCKER_LOCK = 872_346_001
+
+
+async def test_reencrypt_killed_mid_run_loses_nothing_and_a_rerun_finishes(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    """`kill -9` of the real CLI while a batch transaction is open, its UPDATEs done and its
+    COMMIT not yet sent: that batch rolls back whole, earlier batches stay, a rerun finishes.
+
+    The pause is made by the database, not by a hook in the job: a row trigger on the last
+    row of batch 4 waits for an advisory lock this test holds, so the job's UPDATE of that
+    row (the last statement before COMMIT) cannot return until the job has been killed."""
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, CLIENTS)
+    last_of_batch = sorted(names)[KILLED_BATCH * BATCH - 1]
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "CREATE FUNCTION cv_test_block() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                f"BEGIN PERFORM pg_advisory_xact_lock({BLOCKER_LOCK}); RETURN NEW; END $$"
+            )
+        )
+        await connection.execute(
+            text(
+                "CREATE TRIGGER cv_test_block AFTER UPDATE ON clients FOR EACH ROW "
+                f"WHEN (NEW.id = '{last_of_batch}') EXECUTE FUNCTION cv_test_block()"
+            )
+        )
+    rotate_now(holder, ring_file)
+    async with engine.connect() as blocker:
+        await blocker.execute(text(f"SELECT pg_advisory_lock({BLOCKER_LOCK})"))
+        await blocker.commit()
+        process = subprocess.Popen(  # noqa: ASYNC220 (a real process, killed for real)
+            [sys.executable, "-m", "carevault", "reencrypt", "--batch-size", str(BATCH)],
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            waiting = None
+            deadline = time.monotonic() + 60
+            while waiting is None and time.monotonic() < deadline and process.poll() is None:
+                waiting = (
+                    await blocker.execute(
+                        text(
+                            "SELECT pid, query FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND wait_event_type = 'Lock' AND "
+                            "wait_event = 'advisory' AND xact_start IS NOT NULL"
+                        )
+                    )
+                ).first()
+                await blocker.commit()
+                if waiting is None:
+                    await asyncio.sleep(0.02)
+            assert waiting is not None, "the job never reached the last UPDATE of batch 4"
+            assert waiting.query.lstrip().upper().startswith("UPDATE CLIENTS")
+            os.kill(process.pid, signal.SIGKILL)
+        finally:
+            process.kill()
+            process.wait(timeout=30)
+        # The batch's UPDATEs are done but uncommitted: the open transaction holds them.
+        await blocker.execute(text(f"SELECT pg_advisory_unlock({BLOCKER_LOCK})"))
+        await blocker.commit()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the server notices the dead client, rolls back
+            gone = await blocker.scalar(
+                text("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = :p"),
+                {"p": waiting.pid},
+            )
+            await blocker.commit()
+            if gone:
                 break
             await asyncio.sleep(0.05)
-        os.kill(process.pid, signal.SIGKILL)
-    finally:
-        process.wait(timeout=30)
+        else:
+            pytest.fail("the killed job's server session never ended")
+    async with engine.begin() as connection:
+        await connection.execute(text("DROP TRIGGER cv_test_block ON clients"))
     partial = await headers(engine)
-    assert partial.get((0x03, 2), 0) < CLIENTS * 3, "the job finished before it was killed"
-    # Every value is whole: old or new, and each row reads back exactly.
-    assert set(partial) <= {(0x03, 1), (0x03, 2)}
+    # Exactly the three committed batches moved (3 values a row); batch 4 rolled back whole.
+    done = (KILLED_BATCH - 1) * BATCH * 3
+    assert partial == {(0x03, 2): done, (0x03, 1): CLIENTS * 3 - done}
     assert await read_last_names(engine, workspace_id) == names
     rerun = await invoke(["reencrypt"])
     assert rerun.exit_code == 0, rerun.output
+    assert f"Re-encrypted {CLIENTS - (KILLED_BATCH - 1) * BATCH} row(s)" in rerun.output
     assert set(await headers(engine)) == {(0x03, 2)}
     assert await read_last_names(engine, workspace_id) == names
 
@@ -368,3 +558,85 @@ async def test_retire_does_not_count_values_of_a_shredded_practice(
     assert "still use key version 1" not in retired.output
     holder.ring = LocalFileProvider(ring_file).load()
     assert await read_last_names(engine, kept) == kept_names
+
+
+async def test_dry_run_prints_counts_per_column_format_and_version_and_changes_nothing(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    import re
+
+    _url, engine, holder, ring_file = world
+    workspace_id, names = await seed(engine, 6)
+    await write_database_formats(engine, holder, workspace_id, names)  # 2 x 0x02, 2 x 0x04
+    rotate_now(holder, ring_file)
+    from carevault.crypto import current_cipher
+
+    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+        await provision(db, holder.ring)
+        current_cipher().data_keys.forget(workspace_id.bytes)
+        await load_workspace_keys(db, workspace_id)
+        extra = Client(
+            workspace_id=workspace_id, first_name="New", last_name="Row", medical_history="x"
+        )
+        db.add(extra)  # sealed under version 2 already
+    before = await headers(engine)
+
+    dry = await invoke(["reencrypt", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    rows = {
+        (match[0], int(match[1], 16), int(match[2])): int(match[3])
+        for match in re.findall(r"^(\S+\.\S+)\s+0x([0-9a-f]{2})\s+(\d+)\s+(\d+)$", dry.output, re.M)
+    }
+    assert rows == {
+        ("clients.first_name", 0x03, 1): 6,
+        ("clients.first_name", 0x03, 2): 1,
+        ("clients.last_name", 0x02, 1): 2,
+        ("clients.last_name", 0x03, 1): 2,
+        ("clients.last_name", 0x04, 1): 2,
+        ("clients.last_name", 0x03, 2): 1,
+        ("clients.medical_history", 0x03, 1): 6,
+        ("clients.medical_history", 0x03, 2): 1,
+    }
+    assert "rows to rewrite: 6 (clients 6," in dry.output
+    assert await headers(engine) == before  # counted only
+
+
+async def test_retire_force_destroys_a_version_still_in_use_and_says_what_it_strands(
+    world: tuple[str, AsyncEngine, RingHolder, Path],
+) -> None:
+    from carevault.crypto import DecryptionError, current_cipher
+
+    _url, engine, holder, ring_file = world
+    workspace_id, _names = await seed(engine, 4)
+    rotate_now(holder, ring_file)
+    async with AsyncSession(engine) as db, db.begin():
+        await provision(db, holder.ring)
+
+    forced = await invoke(["keys", "retire", "1", "--yes", "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert "clients.last_name: 4 value(s) of format 0x03 under version 1" in forced.output
+    assert "Key version 1 is retired" in forced.output
+    assert "1 practice data key(s) of that version destroyed" in forced.output
+    holder.ring = LocalFileProvider(ring_file).load()
+    assert holder.ring.keys[1].retired and holder.ring.keys[1].material is None
+    async with AsyncSession(engine) as db:
+        versions = await db.scalars(
+            text("SELECT key_version FROM workspace_keys WHERE workspace_id = :w"),
+            {"w": workspace_id},
+        )
+        remaining = set(versions)
+    assert 1 not in remaining and 2 in remaining  # (0 is the practice's blind-index key)
+    # The values sealed under version 1 are now unreadable for good, and reported as such.
+    with pytest.raises(DecryptionError):
+        await read_last_names(engine, workspace_id)
+    # A rerun of reencrypt reports them by row, and the practice's lost blind-index key,
+    # instead of failing as a whole.
+    current_cipher().data_keys.forget(workspace_id.bytes)
+    rerun = await invoke(["reencrypt"])
+    assert rerun.exit_code == 1, rerun.output
+    assert "Re-encrypted 0 row(s)" in rerun.output
+    assert rerun.output.count("could not open clients.") == 4
+    assert f"blind-index key of practice {workspace_id} was wrapped under a retired" in (
+        rerun.output
+    )
+    assert "Lovelace" not in rerun.output and "Last" not in rerun.output

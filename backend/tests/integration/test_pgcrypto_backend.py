@@ -11,16 +11,19 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import aliased
 
 from carevault.clients.models import Client
 from carevault.crypto import (
     DecryptionError,
+    EncryptedString,
     FieldCipher,
     PhiBackend,
     current_cipher,
     envelope,
     install,
 )
+from carevault.crypto.datakeys import current_practice
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
@@ -180,6 +183,59 @@ async def test_keys_travel_only_as_bound_parameters(
     assert any(isinstance(v, bytes) and v[4:36] == data_key for v in flat)
     assert data_key in flat
     assert not any(isinstance(v, bytes) and master in v for v in flat)
+
+
+async def test_one_select_carries_each_data_key_once(
+    pgcrypto_engine: AsyncEngine, pg_db: AsyncSession, ring_holder: RingHolder
+) -> None:
+    """Reading a client (many encrypted columns) sends the practice's keys once, bound."""
+    space = await factories.workspace(pg_db)
+    row = await factories.client(pg_db, space)
+    pg_db.expunge_all()
+    selects: list[tuple[str, Any]] = []
+
+    def capture(conn: Any, cursor: Any, statement: str, params: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append((statement, params))
+
+    other = aliased(Client)
+    event.listen(pgcrypto_engine.sync_engine, "before_cursor_execute", capture)
+    try:
+        token = current_practice.set(space.id.bytes)
+        try:
+            await reread(pg_db, row.id)
+            # Two tables (a self-join) in one statement: still one copy.
+            joined = await pg_db.execute(
+                select(Client.last_name, other.medical_history)
+                .join(other, other.id == Client.id)
+                .where(Client.id == row.id)
+            )
+            assert joined.one() == (row.last_name, row.medical_history)
+        finally:
+            current_practice.reset(token)
+    finally:
+        event.remove(pgcrypto_engine.sync_engine, "before_cursor_execute", capture)
+    encrypted_columns = [c for c in Client.__table__.c if isinstance(c.type, EncryptedString)]
+    assert len(encrypted_columns) > 1
+    data_key = current_cipher().data_keys.material(ring_holder.ring, space.id.bytes, 1)
+    assert data_key is not None
+    [(statement, params), (joined_statement, joined_params)] = selects
+    assert statement.count("carevault_pgc_open_bound") == len(encrypted_columns)
+    assert joined_statement.count("carevault_pgc_open_bound") == 2
+
+    def occurrences(value: Any) -> int:
+        if isinstance(value, (list, tuple)):
+            return sum(occurrences(item) for item in value)
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return bytes(value).count(data_key)
+        return 0
+
+    # Only counts are compared, so a failure never prints key material.
+    for sql, sent in ((statement, params), (joined_statement, joined_params)):
+        key_count = occurrences(list(sent))
+        key_arrays = sum(1 for p in sent if isinstance(p, list) and data_key in p)
+        key_in_sql = data_key.hex() in sql.lower()
+        assert (key_count, key_arrays, key_in_sql) == (1, 1, False)
 
 
 async def test_bound_format_matches_the_python_reference_byte_for_byte(
