@@ -16,6 +16,7 @@ from carevault.api.deadline import RequestDeadline
 from carevault.api.errors import install_error_handlers
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
+from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
 from carevault.api.proxies import TrustedProxies
 from carevault.api.routes import api_router
@@ -96,6 +97,7 @@ def create_app(
     metrics = Metrics()
     app.state.metrics = metrics
     install_error_handlers(app)
+    install_replay_handler(app)
     app.include_router(health_router)
     app.include_router(api_router)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)

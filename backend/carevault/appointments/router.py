@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Response
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.idempotency import Idempotency
 from carevault.appointments import service
 from carevault.appointments.schemas import (
     AppointmentCreate,
@@ -26,13 +27,13 @@ router = APIRouter(prefix="/appointments", tags=["appointments"])
     responses=error_responses(*AUTHENTICATED, 404, 409),
 )
 async def create_appointment(
-    body: AppointmentCreate, principal: CurrentPrincipal, db: DbSession
+    body: AppointmentCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> AppointmentRead:
     """Book a client of your workspace (404 for any other client; 422 `client_archived` for
     an archived one). An overlap with an appointment that is not cancelled is 409
     `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true."""
     appointment = await service.create_appointment(db, principal, body)
-    return AppointmentRead.model_validate(appointment)
+    return await idempotency.remember(201, AppointmentRead.model_validate(appointment))
 
 
 @router.get(

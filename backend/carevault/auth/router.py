@@ -13,6 +13,7 @@ from carevault.api.errors import (
     error_responses,
     not_found,
 )
+from carevault.api.idempotency import Idempotency
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
 from carevault.auth.dependencies import (
@@ -143,7 +144,9 @@ async def me(
 
 
 @router.post("/tokens", response_model=TokenCreated, status_code=201, responses=_ERRORS)
-async def create_token(body: TokenCreate, principal: RecentPassword, db: DbSession) -> TokenCreated:
+async def create_token(
+    body: TokenCreate, principal: RecentPassword, db: DbSession, idempotency: Idempotency
+) -> TokenCreated:
     """Create an API token for the signed-in user, limited to `scopes`. The token is in this
     response only. Needs a session whose password was proved in the last 5 minutes."""
     try:
@@ -157,7 +160,8 @@ async def create_token(body: TokenCreate, principal: RecentPassword, db: DbSessi
         )
     except service.UserError as exc:
         raise ApiError(422, "validation_error", str(exc)) from None
-    return TokenCreated(**TokenRead.model_validate(token).model_dump(), token=secret)
+    created = TokenCreated(**TokenRead.model_validate(token).model_dump(), token=secret)
+    return await idempotency.remember(201, created)
 
 
 @router.get("/tokens", response_model=list[TokenRead], responses=_ERRORS)

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
+from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams, Pagination
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.clients import importing, service
@@ -24,10 +25,11 @@ class ClientImportResult(BaseModel):
     "", response_model=ClientRead, status_code=201, responses=error_responses(*AUTHENTICATED)
 )
 async def create_client(
-    body: ClientCreate, principal: CurrentPrincipal, db: DbSession
+    body: ClientCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> ClientRead:
-    """Add a client to your workspace."""
-    return ClientRead.model_validate(await service.create_client(db, principal, body))
+    """Add a client to your workspace. Accepts `Idempotency-Key`."""
+    created = ClientRead.model_validate(await service.create_client(db, principal, body))
+    return await idempotency.remember(201, created)
 
 
 IMPORT_MEDIA_TYPES = {
@@ -56,7 +58,7 @@ IMPORT_MEDIA_TYPES = {
     },
 )
 async def import_clients(
-    request: Request, owner: CurrentOwner, db: DbSession, state: State
+    request: Request, owner: CurrentOwner, db: DbSession, state: State, idempotency: Idempotency
 ) -> ClientImportResult:
     """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
@@ -87,7 +89,7 @@ async def import_clients(
     count = await importing.import_clients(
         db, owner.actor, owner.workspace_id, records, source="api"
     )
-    return ClientImportResult(imported=count)
+    return await idempotency.remember(201, ClientImportResult(imported=count))
 
 
 @router.get("", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED, 400))

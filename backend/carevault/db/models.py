@@ -5,6 +5,7 @@ from carevault.audit.models import AuditEvent, AuditSeal
 from carevault.auth.models import ApiToken, User
 from carevault.clients.models import Client
 from carevault.db.base import Base
+from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
 from carevault.workspaces.models import Workspace
 
@@ -15,6 +16,7 @@ __all__ = [
     "AuditSeal",
     "Base",
     "Client",
+    "IdempotencyRecord",
     "SessionNote",
     "SessionNoteVersion",
     "User",

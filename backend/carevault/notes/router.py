@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Response
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.notes import service
@@ -28,11 +29,12 @@ router = APIRouter(prefix="/sessions", tags=["session notes"])
     responses=error_responses(*AUTHENTICATED, 404),
 )
 async def create_session_note(
-    body: SessionNoteCreate, principal: CurrentPrincipal, db: DbSession
+    body: SessionNoteCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> SessionNoteRead:
-    """Start a draft note for a client of your workspace, optionally tied to an appointment."""
+    """Start a draft note for a client of your workspace, optionally tied to an appointment.
+    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md)."""
     note = await service.create_note(db, principal, body)
-    return SessionNoteRead.model_validate(note)
+    return await idempotency.remember(201, SessionNoteRead.model_validate(note))
 
 
 @router.get("", response_model=Page[SessionNoteRead], responses=error_responses(*AUTHENTICATED))

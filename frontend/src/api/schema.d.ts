@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Create Client
-         * @description Add a client to your workspace.
+         * @description Add a client to your workspace. Accepts `Idempotency-Key`.
          */
         post: operations["create_client_api_v1_clients_post"];
         delete?: never;
@@ -352,6 +352,7 @@ export interface paths {
         /**
          * Create Session Note
          * @description Start a draft note for a client of your workspace, optionally tied to an appointment.
+         *     A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
          */
         post: operations["create_session_note_api_v1_sessions_post"];
         delete?: never;
