@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
@@ -35,9 +35,18 @@ class IdempotentCreate:
 
 
 async def idempotent_create(
-    request: Request, principal: CurrentPrincipal, db: DbSession
+    request: Request,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    key: Annotated[
+        str | None,
+        Header(
+            alias=HEADER,
+            description="Retry this create safely: the same key and body within 24 hours "
+            "answer with the first response (see docs/api.md)",
+        ),
+    ] = None,
 ) -> IdempotentCreate:
-    key = request.headers.get(HEADER)
     if key is None:
         return IdempotentCreate(db, None)
     if principal.token_id is not None:

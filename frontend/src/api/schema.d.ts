@@ -1655,7 +1655,10 @@ export interface operations {
     create_appointment_api_v1_appointments_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2596,7 +2599,10 @@ export interface operations {
     create_token_api_v1_auth_tokens_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2847,7 +2853,10 @@ export interface operations {
     create_client_api_v1_clients_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3285,7 +3294,10 @@ export interface operations {
     import_clients_api_v1_clients_import_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3558,7 +3570,10 @@ export interface operations {
     create_session_note_api_v1_sessions_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
