@@ -14,6 +14,7 @@ from carevault.api.errors import (
     not_found,
 )
 from carevault.api.idempotency import Idempotency
+from carevault.api.pagination import Page, PageParams
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
 from carevault.auth.dependencies import (
@@ -164,11 +165,13 @@ async def create_token(
     return await idempotency.remember(201, created)
 
 
-@router.get("/tokens", response_model=list[TokenRead], responses=_ERRORS)
-async def list_tokens(principal: CurrentPrincipal, db: DbSession) -> list[TokenRead]:
-    """Your tokens; owners see every token of the workspace."""
-    tokens = await service.list_api_tokens(db, principal.user)
-    return [TokenRead.model_validate(t) for t in tokens]
+@router.get("/tokens", response_model=Page[TokenRead], responses=_ERRORS)
+async def list_tokens(
+    principal: CurrentPrincipal, db: DbSession, paging: PageParams
+) -> Page[TokenRead]:
+    """Your tokens, newest first; owners see every token of the workspace."""
+    tokens, total = await service.list_api_tokens(db, principal.user, paging)
+    return Page.of([TokenRead.model_validate(t) for t in tokens], total, paging)
 
 
 @router.delete(
@@ -180,9 +183,11 @@ async def revoke_token(token_id: uuid.UUID, principal: CurrentPrincipal, db: DbS
     return Response(status_code=204)
 
 
-@users_router.get("", response_model=list[UserRead], responses=_ERRORS)
-async def list_users(owner: CurrentOwner, db: DbSession) -> list[UserRead]:
-    return [UserRead.model_validate(u) for u in await service.list_users(db, owner.workspace_id)]
+@users_router.get("", response_model=Page[UserRead], responses=_ERRORS)
+async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> Page[UserRead]:
+    """Owners: the users of your workspace, by email."""
+    users, total = await service.list_users(db, owner.workspace_id, paging)
+    return Page.of([UserRead.model_validate(u) for u in users], total, paging)
 
 
 @users_router.post(

@@ -22,6 +22,7 @@ from carevault.auth.passwords import (
 )
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.db.hooks import before_commit
+from carevault.db.paging import PageRequest, fetch_page
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.workspaces.models import Workspace
 
@@ -105,9 +106,11 @@ async def create_user(
     return user
 
 
-async def list_users(db: AsyncSession, workspace_id: uuid.UUID) -> list[User]:
-    statement = in_workspace(User, workspace_id).order_by(User.email)
-    return list((await db.execute(statement)).scalars())
+async def list_users(
+    db: AsyncSession, workspace_id: uuid.UUID, paging: PageRequest
+) -> tuple[list[User], int]:
+    statement = in_workspace(User, workspace_id).order_by(User.email, User.id)
+    return await fetch_page(db, statement, paging)
 
 
 # --- sign-in ---------------------------------------------------------------------------------
@@ -579,11 +582,15 @@ async def create_api_token(
     return token, secret
 
 
-async def list_api_tokens(db: AsyncSession, user: User) -> list[ApiToken]:
-    statement = in_workspace(ApiToken, user.workspace_id).order_by(ApiToken.created_at.desc())
+async def list_api_tokens(
+    db: AsyncSession, user: User, paging: PageRequest
+) -> tuple[list[ApiToken], int]:
+    statement = in_workspace(ApiToken, user.workspace_id).order_by(
+        ApiToken.created_at.desc(), ApiToken.id
+    )
     if user.role != Role.OWNER.value:
         statement = statement.where(ApiToken.user_id == user.id)
-    return list((await db.execute(statement)).scalars())
+    return await fetch_page(db, statement, paging)
 
 
 async def revoke_api_token(

@@ -99,15 +99,17 @@ async def finalize_session_note(
 
 @router.get(
     "/{note_id}/versions",
-    response_model=list[SessionNoteVersionRead],
+    response_model=Page[SessionNoteVersionRead],
     responses=error_responses(*AUTHENTICATED, 404),
 )
 async def list_session_note_versions(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
-) -> list[SessionNoteVersionRead]:
-    """The content that amendments replaced, newest first."""
-    versions = await service.list_versions(db, principal, note_id)
-    return [SessionNoteVersionRead.model_validate(version) for version in versions]
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, paging: PageParams
+) -> Page[SessionNoteVersionRead]:
+    """The content that amendments replaced, newest first (the current content is the note
+    itself; drafts and finalizing keep no history)."""
+    versions, total = await service.list_versions(db, principal, note_id, paging)
+    items = [SessionNoteVersionRead.model_validate(version) for version in versions]
+    return Page.of(items, total, paging)
 
 
 @router.delete("/{note_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))

@@ -18,6 +18,7 @@ from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.clients.models import Client
 from carevault.db.encryption import bound_changes
+from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
@@ -369,19 +370,19 @@ async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUI
 
 
 async def list_versions(
-    db: AsyncSession, principal: Principal, note_id: uuid.UUID
-) -> list[SessionNoteVersion]:
+    db: AsyncSession, principal: Principal, note_id: uuid.UUID, paging: Pagination
+) -> tuple[list[SessionNoteVersion], int]:
     """The content each amendment replaced, newest first."""
     workspace_id = principal.workspace_id
     state = await _state(db, workspace_id, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")
-    versions = list(
-        await db.scalars(
-            in_workspace(SessionNoteVersion, workspace_id)
-            .where(SessionNoteVersion.session_id == note_id)
-            .order_by(SessionNoteVersion.version.desc())
-        )
+    versions, total = await fetch_page(
+        db,
+        in_workspace(SessionNoteVersion, workspace_id)
+        .where(SessionNoteVersion.session_id == note_id)
+        .order_by(SessionNoteVersion.version.desc()),
+        paging,
     )
     await audit.record(
         db,
@@ -391,4 +392,4 @@ async def list_versions(
         resource_ids=[note_id],
         details={"versions": [version.version for version in versions]},
     )
-    return versions
+    return versions, total

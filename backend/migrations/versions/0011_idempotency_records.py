@@ -38,9 +38,7 @@ def upgrade() -> None:
         sa.Column("response_body", sa.LargeBinary(), nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_idempotency_records"),
     )
-    op.create_index(
-        "ix_idempotency_records_workspace_id", "idempotency_records", ["workspace_id"]
-    )
+    op.create_index("ix_idempotency_records_workspace_id", "idempotency_records", ["workspace_id"])
     op.create_index(
         "uq_idempotency_records_caller_key",
         "idempotency_records",

@@ -132,7 +132,9 @@ async def test_api_token_authenticates_without_cookie_or_csrf_and_revokes_at_onc
     ):
         me = await token_client.get("/auth/me")
         assert me.status_code == 200 and me.json()["auth_method"] == "token"
-        listed = (await session_client.get("/auth/tokens")).json()
+        page = (await session_client.get("/auth/tokens")).json()
+        assert page["total"] == 1 and page["page"] == 1
+        listed = page["items"]
         assert [t["id"] for t in listed] == [token_id]
         assert "token" not in listed[0] and listed[0]["prefix"].startswith("cvt_")
         minted = await token_client.post(
@@ -167,7 +169,7 @@ async def test_only_owners_manage_users(api: ApiContext) -> None:
             "/users", json={"email": "NEW@example.test", "password": "long enough pw"}
         )
         assert duplicate.status_code == 409
-        emails = {u["email"] for u in (await client.get("/users")).json()}
+        emails = {u["email"] for u in (await client.get("/users")).json()["items"]}
     assert emails == {owner, clinician, "new@example.test"}
 
 

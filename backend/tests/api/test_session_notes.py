@@ -144,7 +144,8 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
 
         versions = await client.get(f"/sessions/{note_id}/versions")
         assert versions.status_code == 200
-        kept = versions.json()
+        assert versions.json()["total"] == 2 and versions.json()["page"] == 1
+        kept = versions.json()["items"]
         assert [v["version"] for v in kept] == [4, 3]
         assert kept[1]["assessment"] is None and kept[1]["plan"] == "Example plan: weekly."
         assert kept[0]["assessment"] == "Example: amended."
@@ -483,7 +484,7 @@ async def test_autosave_and_amendment_work_with_the_pgcrypto_backend(
         await client.post(f"{path}/finalize", json={"version": 2})
         amended = await client.patch(path, json={"version": 3, "plan": "Example, amended."})
         assert amended.status_code == 200, amended.text
-        kept = (await client.get(f"{path}/versions")).json()
+        kept = (await client.get(f"{path}/versions")).json()["items"]
     assert [(v["version"], v["plan"], v["objective"]) for v in kept] == [
         (3, "Example plan.", "Example, Zoë.")
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.clients.models import Client
 from carevault.crypto import DecryptionError, EncryptedString, KeyRing, current_cipher
 from carevault.db.models import Base
+from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote
 from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.conftest import RingHolder
@@ -94,6 +95,20 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
         ),
         {"w": space.id},
     )
+    now = datetime.now(UTC)
+    db.add(
+        IdempotencyRecord(
+            workspace_id=space.id,
+            caller_hash=b"c" * 32,
+            key_hash=b"k" * 32,
+            request_hash=b"r" * 32,
+            created_at=now,
+            expires_at=now + timedelta(days=1),
+            response_status=201,
+            response_body='{"first_name":"Ada","last_name":"Lovelace"}',
+        )
+    )
+    await db.flush()
     plaintexts = [
         "Ada",
         "Lovelace",

@@ -15,7 +15,12 @@ export function TokensPage() {
   useDocumentTitle('API tokens');
   const { user } = useSignedIn();
   const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: keys.tokens, queryFn: () => call(api.GET('/api/v1/auth/tokens')) });
+  // The newest 100 tokens (the list is newest first).
+  const tokens = useQuery({
+    queryKey: keys.tokens,
+    queryFn: () => call(api.GET('/api/v1/auth/tokens', { params: { query: { page_size: 100 } } })),
+    select: (page) => page.items,
+  });
   const users = useUsers(user.role === 'owner');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['clients:read', 'appointments:read']);

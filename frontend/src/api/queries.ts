@@ -58,7 +58,10 @@ export function useNote(id: string) {
 export function useNoteVersions(id: string) {
   return useQuery({
     queryKey: keys.noteVersions(id),
-    queryFn: () => call(api.GET('/api/v1/sessions/{note_id}/versions', { params: { path: { note_id: id } } })),
+    // Amendments are few; one page of 100 holds a note's whole history.
+    queryFn: () =>
+      call(api.GET('/api/v1/sessions/{note_id}/versions', { params: { path: { note_id: id }, query: { page_size: 100 } } })),
+    select: (page) => page.items,
   });
 }
 
@@ -84,7 +87,9 @@ export function useAppointments(start: Date, end: Date) {
 export function useUsers(enabled = true) {
   return useQuery({
     queryKey: keys.users,
-    queryFn: () => call(api.GET('/api/v1/users')),
+    // A practice's team fits one page of 100.
+    queryFn: () => call(api.GET('/api/v1/users', { params: { query: { page_size: 100 } } })),
+    select: (page) => page.items,
     enabled,
   });
 }

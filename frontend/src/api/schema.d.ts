@@ -183,7 +183,7 @@ export interface paths {
         };
         /**
          * List Tokens
-         * @description Your tokens; owners see every token of the workspace.
+         * @description Your tokens, newest first; owners see every token of the workspace.
          */
         get: operations["list_tokens_api_v1_auth_tokens_get"];
         put?: never;
@@ -438,7 +438,8 @@ export interface paths {
         };
         /**
          * List Session Note Versions
-         * @description The content that amendments replaced, newest first.
+         * @description The content that amendments replaced, newest first (the current content is the note
+         *     itself; drafts and finalizing keep no history).
          */
         get: operations["list_session_note_versions_api_v1_sessions__note_id__versions_get"];
         put?: never;
@@ -473,7 +474,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Users */
+        /**
+         * List Users
+         * @description Owners: the users of your workspace, by email.
+         */
         get: operations["list_users_api_v1_users_get"];
         put?: never;
         /**
@@ -1118,6 +1122,39 @@ export interface components {
         Page_SessionNoteRead_: {
             /** Items */
             items: components["schemas"]["SessionNoteRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[SessionNoteVersionRead] */
+        Page_SessionNoteVersionRead_: {
+            /** Items */
+            items: components["schemas"]["SessionNoteVersionRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[TokenRead] */
+        Page_TokenRead_: {
+            /** Items */
+            items: components["schemas"]["TokenRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[UserRead] */
+        Page_UserRead_: {
+            /** Items */
+            items: components["schemas"]["UserRead"][];
             /** Page */
             page: number;
             /** Page Size */
@@ -2524,7 +2561,12 @@ export interface operations {
     };
     list_tokens_api_v1_auth_tokens_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2537,7 +2579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenRead"][];
+                    "application/json": components["schemas"]["Page_TokenRead_"];
                 };
             };
             /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
@@ -4135,7 +4177,12 @@ export interface operations {
     };
     list_session_note_versions_api_v1_sessions__note_id__versions_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
             header?: never;
             path: {
                 note_id: string;
@@ -4150,7 +4197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionNoteVersionRead"][];
+                    "application/json": components["schemas"]["Page_SessionNoteVersionRead_"];
                 };
             };
             /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
@@ -4294,7 +4341,12 @@ export interface operations {
     };
     list_users_api_v1_users_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4307,7 +4359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserRead"][];
+                    "application/json": components["schemas"]["Page_UserRead_"];
                 };
             };
             /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
