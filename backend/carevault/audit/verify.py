@@ -7,8 +7,8 @@ seal, one HMAC. Incremental verification starts at the seals the latest checkpoi
 
 from __future__ import annotations
 
-import hashlib
 import hmac
+import itertools
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from carevault.audit.checkpoints import ChainHead, Checkpoint
 from carevault.audit.sealing import (
-    EVENT_CANONICAL_SQL,
+    EVENT_DIGEST_SQL,
     FRONTIER_SQL,
     GENESIS_MAC,
     MISSING_DIGEST,
@@ -98,18 +98,18 @@ ORDER BY s.workspace_id, s.seq
 LIMIT $5
 """
 SEALS_PAGE = 500
-# The events of one chain in an id range, each as the exact bytes EVENT_DIGEST_SQL hashes
-# (the same canonical text, so the same digests); hashed here, where SHA-256 is one C call
-# and costs the database nothing. A chain's events before/after issue 10 alike.
-EVENTS_TEXT_SQL = (
-    f"SELECT e.id, convert_to({EVENT_CANONICAL_SQL}, 'UTF8') FROM audit_events e "  # noqa: S608
-    "WHERE {chain} AND e.id >= $1 AND e.id <= $2"
+# The digests of one chain's events in an id range, aggregated into one row: the ids in
+# sealing order (txid, id) and their digests concatenated in the same order. For an intact
+# run of seals they equal the seals' own ids and digests, compared in two C-level equality
+# tests; anything else falls back to naming event by event.
+EVENTS_RUN_SQL = (
+    "SELECT array_agg(e.id ORDER BY e.txid, e.id) AS ids, "  # noqa: S608
+    f"string_agg({EVENT_DIGEST_SQL}, ''::bytea ORDER BY e.txid, e.id) AS digests "
+    "FROM audit_events e WHERE {chain} AND e.id >= $1 AND e.id <= $2"
 )
-EVENTS_OF_WORKSPACE_SQL = EVENTS_TEXT_SQL.replace("{chain}", "e.workspace_id = $3")
-EVENTS_WITHOUT_WORKSPACE_SQL = EVENTS_TEXT_SQL.replace("{chain}", "e.workspace_id IS NULL")
-EVENTS_BY_ID_SQL = EVENTS_TEXT_SQL.replace(
-    "{chain} AND e.id >= $1 AND e.id <= $2", "e.id = ANY($1)"
-)
+EVENTS_OF_WORKSPACE_SQL = EVENTS_RUN_SQL.replace("{chain}", "e.workspace_id = $3")
+EVENTS_WITHOUT_WORKSPACE_SQL = EVENTS_RUN_SQL.replace("{chain}", "e.workspace_id IS NULL")
+EVENTS_BY_ID_SQL = f"SELECT e.id, {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = ANY($1)"  # noqa: S608
 CHUNK_EVENTS = 20_000  # sealed events whose digests are fetched in one query
 
 
@@ -224,18 +224,28 @@ async def verify(
     return report
 
 
-async def _event_digests(raw: Any, workspace_id: uuid.UUID, seals: list[Any]) -> dict[int, bytes]:
-    """SHA-256 of the canonical text of every event of the chain in the id range of `seals`."""
-    low = min((min(row["event_ids"]) for row in seals if row["event_ids"]), default=None)
-    if low is None:
+async def _event_digests(
+    raw: Any, workspace_id: uuid.UUID, seals: list[Any]
+) -> dict[int, bytes] | None:
+    """None when every event of `seals` is present and matches its sealed digest (and no
+    other event of the chain lies among them); else the digest of each event of the chain
+    in their id range, to name what differs."""
+    sealed_ids = list(itertools.chain.from_iterable(row["event_ids"] for row in seals))
+    if not sealed_ids:
         return {}
-    high = max(max(row["event_ids"]) for row in seals if row["event_ids"])
+    low, high = min(sealed_ids), max(sealed_ids)
     if workspace_id == NIL_WORKSPACE:
-        rows = await raw.fetch(EVENTS_WITHOUT_WORKSPACE_SQL, low, high)
+        row = await raw.fetchrow(EVENTS_WITHOUT_WORKSPACE_SQL, low, high)
     else:
-        rows = await raw.fetch(EVENTS_OF_WORKSPACE_SQL, low, high, workspace_id)
-    sha256 = hashlib.sha256
-    return {event_id: sha256(canonical).digest() for event_id, canonical in rows}
+        row = await raw.fetchrow(EVENTS_OF_WORKSPACE_SQL, low, high, workspace_id)
+    ids: list[int] = row["ids"] or []
+    digests: bytes = row["digests"] or b""
+    if ids == sealed_ids and digests == b"".join([seal["digests"] for seal in seals]):
+        return None
+    return {
+        event_id: digests[index * DIGEST_BYTES : (index + 1) * DIGEST_BYTES]
+        for index, event_id in enumerate(ids)
+    }
 
 
 async def _check_seal(
@@ -243,7 +253,7 @@ async def _check_seal(
     report: VerifyReport,
     chain: _Chain,
     row: Any,
-    found: dict[int, bytes],
+    found: dict[int, bytes] | None,
     starts: dict[uuid.UUID, ChainHead],
     audit_key: bytes,
     fingerprint: bytes,
@@ -292,18 +302,19 @@ async def _check_seal(
             f"{name}: seal {seq} (events {ids[0]}-{ids[-1]}) does not verify under the "
             "audit key (chain rewritten or seal altered)",
         )
-    get = found.get
-    actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
-    if actual != digests:
-        # Rare: look again by id alone, so that an event moved to another chain reads as
-        # altered (its digest covers its workspace), not as deleted.
-        lost = [event_id for event_id in ids if event_id not in found]
-        if lost:
-            for event_id, canonical in await raw.fetch(EVENTS_BY_ID_SQL, lost):
-                found[event_id] = hashlib.sha256(canonical).digest()
-            actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
-    if actual != digests:
-        _report_events(report, name, seq, ids, digests, actual)
+    if found is not None:
+        get = found.get
+        actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
+        if actual != digests:
+            # Rare: look again by id alone, so that an event moved to another chain reads as
+            # altered (its digest covers its workspace), not as deleted.
+            lost = [event_id for event_id in ids if event_id not in found]
+            if lost:
+                for event_id, digest in await raw.fetch(EVENTS_BY_ID_SQL, lost):
+                    found[event_id] = digest
+                actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
+        if actual != digests:
+            _report_events(report, name, seq, ids, digests, actual)
 
     chain.seq, chain.mac = seq, mac
     chain.last_event_id = ids[-1] if ids else chain.last_event_id

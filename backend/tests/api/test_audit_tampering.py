@@ -331,3 +331,26 @@ async def test_an_explicit_file_url_is_the_checkpoint_store(
         f"BROKEN: workspace {workspace}: tail deleted: the checkpoint of {when} records " in output
     )
     assert f"up to event {ids[-1]} (seal 1); the database holds no seal of it" in output
+
+
+async def test_pruning_the_oldest_events_and_seals_is_reported_as_seals_missing(
+    audit_api: ApiContext,
+) -> None:
+    """Why docs/operations.md does not support deleting old rows: verification starts at
+    seal 1, so a pruned beginning reads like any other removal."""
+    workspace = await seal_rounds(audit_api, 2)
+    await checkpoint(audit_api)
+    chain = await seals(audit_api, workspace)
+    pruned = ids_of(chain[0])
+    await superuser_script(
+        audit_api,
+        "SET session_replication_role = replica;"
+        f"DELETE FROM audit_seals WHERE workspace_id = '{workspace}' AND seq = 1;"
+        f"DELETE FROM audit_events WHERE id IN ({', '.join(map(str, pruned))});",
+    )
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert (
+        f"BROKEN: workspace {workspace}: seals 1-1 missing (between the start and event "
+        f"{ids_of(chain[1])[0]})" in output
+    )
