@@ -354,3 +354,30 @@ async def test_pruning_the_oldest_events_and_seals_is_reported_as_seals_missing(
         f"BROKEN: workspace {workspace}: seals 1-1 missing (between the start and event "
         f"{ids_of(chain[1])[0]})" in output
     )
+
+
+async def test_an_event_hidden_behind_the_sealer_is_named_even_when_the_counts_agree(
+    audit_api: ApiContext,
+) -> None:
+    """A full verify counts events behind the frontier instead of running two set queries when
+    every sealed event is accounted for; moving a sealed event's txid past the frontier and
+    inserting one behind it keeps the count equal, and must still be caught."""
+    workspace = await seal_rounds(audit_api, 2)
+    moved = (await event_ids(audit_api, workspace))[-1]  # last in sealing order: stays last
+    await superuser_script(
+        audit_api,
+        "SET session_replication_role = replica;"
+        f"UPDATE audit_events SET txid = txid + 1000000000000 WHERE id = {moved};",
+    )
+    hidden = await sql(
+        audit_api,
+        "INSERT INTO audit_events (workspace_id, action, txid) VALUES ($1, 'client.read', 1) "
+        "RETURNING id",
+        workspace,
+    )
+    code, output = await verify(audit_api)
+    assert code == 1
+    assert (
+        f"BROKEN: events {hidden[0]['id']} were never sealed although the sealer has passed "
+        "them (inserted behind its back)" in output
+    )
