@@ -1,8 +1,13 @@
 """`carevault audit verify`: check every chain of seals, every sealed event, the append-only
 triggers and the sealing lag, against the latest checkpoint kept outside the database.
 
-The work per event is PostgreSQL hashing the row and one slice comparison in Python; per
-seal, one HMAC. Incremental verification starts at the seals the latest checkpoint names.
+The work per event is PostgreSQL hashing the row's canonical text (the digest format the
+seals fix) inside one aggregate query per run of seals of a chain (about 20,000 events),
+whose result is compared with the run's sealed ids and digests in two C-level equality
+tests; per seal, one HMAC. Only a run that differs is examined event by event. A full
+verify replaces the two set queries (events never sealed, events sealed twice) by a count
+when every sealed event has been accounted for (see _SealedSet). Incremental verification
+starts at the seals the latest checkpoint names.
 """
 
 from __future__ import annotations
