@@ -59,11 +59,12 @@ class AuditKeyMissing(RuntimeError):
 # the text of a composite value of every column but txid. Composite output quotes what needs
 # quoting and tells NULL from '', so no two different rows share it. Only occurred_at's text
 # depends on session settings; pin_canonical_form() fixes them for the transaction.
-EVENT_DIGEST_SQL = (
-    "pg_catalog.sha256(convert_to(ROW('carevault.audit.event/1', e.id, e.workspace_id, "
-    "e.occurred_at, e.actor_user_id, e.actor_token_id, e.action, e.resource_type, "
-    "e.resource_ids, e.ip_address, e.details)::text, 'UTF8'))"
+EVENT_CANONICAL_SQL = (
+    "ROW('carevault.audit.event/1', e.id, e.workspace_id, e.occurred_at, e.actor_user_id, "
+    "e.actor_token_id, e.action, e.resource_type, e.resource_ids, e.ip_address, "
+    "e.details)::text"
 )
+EVENT_DIGEST_SQL = f"pg_catalog.sha256(convert_to({EVENT_CANONICAL_SQL}, 'UTF8'))"
 
 
 async def pin_canonical_form(connection: AsyncConnection) -> None:
