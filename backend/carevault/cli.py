@@ -299,7 +299,7 @@ def users_create(
         engine = create_engine(url, pool_size=1)
         try:
             async with session_factory(engine)() as db, db.begin():
-                space, created = await get_or_create(db, workspace)
+                space, created = await get_or_create(db, workspace, settings.default_time_zone)
                 user = await create_user(
                     db, space, email=email, password=password, role=role_value, display_name=name
                 )

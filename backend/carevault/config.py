@@ -92,6 +92,19 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(default=10.0, ge=1.0, le=300.0)
     # API requests per minute per API token and per login session, counted by each worker.
     api_rate_limit_per_minute: int = Field(default=600, ge=1, le=1_000_000)
+    # The time zone new practices start with (owners change their own); decides "today".
+    default_time_zone: str = "UTC"
+
+    @field_validator("default_time_zone")
+    @classmethod
+    def _known_time_zone(cls, value: str) -> str:
+        from carevault.workspaces.time import UnknownTimeZone, zone
+
+        try:
+            zone(value)
+        except UnknownTimeZone as unknown:
+            raise ValueError(str(unknown)) from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

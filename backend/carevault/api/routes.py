@@ -12,6 +12,7 @@ from carevault.auth.router import users_router
 from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
+from carevault.workspaces.router import router as workspace_router
 
 # Every route refuses query parameters it does not declare (400 unknown_parameter).
 api_router = APIRouter(prefix="/api/v1", dependencies=[Depends(refuse_unknown_query_parameters)])
@@ -22,3 +23,4 @@ api_router.include_router(notes_router)
 api_router.include_router(clients_router)
 api_router.include_router(appointments_router)
 api_router.include_router(health_details_router)
+api_router.include_router(workspace_router)

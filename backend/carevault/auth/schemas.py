@@ -46,6 +46,11 @@ class WorkspaceRead(BaseModel):
 
     id: uuid.UUID
     name: str
+    time_zone: str = Field(
+        description="IANA time zone that decides the practice's today (session dates and "
+        "dates of birth may not be after it)",
+        examples=["Europe/Berlin"],
+    )
 
 
 class LoginResponse(BaseModel):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import unicodedata
 import uuid
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,6 +48,7 @@ from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
+from carevault.workspaces.time import after_practice_today
 
 if TYPE_CHECKING:
     from carevault.auth.dependencies import Principal
@@ -132,7 +133,20 @@ async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: 
         raise invalid("client_archived", "the client is archived; restore them first", "client_id")
 
 
+async def _refuse_future_birth_date(
+    db: AsyncSession, workspace_id: uuid.UUID, born: date | None
+) -> None:
+    today = await after_practice_today(db, workspace_id, born)
+    if today is not None:
+        raise invalid(
+            "validation_error",
+            f"the date of birth cannot be after the practice's today ({today.isoformat()})",
+            "date_of_birth",
+        )
+
+
 async def create_client(db: AsyncSession, principal: Principal, body: ClientCreate) -> Client:
+    await _refuse_future_birth_date(db, principal.workspace_id, body.date_of_birth)
     values = body.model_dump()
     client = Client(
         workspace_id=principal.workspace_id,
@@ -211,6 +225,7 @@ async def update_client(
     changes = body.changes()
     if not changes:
         raise ApiError(422, "no_changes", "send at least one field to change")
+    await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
     client = await _find(db, principal.workspace_id, client_id)
     for field, value in (changes | _blind_indexes(changes, principal.workspace_id)).items():
         setattr(client, field, value)

@@ -5,7 +5,7 @@ is audited with ids, versions and field names only, never the content."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, func, select, update
@@ -23,6 +23,7 @@ from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
+from carevault.workspaces.time import after_practice_today
 
 if TYPE_CHECKING:
     from carevault.auth.dependencies import Principal
@@ -85,6 +86,18 @@ async def _state(
     return (await db.execute(statement)).one_or_none()
 
 
+async def _refuse_future_session_date(
+    db: AsyncSession, workspace_id: uuid.UUID, session_date: date | None
+) -> None:
+    today = await after_practice_today(db, workspace_id, session_date)
+    if today is not None:
+        raise invalid(
+            "validation_error",
+            f"the session date cannot be after the practice's today ({today.isoformat()})",
+            "session_date",
+        )
+
+
 async def create_note(
     db: AsyncSession, principal: Principal, body: SessionNoteCreate
 ) -> SessionNote:
@@ -110,6 +123,7 @@ async def create_note(
                 "the appointment belongs to another client",
                 "appointment_id",
             )
+    await _refuse_future_session_date(db, workspace_id, body.session_date)
     note = SessionNote(
         workspace_id=workspace_id,
         status=NoteStatus.DRAFT.value,
@@ -191,6 +205,8 @@ async def save_changes(
     if not changes:
         raise ApiError(422, "no_changes", "send at least one field to change besides version")
     workspace_id = principal.workspace_id
+    if body.session_date is not None:  # rare on the autosave path: only then the query
+        await _refuse_future_session_date(db, workspace_id, body.session_date)
     # Autosave runs every few seconds, so a draft is saved in ONE statement: the version the
     # caller saw is part of the WHERE (a stale save matches no row, so no read-then-write
     # race and no lock), only the changed fields are bound (only they are encrypted again),

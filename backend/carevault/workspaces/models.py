@@ -15,6 +15,8 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "workspaces"
 
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    # IANA zone that decides the practice's "today" (carevault.workspaces.time).
+    time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

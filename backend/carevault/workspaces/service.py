@@ -6,22 +6,26 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.crypto import current_cipher
 from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.models import Workspace
+from carevault.workspaces.time import zone
 
 
 async def get_by_name(db: AsyncSession, name: str) -> Workspace | None:
     return (await db.execute(select(Workspace).where(Workspace.name == name))).scalar_one_or_none()
 
 
-async def get_or_create(db: AsyncSession, name: str) -> tuple[Workspace, bool]:
+async def get_or_create(
+    db: AsyncSession, name: str, time_zone: str = "UTC"
+) -> tuple[Workspace, bool]:
     existing = await get_by_name(db, name)
     if existing is not None:
         return existing, False
-    return await create(db, name), True
+    return await create(db, name, time_zone), True
 
 
-async def create(db: AsyncSession, name: str) -> Workspace:
+async def create(db: AsyncSession, name: str, time_zone: str = "UTC") -> Workspace:
     """A new practice, with its data keys created in the same transaction."""
-    workspace = Workspace(name=name)
+    zone(time_zone)  # refuses an unknown zone
+    workspace = Workspace(name=name, time_zone=time_zone)
     db.add(workspace)
     await db.flush()
     await provision(db, current_cipher().ring, [workspace.id])
