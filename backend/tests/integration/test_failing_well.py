@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -13,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import httpx
 import pytest
 import uvicorn
 from sqlalchemy import event
+from sqlalchemy.util import await_only
 
 from carevault.auth.models import Role
-from carevault.db.deadlines import Deadlines
+from carevault.db.deadlines import Deadlines, remaining
 from carevault.health import service as health
 from tests.api.test_session_notes import create_note, practice
 from tests.api_support import ApiContext, running_api
@@ -125,6 +128,77 @@ async def test_reads_against_a_frozen_database_are_503_database_timeout(faulty: 
         async with asyncio.timeout(BOUND):
             after = await client.get(f"/sessions/{note['id']}")
     assert after.status_code == 200
+
+
+async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadline(
+    frozen_server_keeps_idle_sessions: None, faulty: Faulty
+) -> None:
+    """The deadline bounds the whole request, not only when statements may start: a write
+    whose last statements start 0.15 s before the deadline, against a database that then
+    freezes, is answered 503 at the deadline (not after another command timeout), and the
+    write is not stored when the database wakes up."""
+    email, note = await _note(faulty)
+    engine = faulty.api.app.state.carevault.engine
+    sent_at: list[float] = []
+
+    def stall_then_freeze(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
+        left = remaining()
+        if sent_at or left is None or not statement.lstrip().upper().startswith("UPDATE SESSIONS"):
+            return
+        # Inside SQLAlchemy's greenlet: wait on the event loop until just before the
+        # deadline, then the database freezes with this statement on its way.
+        await_only(asyncio.sleep(max(0.0, left - 0.15)))
+        sent_at.append(time.monotonic())
+        faulty.proxy.freeze()
+
+    async with faulty.api.signed_in(email) as client:
+        event.listen(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
+        try:
+            async with asyncio.timeout(BOUND):
+                started = time.monotonic()
+                autosave = await _timed_patch(client, note, answered_at := [])
+        finally:
+            event.remove(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
+            faulty.proxy.thaw()
+    assert sent_at, "the write never reached its UPDATE"
+    _is_503(autosave, "database_timeout")
+    # The old code answered only when the command timeout (0.6 x the deadline) ran out.
+    assert answered_at[0] - started < DEADLINE + 0.3, answered_at[0] - started
+    async with asyncio.timeout(BOUND):
+        while await faulty.sql(  # noqa: ASYNC110 (another process's state: polled)
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() "
+            "AND state = 'idle in transaction'"
+        ):
+            await asyncio.sleep(0.05)
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+
+
+async def _timed_patch(
+    client: httpx.AsyncClient, note: dict[str, Any], answered_at: list[float]
+) -> httpx.Response:
+    """PATCH the note, noting when the response started (not when the request's cleanup
+    ended, which the in-process transport also waits for)."""
+    transport = client._transport
+    assert isinstance(transport, httpx.ASGITransport)
+    app = transport.app
+
+    async def timed(scope: Any, receive: Any, send: Any) -> None:
+        async def noting(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                answered_at.append(time.monotonic())
+            await send(message)
+
+        await app(scope, receive, noting)
+
+    transport.app = timed
+    try:
+        return await client.patch(
+            f"/sessions/{note['id']}",
+            json={"version": note["version"], "subjective": "typed as the deadline ran out"},
+        )
+    finally:
+        transport.app = app
 
 
 async def test_a_stopped_database_is_503_database_unavailable_logged_once(
