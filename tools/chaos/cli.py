@@ -489,6 +489,8 @@ def scenarios(h: Harness) -> list[tuple[str, str, Any, Any]]:
         await h.sql(f"CREATE TABLESPACE chaos_small LOCATION '{space}'")
         await h.sql("ALTER TABLE audit_events SET TABLESPACE chaos_small")
         await h.sql("ALTER TABLE sessions SET TABLESPACE chaos_small")
+        # Readiness's space probe must allocate where audit_events lives (migration 0010).
+        await h.sql("ALTER TABLE health_space_probe SET TABLESPACE chaos_small")
         return None
 
     async def fill_disk(load: Load, outcome: Outcome) -> tuple[float, float]:

@@ -5,7 +5,12 @@ readiness. Every wait here is bounded (asyncio.timeout), so a regression fails, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import pwd
+import subprocess
+import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -256,6 +261,105 @@ async def test_a_full_disk_is_503_storage_full_and_readiness_says_so(faulty: Fau
     await faulty.sql("DROP TRIGGER fake_disk_full ON audit_events")
     async with faulty.api.signed_in(email) as client:
         assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
+
+
+@dataclass
+class SmallDisk:
+    tablespace: str
+    mount: Path
+
+    def fill(self) -> None:
+        """Take every free block with one preallocated file (as a runaway log would)."""
+        stats = os.statvfs(self.mount)
+        descriptor = os.open(self.mount / "filler", os.O_CREAT | os.O_WRONLY, 0o600)
+        try:
+            os.posix_fallocate(descriptor, 0, stats.f_bavail * stats.f_frsize)
+        finally:
+            os.close(descriptor)
+
+    def free(self) -> None:
+        (self.mount / "filler").unlink(missing_ok=True)
+
+
+def _mount_small_disk(data_directory: str) -> tuple[Path, Path] | str:
+    """(mount point, empty directory for a tablespace), or why this machine cannot."""
+    if os.geteuid() != 0 or not Path(data_directory).is_dir():
+        return "needs root and the test PostgreSQL on this machine, to mount a tmpfs"
+    owner = pwd.getpwnam("postgres")
+    mount = Path(tempfile.mkdtemp(prefix="carevault-small-disk-"))
+    options = f"size=4m,mode=0700,uid={owner.pw_uid}"
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", mount],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        mount.rmdir()
+        return "this machine does not allow mounting a tmpfs"
+    space = mount / "tablespace"
+    space.mkdir()
+    os.chown(space, owner.pw_uid, owner.pw_gid)
+    return mount, space
+
+
+def _unmount(mount: Path) -> None:
+    subprocess.run(["umount", mount], timeout=30, check=False)
+    mount.rmdir()
+
+
+@pytest.fixture
+async def small_disk(faulty: Faulty) -> AsyncIterator[SmallDisk]:
+    """A 4 MB tmpfs holding a tablespace of the test server, with audit_events and the space
+    probe's table moved onto it: a real full disk, for this test's database only."""
+    data_directory = (await faulty.sql("SHOW data_directory"))[0][0]
+    mounted = await asyncio.to_thread(_mount_small_disk, data_directory)
+    if isinstance(mounted, str):
+        pytest.skip(mounted)
+    mount, space = mounted
+    disk = SmallDisk(f"carevault_small_{uuid.uuid4().hex[:12]}", mount)
+    moved = ("audit_events", "health_space_probe")
+    try:
+        await faulty.sql(f"CREATE TABLESPACE {disk.tablespace} LOCATION '{space}'")
+        for table in moved:
+            await faulty.sql(f"ALTER TABLE {table} SET TABLESPACE {disk.tablespace}")
+        yield disk
+    finally:
+        disk.free()
+        for table in moved:
+            with contextlib.suppress(Exception):
+                await faulty.sql(f"ALTER TABLE {table} SET TABLESPACE pg_default")
+        with contextlib.suppress(Exception):
+            await faulty.sql(f"DROP TABLESPACE IF EXISTS {disk.tablespace}")
+        await asyncio.to_thread(_unmount, mount)
+
+
+async def test_readiness_is_unavailable_when_the_disk_is_full_before_any_request_fails(
+    faulty: Faulty, small_disk: SmallDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A really full disk under audit_events: this process never met storage_full itself
+    (another worker, or nobody yet, did), and a one-row upsert still commits into a page
+    that exists. The probe must allocate a block, so readiness tells the truth anyway."""
+    monkeypatch.setattr(health, "WRITE_PROBE_INTERVAL_SECONDS", 0.0)
+    async with faulty.api.client() as client, asyncio.timeout(BOUND):
+        before = await client.get("http://testserver/health/ready")
+        small_disk.fill()
+        full = await client.get("http://testserver/health/ready")
+        details = await _details(faulty)
+        # What the old probe did still succeeds: it would have reported ready.
+        await faulty.sql(
+            "INSERT INTO health_probes (process, probed_at) VALUES ('test', now()) "
+            "ON CONFLICT (process) DO UPDATE SET probed_at = excluded.probed_at"
+        )
+        small_disk.free()
+        after = await client.get("http://testserver/health/ready")
+    assert before.status_code == 200, before.text
+    assert not faulty.api.app.state.carevault.incidents.last_seen  # no request failed here
+    assert full.status_code == 503
+    assert details["status"] == "unavailable" and "storage_full" in details["reasons"]
+    assert details["database"]["writable"] is False
+    assert "53100" in details["database"]["error"]
+    assert after.status_code == 200, after.text
 
 
 async def test_readiness_answers_within_its_limit_against_a_frozen_database(
