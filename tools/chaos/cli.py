@@ -29,6 +29,11 @@ from tools.loadtest.processes import ServerProcess, free_port, role_of, run_care
 DATABASE = "carevault_chaos"
 PASSWORD = "chaos suite password"  # noqa: S105 (a throwaway account in a throwaway database)
 RECOVERY_LIMIT_SECONDS = 90.0
+# Scenarios where no request may fail even inside the fault window: malformed requests are
+# the clients' fault, and while the key provider is down the cached ring keeps serving.
+MALFORMED = "malformed requests"
+KEYS_DOWN = "key provider down + rotation"
+NO_5XX_IN_WINDOW = (MALFORMED, KEYS_DOWN)
 
 
 @dataclass
@@ -489,6 +494,8 @@ def scenarios(h: Harness) -> list[tuple[str, str, Any, Any]]:
         await h.sql(f"CREATE TABLESPACE chaos_small LOCATION '{space}'")
         await h.sql("ALTER TABLE audit_events SET TABLESPACE chaos_small")
         await h.sql("ALTER TABLE sessions SET TABLESPACE chaos_small")
+        # Readiness's space probe must allocate where audit_events lives (migration 0013).
+        await h.sql("ALTER TABLE health_space_probe SET TABLESPACE chaos_small")
         return None
 
     async def fill_disk(load: Load, outcome: Outcome) -> tuple[float, float]:
@@ -527,7 +534,7 @@ def scenarios(h: Harness) -> list[tuple[str, str, Any, Any]]:
             None,
         ),
         (
-            "key provider down + rotation",
+            KEYS_DOWN,
             f"SIGSTOP moto (Secrets Manager) for {t.keys_down:g} s, then `keys rotate`",
             keys_down_then_rotate,
             None,
@@ -545,7 +552,7 @@ def scenarios(h: Harness) -> list[tuple[str, str, Any, Any]]:
             prepare_small_disk,
         ),
         (
-            "malformed requests",
+            MALFORMED,
             f"{t.malformed} malformed requests mixed into the load",
             malformed_requests,
             None,
@@ -616,5 +623,5 @@ def passed(outcome: Outcome) -> bool:
         and outcome.errors_outside == 0
         and outcome.audit_verify is True
         and outcome.recovery_seconds is not None
-        and (outcome.name != "malformed requests" or outcome.errors_in_window == 0)
+        and (outcome.name not in NO_5XX_IN_WINDOW or outcome.errors_in_window == 0)
     )

@@ -32,7 +32,9 @@ how long until every clinician saves again, then checks:
   was lost in transit. Must be 0.
 - **audit verify**: `carevault audit verify` over the whole trail after the scenario.
 - **5xx in / out**: server errors during the fault window (fault start to recovery) and
-  outside it (must be 0). **No answer** counts connection resets and client timeouts.
+  outside it (must be 0). Inside the window they must be 0 too for malformed requests and
+  for the key provider outage, which the cached key ring hides from requests. **No answer**
+  counts connection resets and client timeouts.
 - **recovery**: seconds from the end of the fault until every clinician has had a save
   acknowledged again.
 - **tracebacks**: `Traceback` lines in the server log during the scenario (the failure
@@ -47,8 +49,9 @@ or to the whole process group (the suite then starts the server again, as system
 orchestrator would; that restart counts in the recovery time). The database is stopped with
 `pg_ctl stop -m fast` and frozen by sending `SIGSTOP` to the postmaster and every backend.
 The key provider is frozen the same way (a hung endpoint is harsher than a refused one).
-For a full disk the suite mounts a 24 MB tmpfs, moves `audit_events` and `sessions` to a
-tablespace on it, and fills it with one preallocated file; WAL stays on the normal disk.
+For a full disk the suite mounts a 24 MB tmpfs, moves `audit_events`, `sessions` and the
+readiness scratch table `health_space_probe` to a tablespace on it, and fills it with one
+preallocated file; WAL stays on the normal disk.
 Where `mount` is not allowed the scenario is reported as skipped, with the reason.
 
 What the figures rest on, and their limits:
@@ -59,11 +62,11 @@ What the figures rest on, and their limits:
   margin (0.1 *D*) would be stored while the client was told it failed. Freezing every
   database process, as this suite does, does not hit that window; the version check on
   autosave still keeps such a save from overwriting anything.
-- Readiness learns of a full disk from the requests that met it (for 15 s per process):
-  its own write probe is one row that fits in an existing page. While some writes still
-  fit (pages with room left), requests and readiness alternate between success and
-  `storage_full`, as the disk-full row shows.
-- The key-lifecycle scenario "reencrypt killed mid-run" waits for that work to land.
+- Readiness learns of a full disk from its write probe, which must allocate a block (it
+  empties `health_space_probe` and writes a row, in a savepoint it rolls back; see
+  docs/operations.md, "Health endpoints"), and from the requests that met it (for 15 s per
+  process). While some writes still fit (pages with room left), requests can still
+  alternate between success and `storage_full`.
 """
 
 

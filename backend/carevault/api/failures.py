@@ -7,6 +7,7 @@ an ordinary response, so the client's keep-alive connection stays usable.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import socket
@@ -131,7 +132,10 @@ def _no_space(error: BaseException) -> bool:
 
 
 def connection_in_doubt(error: BaseException) -> bool:
-    """After a timeout or a lost connection, the connection must not go back to the pool."""
+    """After a timeout, a lost connection or a cancelled request (the request deadline
+    passed), the connection must not go back to the pool."""
+    if isinstance(error, asyncio.CancelledError):
+        return True
     failure = classify(error)
     return failure is TIMEOUT or failure is UNAVAILABLE
 

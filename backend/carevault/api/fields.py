@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 
@@ -34,19 +35,45 @@ def encodable(value: str | None) -> str | None:
 # C0 and C1 control characters and DEL. NUL cannot be stored in PostgreSQL text at all, and
 # the others have no place in a name, an address of any kind, or a search.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# Free text (clinical notes, addresses) keeps tab and line breaks.
+# Free clinical text (SOAP notes, medical history) keeps tab and line breaks.
 _CONTROL_IN_FREE_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Invisible characters that change how text is shown or split into lines (bidi overrides and
+# isolates such as U+202E, zero-width space U+200B, soft hyphen, BOM: category Cf; the line
+# and paragraph separators U+2028/U+2029: Zl, Zp). In a name or a location they make one
+# record look like another, or break a line where the UI shows one. Zero-width non-joiner
+# and joiner (U+200C, U+200D) stay: Persian and Indic names are spelled with them.
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
+def _has_invisible(value: str) -> bool:
+    return any(
+        unicodedata.category(ch) in _INVISIBLE_CATEGORIES and ch not in _JOINERS
+        for ch in value
+        if ord(ch) > 0x7F
+    )
 
 
 def single_line(value: str | None) -> str | None:
-    """A name, email, phone, token name or filter: no control characters at all."""
-    if value is not None and _CONTROL.search(value):
-        raise ValueError("control characters are not allowed here")
+    """A name, email, phone, location, token name or filter: one line, no control
+    characters (C0, C1, DEL) and no invisible format or line-separator characters."""
+    if value is not None and (_CONTROL.search(value) or _has_invisible(value)):
+        raise ValueError("control and invisible formatting characters are not allowed here")
+    return value
+
+
+def multi_line(value: str | None) -> str | None:
+    """A postal address: line breaks (LF, CR) allowed; tabs, other control characters and
+    invisible format or separator characters refused."""
+    if value is not None and (
+        _CONTROL.search(value.replace("\r", "").replace("\n", "")) or _has_invisible(value)
+    ):
+        raise ValueError("control characters other than line breaks are not allowed here")
     return value
 
 
 def free_text(value: str | None) -> str | None:
-    """Multi-line text: tab and line breaks, but no NUL or other control characters."""
+    """Free clinical text: tab and line breaks, but no NUL or other C0 control characters."""
     if value is not None and _CONTROL_IN_FREE_TEXT.search(value):
         raise ValueError("control characters other than tab and line breaks are not allowed")
     return value

@@ -16,7 +16,7 @@ from pydantic import (
     field_validator,
 )
 
-from carevault.api.fields import encodable, free_text, not_nullable
+from carevault.api.fields import encodable, free_text, not_nullable, single_line
 from carevault.auth.schemas import StrictModel
 
 MAX_DURATION = timedelta(hours=24)
@@ -56,7 +56,7 @@ UtcDatetime = Annotated[AwareDatetime, AfterValidator(as_utc)]
 Location = Annotated[
     str | None,
     Field(max_length=LOCATION_MAX_CHARACTERS),
-    AfterValidator(free_text),
+    AfterValidator(single_line),
     AfterValidator(encodable),
 ]
 Notes = Annotated[

@@ -21,7 +21,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.fields import email_address, free_text, latest_local_date, single_line
+from carevault.api.fields import (
+    email_address,
+    free_text,
+    latest_local_date,
+    multi_line,
+    single_line,
+)
 from carevault.audit import service as audit
 from carevault.clients.models import Client
 from carevault.crypto import PracticeBlindIndex, current_cipher
@@ -53,7 +59,8 @@ HEADER_ALIASES = {
     "history": "medical_history",
 }
 
-ShortText = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(free_text)]
+ShortName = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(single_line)]
+Address = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(multi_line)]
 LongText = Annotated[str | None, Field(default=None, max_length=5000), AfterValidator(free_text)]
 
 
@@ -65,8 +72,8 @@ class ClientImportRow(BaseModel):
     email: str | None = Field(default=None, max_length=320)
     phone: str | None = Field(default=None, max_length=50)
     date_of_birth: date | None = None
-    address: ShortText
-    emergency_contact_name: ShortText
+    address: Address
+    emergency_contact_name: ShortName
     emergency_contact_phone: str | None = Field(default=None, max_length=50)
     medical_history: LongText
     notes: LongText

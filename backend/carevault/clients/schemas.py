@@ -22,6 +22,7 @@ from carevault.api.fields import (
     encodable,
     free_text,
     latest_local_date,
+    multi_line,
     not_nullable,
     single_line,
 )
@@ -67,10 +68,16 @@ Phone = Annotated[
     AfterValidator(single_line),
     AfterValidator(encodable),
 ]
-ShortText = Annotated[
+ShortName = Annotated[
     Annotated[str, Field(max_length=SHORT_TEXT_MAX_CHARACTERS)] | None,
     BeforeValidator(_blank_is_none),
-    AfterValidator(free_text),
+    AfterValidator(single_line),
+    AfterValidator(encodable),
+]
+Address = Annotated[
+    Annotated[str, Field(max_length=SHORT_TEXT_MAX_CHARACTERS)] | None,
+    BeforeValidator(_blank_is_none),
+    AfterValidator(multi_line),
     AfterValidator(encodable),
 ]
 LongText = Annotated[
@@ -88,8 +95,8 @@ class ClientBase(BaseModel):
     email: Email = Field(default=None, description="Found exactly by `POST /clients/search`")
     phone: Phone = Field(default=None, description="Found by `q` however it is written")
     date_of_birth: DateOfBirth = Field(default=None, description="Not in the future")
-    address: ShortText = None
-    emergency_contact_name: ShortText = None
+    address: Address = Field(default=None, description="Line breaks allowed")
+    emergency_contact_name: ShortName = None
     emergency_contact_phone: Phone = None
     medical_history: LongText = None
     notes: LongText = None

@@ -13,11 +13,13 @@ can run into is bounded by a share of that budget:
 
 A commit that times out on the client is the one ambiguous case: the COMMIT may already sit
 in the server's socket buffer and run when the server wakes up. So just before every commit
-the app tells the server an absolute deadline (`commit_fence` from now), and a deferred
-trigger on audit_events (every API transaction writes one) refuses to commit after it. The
-client waits `command` seconds for the commit, longer than the fence, so "failed" always
-means "not stored"; the difference (`command - commit_fence`) absorbs clock skew between the
-app and database hosts.
+the app tells the server an absolute deadline (`commit_fence` from now, but never later than
+`clock_margin` before the request's own deadline), and a deferred trigger on audit_events
+(every API transaction writes one) refuses to commit after it. The client waits `command`
+seconds for the commit, and the whole request at most `request` seconds (see
+carevault.api.deadline), both longer than the fence, so "failed" always means "not
+stored"; the difference (`clock_margin`) absorbs clock skew between the app and database
+hosts. A commit that would have less than nothing left of its fence is not attempted.
 """
 
 from __future__ import annotations
@@ -58,6 +60,17 @@ class Deadlines:
     @property
     def commit_fence(self) -> float:
         return self.request * 0.5
+
+    @property
+    def clock_margin(self) -> float:
+        """How long before the client gives up the server must stop accepting the commit."""
+        return self.command - self.commit_fence
+
+    def fence_seconds(self, left: float | None) -> float:
+        """The commit fence from now, for a request with `left` seconds of its budget."""
+        if left is None:
+            return self.commit_fence
+        return min(self.commit_fence, left - self.clock_margin)
 
     @property
     def connect(self) -> float:
@@ -112,7 +125,11 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
 
     def fence_commit(connection: Connection) -> None:
         # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
-        fence = f"{time.time() + deadlines.commit_fence:.3f}"
+        # It never reaches past the request's deadline, when the client is told "failed".
+        span = deadlines.fence_seconds(remaining())
+        if span <= 0:
+            raise DeadlineExceeded("too little of the request deadline is left to commit")
+        fence = f"{time.time() + span:.3f}"
         connection.exec_driver_sql(
             "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, fence)
         )

@@ -1,9 +1,10 @@
 """Two database roles: the owner runs migrations, the runtime role serves requests.
 
 The owner (CAREVAULT_MIGRATION_DATABASE_URL) owns every table. After migrating, it creates
-or updates the runtime role, the user named in CAREVAULT_DATABASE_URL: no DDL, no TRUNCATE,
-ordinary SELECT/INSERT/UPDATE/DELETE on application tables, and only SELECT and INSERT on
-the audit tables (every table whose name starts with `audit_`). Only a table's owner can
+or updates the runtime role, the user named in CAREVAULT_DATABASE_URL: no DDL, no TRUNCATE
+(except on the readiness scratch table `health_space_probe`, which never holds a committed
+row), ordinary SELECT/INSERT/UPDATE/DELETE on application tables, and only SELECT and INSERT
+on the audit tables (every table whose name starts with `audit_`). Only a table's owner can
 ALTER it or disable its triggers, so the runtime role cannot switch off the trigger that
 keeps `audit_events` append-only, nor delete or rewrite events.
 
@@ -20,6 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 AUDIT_TABLE_PREFIX = "audit_"
 # Read by `carevault serve` to check the schema revision; never written at runtime.
 READ_ONLY_TABLES = ("alembic_version",)
+# Emptied (in a rolled-back subtransaction) by readiness to make its probe allocate space.
+SPACE_PROBE_TABLE = "health_space_probe"
 
 
 class RoleSetupError(RuntimeError):
@@ -147,6 +150,8 @@ async def _grant(connection: AsyncConnection, name: str) -> None:
             privileges = "SELECT, INSERT"
         elif table in READ_ONLY_TABLES:
             privileges = "SELECT"
+        elif table == SPACE_PROBE_TABLE:
+            privileges = "SELECT, INSERT, TRUNCATE"
         else:
             privileges = "SELECT, INSERT, UPDATE, DELETE"
         await _execute_formatted(connection, f"GRANT {privileges} ON TABLE %I TO %I", table, name)

@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from carevault.api.failures import STORAGE_FULL, TIMEOUT, sqlstate_of
+from carevault.api.failures import STORAGE_FULL, TIMEOUT, classify, sqlstate_of
 from carevault.api.state import AppState
 from carevault.audit.sealing import NO_AUDIT_KEY, measure_lag
 from carevault.crypto import PhiBackend, current_cipher
@@ -35,11 +36,13 @@ DATABASE_CHECK_TIMEOUT_SECONDS = 3.0
 WRITE_PROBE_INTERVAL_SECONDS = 5.0
 # Round trips slower than this (together) make the database "slow": degraded, still ready.
 SLOW_DATABASE_SECONDS = 1.0
-# A request that met a full disk keeps this process unavailable for this long: the probe's
-# one-row write fits in a page that already exists, so it can pass while inserts cannot.
+# A request that met a full disk keeps this process unavailable for this long, even once the
+# space probe passes again: space freed by a vacuum or a deleted file can be taken at once.
 STORAGE_FULL_HOLD_SECONDS = 15.0
 # Timeouts seen by requests this recently make the process degraded.
 TIMEOUT_HOLD_SECONDS = 15.0
+
+LOCK_NOT_AVAILABLE = "55P03"
 
 T = TypeVar("T")
 
@@ -73,6 +76,7 @@ class WriteProbe:
     at_wall: datetime | None = None
     ok: bool | None = None
     error: str | None = None
+    storage_full: bool = False  # the probe could not allocate space (SQLSTATE 53100)
     stuck: asyncio.Future[tuple[str | None, bool]] | None = None  # an abandoned check
 
 
@@ -80,10 +84,29 @@ _probes: weakref.WeakKeyDictionary[object, WriteProbe] = weakref.WeakKeyDictiona
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 
 
+# Any row in the emptied table needs its fresh file to grow by one 8 kB block.
+_SPACE_PROBE_FILLER = "x" * 1024
+
+
 async def probe_write(engine: AsyncEngine) -> None:
-    """Commit one tiny write: proves the database accepts writes (not read-only, WAL can be
-    flushed, not frozen). The row is this process's own, rewritten each time."""
+    """Commit one tiny write, and prove that the database can still allocate space.
+
+    - The commit proves the database accepts writes (not read-only, WAL can be flushed, not
+      frozen). The row is this process's own, rewritten each time; it fits in a page that
+      already exists, so on its own it passes while the disk is full.
+    - So, inside the same transaction, a subtransaction empties `health_space_probe` and
+      writes a row to it, then is rolled back. TRUNCATE gives the table a new, empty file,
+      so the insert must extend that file by a block: on a full disk (or quota) PostgreSQL
+      fails it with SQLSTATE 53100, exactly as it fails an audit insert that needs a page.
+      Free space left in existing pages of some table cannot make this pass, and the probe
+      sees the disk as every worker and every other process sees it, not only what this
+      process met. The rollback removes the new file again; nothing is kept. Keep the table
+      in the tablespace of audit_events (see migration 0013).
+    - A lock timeout keeps concurrent probes of other workers (TRUNCATE locks the table
+      exclusively for the moment of the probe) from queueing behind one another.
+    """
     async with engine.begin() as connection:
+        await connection.execute(text("SET LOCAL lock_timeout = '1s'"))
         await connection.execute(
             text(
                 "INSERT INTO health_probes (process, probed_at) VALUES (:process, now()) "
@@ -91,6 +114,19 @@ async def probe_write(engine: AsyncEngine) -> None:
             ),
             {"process": PROCESS},
         )
+        space = await connection.begin_nested()
+        try:
+            await connection.execute(text("TRUNCATE health_space_probe"))
+            await connection.execute(
+                text("INSERT INTO health_space_probe (filler) VALUES (:filler)"),
+                {"filler": _SPACE_PROBE_FILLER},
+            )
+        except DBAPIError as exc:
+            if sqlstate_of(exc) != LOCK_NOT_AVAILABLE:
+                raise
+            # Another worker is probing this very moment: its answer stands for this one.
+        finally:
+            await space.rollback()
 
 
 async def _check(
@@ -100,14 +136,17 @@ async def _check(
     pgcrypto = await pgcrypto_available(state.engine)
     at_head.append(revision == head_revision())
     due = time.monotonic() - probe.at >= WRITE_PROBE_INTERVAL_SECONDS or probe.ok is None
-    if at_head[-1] and (due or probe.ok is False):
+    # A request that met a full disk since the last probe: probe again now, not in 5 s.
+    met_full = state.incidents.seen_within(STORAGE_FULL.code, time.monotonic() - probe.at)
+    if at_head[-1] and (due or probe.ok is False or met_full):
         probe.at, probe.at_wall = time.monotonic(), datetime.now(UTC)
         try:
             await probe_write(state.engine)
         except Exception as exc:  # reported, not raised: the write is what is being asked
             probe.ok, probe.error = False, _describe(exc)
+            probe.storage_full = classify(exc) is STORAGE_FULL
         else:
-            probe.ok, probe.error = True, None
+            probe.ok, probe.error, probe.storage_full = True, None, False
     return revision, pgcrypto
 
 
@@ -141,7 +180,8 @@ async def check_database(state: AppState) -> tuple[DatabaseReadiness, bool]:
             False,
         )
     recent = None
-    if state.incidents.seen_within(STORAGE_FULL.code, STORAGE_FULL_HOLD_SECONDS):
+    probed_full = probe.storage_full and bool(at_head) and at_head[-1]
+    if probed_full or state.incidents.seen_within(STORAGE_FULL.code, STORAGE_FULL_HOLD_SECONDS):
         recent = STORAGE_FULL.code
     elif state.incidents.seen_within(TIMEOUT.code, TIMEOUT_HOLD_SECONDS):
         recent = TIMEOUT.code

@@ -40,22 +40,88 @@ async def test_client_fields_refuse_control_characters_and_bad_emails(
     assert fields_named(patched) == {field}
 
 
-async def test_free_text_keeps_line_breaks_and_tabs(api: ApiContext) -> None:
+async def test_free_text_keeps_line_breaks_and_tabs_and_addresses_keep_line_breaks(
+    api: ApiContext,
+) -> None:
     _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
     text = "line one\n\tline two\r\nline three"
+    address = "1 Example Street\r\nFlat 2\nExample Town"
+    name = "\u0646\u0627\u0645\u200c\u0647\u0627"  # Persian: spelled with a non-joiner
     async with api.signed_in(owner) as client:
         created = await client.post(
             "/clients",
             json={
-                "first_name": "Example",
+                "first_name": name,
                 "last_name": "Client",
                 "email": "example.client@example.org",
-                "address": text,
+                "address": address,
+                "emergency_contact_name": "Émile O'Brien-Zoë",
                 "notes": text,
             },
         )
     assert created.status_code == 201, created.text
-    assert created.json()["notes"] == text and created.json()["address"] == text
+    assert created.json()["notes"] == text and created.json()["address"] == address
+    assert created.json()["first_name"] == name
+
+
+# Control and invisible characters a single-line field must refuse: C1 controls (NEL, CSI),
+# tab and line breaks, bidi override, line separator, zero-width space, BOM.
+_NOT_ONE_LINE = ["\x85", "\x9b", "\t", "\n", "\r", "\u202e", "\u2028", "\u200b", "\ufeff"]
+
+
+@pytest.mark.parametrize("bad", _NOT_ONE_LINE)
+@pytest.mark.parametrize("field", ["first_name", "last_name", "emergency_contact_name"])
+async def test_names_are_one_line_without_control_or_invisible_characters(
+    api: ApiContext, field: str, bad: str
+) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    body = {"first_name": "Example", "last_name": "Client", field: f"Ann{bad}Lee"}
+    async with api.signed_in(owner) as client:
+        created = await client.post("/clients", json=body)
+    assert fields_named(created) == {field}
+
+
+@pytest.mark.parametrize("bad", ["\x85", "\x9b", "\t", "\x0b", "\u202e", "\u2028", "\u200b"])
+async def test_addresses_refuse_control_characters_other_than_line_breaks(
+    api: ApiContext, bad: str
+) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    body = {"first_name": "Example", "last_name": "Client", "address": f"1 Example{bad}Street"}
+    async with api.signed_in(owner) as client:
+        created = await client.post("/clients", json=body)
+    assert fields_named(created) == {"address"}
+
+
+@pytest.mark.parametrize("bad", ["\x85", "\x9b", "\t", "\n", "\u202e", "\u2028", "\u200b"])
+async def test_appointment_location_is_one_line(api: ApiContext, bad: str) -> None:
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        moved = await client.patch(
+            f"/appointments/{place.appointment_id}", json={"location": f"Room{bad}4"}
+        )
+        fine = await client.patch(
+            f"/appointments/{place.appointment_id}", json={"location": "Room 4, 2nd floor"}
+        )
+    assert fields_named(moved) == {"location"}
+    assert fine.status_code == 200, fine.text
+
+
+async def test_import_refuses_control_characters_in_names_and_addresses(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    csv = (
+        "first_name,last_name,address,emergency_contact_name\n"
+        'Example,Client,"1 Example Street\nExample Town",Ann Lee\n'
+        "Other,Client,1 Example\u0085Street,\n"
+        "Third,Client,,Ann\u202eLee\n"
+        "Fourth\u200b,Client,,\n"
+    )
+    async with api.signed_in(owner) as client:
+        response = await client.post(
+            "/clients/import", content=csv.encode(), headers={"Content-Type": "text/csv"}
+        )
+    assert response.status_code == 422, response.text
+    problems = {(d["line"], d["field"]) for d in response.json()["error"]["details"]}
+    assert problems == {(4, "address"), (5, "emergency_contact_name"), (6, "first_name")}
 
 
 async def test_soap_sections_and_appointment_text_refuse_nul(api: ApiContext) -> None:

@@ -5,7 +5,13 @@ readiness. Every wait here is bounded (asyncio.timeout), so a regression fails, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import pwd
+import subprocess
+import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -13,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import httpx
 import pytest
 import uvicorn
 from sqlalchemy import event
+from sqlalchemy.util import await_only
 
 from carevault.auth.models import Role
-from carevault.db.deadlines import Deadlines
+from carevault.db.deadlines import Deadlines, remaining
 from carevault.health import service as health
 from tests.api.test_session_notes import create_note, practice
 from tests.api_support import ApiContext, running_api
@@ -127,6 +135,77 @@ async def test_reads_against_a_frozen_database_are_503_database_timeout(faulty: 
     assert after.status_code == 200
 
 
+async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadline(
+    frozen_server_keeps_idle_sessions: None, faulty: Faulty
+) -> None:
+    """The deadline bounds the whole request, not only when statements may start: a write
+    whose last statements start 0.15 s before the deadline, against a database that then
+    freezes, is answered 503 at the deadline (not after another command timeout), and the
+    write is not stored when the database wakes up."""
+    email, note = await _note(faulty)
+    engine = faulty.api.app.state.carevault.engine
+    sent_at: list[float] = []
+
+    def stall_then_freeze(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
+        left = remaining()
+        if sent_at or left is None or not statement.lstrip().upper().startswith("UPDATE SESSIONS"):
+            return
+        # Inside SQLAlchemy's greenlet: wait on the event loop until just before the
+        # deadline, then the database freezes with this statement on its way.
+        await_only(asyncio.sleep(max(0.0, left - 0.15)))
+        sent_at.append(time.monotonic())
+        faulty.proxy.freeze()
+
+    async with faulty.api.signed_in(email) as client:
+        event.listen(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
+        try:
+            async with asyncio.timeout(BOUND):
+                started = time.monotonic()
+                autosave = await _timed_patch(client, note, answered_at := [])
+        finally:
+            event.remove(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
+            faulty.proxy.thaw()
+    assert sent_at, "the write never reached its UPDATE"
+    _is_503(autosave, "database_timeout")
+    # The old code answered only when the command timeout (0.6 x the deadline) ran out.
+    assert answered_at[0] - started < DEADLINE + 0.3, answered_at[0] - started
+    async with asyncio.timeout(BOUND):
+        while await faulty.sql(  # noqa: ASYNC110 (another process's state: polled)
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() "
+            "AND state = 'idle in transaction'"
+        ):
+            await asyncio.sleep(0.05)
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+
+
+async def _timed_patch(
+    client: httpx.AsyncClient, note: dict[str, Any], answered_at: list[float]
+) -> httpx.Response:
+    """PATCH the note, noting when the response started (not when the request's cleanup
+    ended, which the in-process transport also waits for)."""
+    transport = client._transport
+    assert isinstance(transport, httpx.ASGITransport)
+    app = transport.app
+
+    async def timed(scope: Any, receive: Any, send: Any) -> None:
+        async def noting(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                answered_at.append(time.monotonic())
+            await send(message)
+
+        await app(scope, receive, noting)
+
+    transport.app = timed
+    try:
+        return await client.patch(
+            f"/sessions/{note['id']}",
+            json={"version": note["version"], "subjective": "typed as the deadline ran out"},
+        )
+    finally:
+        transport.app = app
+
+
 async def test_a_stopped_database_is_503_database_unavailable_logged_once(
     faulty: Faulty, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -182,6 +261,105 @@ async def test_a_full_disk_is_503_storage_full_and_readiness_says_so(faulty: Fau
     await faulty.sql("DROP TRIGGER fake_disk_full ON audit_events")
     async with faulty.api.signed_in(email) as client:
         assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
+
+
+@dataclass
+class SmallDisk:
+    tablespace: str
+    mount: Path
+
+    def fill(self) -> None:
+        """Take every free block with one preallocated file (as a runaway log would)."""
+        stats = os.statvfs(self.mount)
+        descriptor = os.open(self.mount / "filler", os.O_CREAT | os.O_WRONLY, 0o600)
+        try:
+            os.posix_fallocate(descriptor, 0, stats.f_bavail * stats.f_frsize)
+        finally:
+            os.close(descriptor)
+
+    def free(self) -> None:
+        (self.mount / "filler").unlink(missing_ok=True)
+
+
+def _mount_small_disk(data_directory: str) -> tuple[Path, Path] | str:
+    """(mount point, empty directory for a tablespace), or why this machine cannot."""
+    if os.geteuid() != 0 or not Path(data_directory).is_dir():
+        return "needs root and the test PostgreSQL on this machine, to mount a tmpfs"
+    owner = pwd.getpwnam("postgres")
+    mount = Path(tempfile.mkdtemp(prefix="carevault-small-disk-"))
+    options = f"size=4m,mode=0700,uid={owner.pw_uid}"
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", mount],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        mount.rmdir()
+        return "this machine does not allow mounting a tmpfs"
+    space = mount / "tablespace"
+    space.mkdir()
+    os.chown(space, owner.pw_uid, owner.pw_gid)
+    return mount, space
+
+
+def _unmount(mount: Path) -> None:
+    subprocess.run(["umount", mount], timeout=30, check=False)
+    mount.rmdir()
+
+
+@pytest.fixture
+async def small_disk(faulty: Faulty) -> AsyncIterator[SmallDisk]:
+    """A 4 MB tmpfs holding a tablespace of the test server, with audit_events and the space
+    probe's table moved onto it: a real full disk, for this test's database only."""
+    data_directory = (await faulty.sql("SHOW data_directory"))[0][0]
+    mounted = await asyncio.to_thread(_mount_small_disk, data_directory)
+    if isinstance(mounted, str):
+        pytest.skip(mounted)
+    mount, space = mounted
+    disk = SmallDisk(f"carevault_small_{uuid.uuid4().hex[:12]}", mount)
+    moved = ("audit_events", "health_space_probe")
+    try:
+        await faulty.sql(f"CREATE TABLESPACE {disk.tablespace} LOCATION '{space}'")
+        for table in moved:
+            await faulty.sql(f"ALTER TABLE {table} SET TABLESPACE {disk.tablespace}")
+        yield disk
+    finally:
+        disk.free()
+        for table in moved:
+            with contextlib.suppress(Exception):
+                await faulty.sql(f"ALTER TABLE {table} SET TABLESPACE pg_default")
+        with contextlib.suppress(Exception):
+            await faulty.sql(f"DROP TABLESPACE IF EXISTS {disk.tablespace}")
+        await asyncio.to_thread(_unmount, mount)
+
+
+async def test_readiness_is_unavailable_when_the_disk_is_full_before_any_request_fails(
+    faulty: Faulty, small_disk: SmallDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A really full disk under audit_events: this process never met storage_full itself
+    (another worker, or nobody yet, did), and a one-row upsert still commits into a page
+    that exists. The probe must allocate a block, so readiness tells the truth anyway."""
+    monkeypatch.setattr(health, "WRITE_PROBE_INTERVAL_SECONDS", 0.0)
+    async with faulty.api.client() as client, asyncio.timeout(BOUND):
+        before = await client.get("http://testserver/health/ready")
+        small_disk.fill()
+        full = await client.get("http://testserver/health/ready")
+        details = await _details(faulty)
+        # What the old probe did still succeeds: it would have reported ready.
+        await faulty.sql(
+            "INSERT INTO health_probes (process, probed_at) VALUES ('test', now()) "
+            "ON CONFLICT (process) DO UPDATE SET probed_at = excluded.probed_at"
+        )
+        small_disk.free()
+        after = await client.get("http://testserver/health/ready")
+    assert before.status_code == 200, before.text
+    assert not faulty.api.app.state.carevault.incidents.last_seen  # no request failed here
+    assert full.status_code == 503
+    assert details["status"] == "unavailable" and "storage_full" in details["reasons"]
+    assert details["database"]["writable"] is False
+    assert "53100" in details["database"]["error"]
+    assert after.status_code == 200, after.text
 
 
 async def test_readiness_answers_within_its_limit_against_a_frozen_database(
