@@ -820,7 +820,10 @@ export interface components {
          *     }
          */
         ClientCreate: {
-            /** Address */
+            /**
+             * Address
+             * @description Line breaks allowed
+             */
             address?: string | null;
             /**
              * Date Of Birth
@@ -857,7 +860,10 @@ export interface components {
         };
         /** ClientRead */
         ClientRead: {
-            /** Address */
+            /**
+             * Address
+             * @description Line breaks allowed
+             */
             address?: string | null;
             /**
              * Archived At
@@ -949,7 +955,10 @@ export interface components {
          *     }
          */
         ClientUpdate: {
-            /** Address */
+            /**
+             * Address
+             * @description Line breaks allowed
+             */
             address?: string | null;
             /**
              * Date Of Birth
