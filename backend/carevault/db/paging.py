@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+
 class PageRequest(Protocol):
     @property
     def offset(self) -> int: ...
