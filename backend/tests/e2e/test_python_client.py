@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import subprocess
 import sys
 import time
@@ -234,11 +233,8 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
         )
         reused = create_note.sync_detailed(client=api, body=other, idempotency_key=key)
         assert reused.status_code == 409
-        # The OpenAPI entry of POST /sessions does not declare this 409 yet, so the client
-        # leaves `parsed` empty; the body still has the one error shape.
-        assert reused.parsed is None
-        refusal = ErrorResponse.from_dict(json.loads(reused.content))
-        assert refusal.error.code == "idempotency_key_reused"
+        assert isinstance(reused.parsed, ErrorResponse)
+        assert reused.parsed.error.code == "idempotency_key_reused"
 
         # Autosave at the version we saw.
         seen = first.parsed.version

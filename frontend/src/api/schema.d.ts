@@ -1750,7 +1750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2690,6 +2690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2937,6 +2946,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3390,6 +3408,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3663,6 +3690,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
