@@ -63,9 +63,16 @@ bench: $(STAMP)
 		--benchmark-warmup=on --benchmark-warmup-iterations=1000
 
 lint: $(STAMP) ui-lint
-	$(BIN)/ruff check backend tools
-	$(BIN)/ruff format --check backend tools
+	$(BIN)/ruff check backend tools clients
+	$(BIN)/ruff format --check backend tools clients
 	$(BIN)/mypy
+	$(BIN)/python -m tools.generate_client --check
+
+## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
+## fails when it is out of date. See docs/api.md#python-client.
+.PHONY: client
+client: $(STAMP)
+	$(BIN)/python -m tools.generate_client
 
 ## The UI's type-check and eslint, and a check that its API client matches the backend.
 ui-lint: $(STAMP) $(FRONTEND_STAMP)
@@ -73,8 +80,8 @@ ui-lint: $(STAMP) $(FRONTEND_STAMP)
 
 ## Fix and format what `make lint` checks with ruff (the UI has no formatter yet).
 format: $(STAMP)
-	$(BIN)/ruff check --fix backend tools
-	$(BIN)/ruff format backend tools
+	$(BIN)/ruff check --fix backend tools clients
+	$(BIN)/ruff format backend tools clients
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -16,6 +16,7 @@ from carevault.api.deadline import RequestDeadline
 from carevault.api.errors import install_error_handlers
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
+from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
 from carevault.api.proxies import TrustedProxies
@@ -174,6 +175,11 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
                         "content": error_content,
                     },
                 )
+            if any(
+                parameter.get("in") == "header" and parameter.get("name") == IDEMPOTENCY_HEADER
+                for parameter in operation.get("parameters", [])
+            ):
+                _declare_idempotency_conflict(responses, error_content)
             if "requestBody" in operation:
                 # Every body is parsed before validation: unreadable bytes are 400, big ones 413.
                 responses.setdefault(
@@ -190,6 +196,23 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     schemas.pop("ValidationError", None)
     app.openapi_schema = document
     return document
+
+
+IDEMPOTENCY_CONFLICT = (
+    "idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md)"
+)
+
+
+def _declare_idempotency_conflict(responses: dict[str, Any], error_content: Any) -> None:
+    """A create that takes `Idempotency-Key` can answer 409 for it: declared, so generated
+    clients parse it, next to any 409 of its own (an appointment's overlap)."""
+    conflict = responses.get("409")
+    if conflict is None:
+        responses["409"] = {"description": IDEMPOTENCY_CONFLICT, "content": error_content}
+    elif IDEMPOTENCY_CONFLICT not in conflict.get("description", ""):
+        own = conflict.get("description", "Conflict")
+        conflict["description"] = f"{own}; {IDEMPOTENCY_CONFLICT}"
+        conflict.setdefault("content", error_content)
 
 
 SECURITY_SCHEMES: dict[str, Any] = {

@@ -63,3 +63,31 @@ def test_token_routes_and_user_management_are_cookie_only(document: dict[str, An
     assert paths["/api/v1/users"]["post"]["security"] == [{"sessionCookie": []}]
     assert paths["/api/v1/auth/tokens"]["post"]["security"] == [{"sessionCookie": []}]
     assert paths["/api/v1/sessions/{note_id}"]["patch"]["x-token-scope"] == "notes:write"
+
+
+def test_creates_with_an_idempotency_key_declare_its_409(document: dict[str, Any]) -> None:
+    """`409 idempotency_key_reused` is declared wherever `Idempotency-Key` is accepted, so a
+    generated client parses it (clients/python), next to a create's own 409."""
+    idempotent = {
+        (method, path): operation
+        for method, path, operation in api_operations(document)
+        if any(
+            parameter["in"] == "header" and parameter["name"] == "Idempotency-Key"
+            for parameter in operation.get("parameters", [])
+        )
+    }
+    assert set(idempotent) == {
+        ("POST", "/api/v1/sessions"),
+        ("POST", "/api/v1/clients"),
+        ("POST", "/api/v1/clients/import"),
+        ("POST", "/api/v1/appointments"),
+        ("POST", "/api/v1/auth/tokens"),
+    }
+    for operation in idempotent.values():
+        conflict = operation["responses"]["409"]
+        assert "idempotency_key_reused" in conflict["description"]
+        assert conflict["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ErrorResponse"
+        }
+    overlap = idempotent[("POST", "/api/v1/appointments")]["responses"]["409"]["description"]
+    assert overlap.startswith("Conflict with the current state; ")

@@ -1793,7 +1793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,6 +2733,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2980,6 +2989,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3433,6 +3451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3706,6 +3733,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,347 @@
+"""The generated Python client (clients/python) against a real `carevault serve`: the flow an
+integrator writes (token, search, create with an idempotency key, autosave with a 409 retry,
+finalize, amend, history, revoke), with nothing but the generated package. It is imported from
+the repository (nothing is installed at test time); a second test builds it as a wheel,
+offline. Loopback only, bounded in time."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import subprocess
+import sys
+import time
+import uuid
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from carevault.auth.scopes import EVERY_SCOPE
+from tests.conftest import PgServer, admin_execute
+from tests.e2e.test_carevault_run import free_port
+from tests.e2e.test_schemathesis import carevault_env
+
+CLIENT_ROOT = Path(__file__).resolve().parents[3] / "clients" / "python"
+if str(CLIENT_ROOT) not in sys.path:
+    sys.path.insert(0, str(CLIENT_ROOT))
+
+from carevault_client import AuthenticatedClient, Client  # noqa: E402
+from carevault_client.api.auth import (  # noqa: E402
+    me_api_v1_auth_me_get as me,
+)
+from carevault_client.api.auth import (  # noqa: E402
+    revoke_token_api_v1_auth_tokens_token_id_delete as revoke_token,
+)
+from carevault_client.api.clients import (  # noqa: E402
+    create_client_api_v1_clients_post as create_client,
+)
+from carevault_client.api.clients import (  # noqa: E402
+    search_clients_api_v1_clients_search_post as search_clients,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    create_session_note_api_v1_sessions_post as create_note,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    finalize_session_note_api_v1_sessions_note_id_finalize_post as finalize_note,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    list_session_note_versions_api_v1_sessions_note_id_versions_get as list_versions,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    list_session_notes_api_v1_sessions_get as list_notes,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    read_session_note_api_v1_sessions_note_id_get as read_note,
+)
+from carevault_client.api.session_notes import (  # noqa: E402
+    update_session_note_api_v1_sessions_note_id_patch as update_note,
+)
+from carevault_client.models import (  # noqa: E402
+    ClientCreate,
+    ClientRead,
+    ClientSearch,
+    ErrorResponse,
+    PageClientRead,
+    PageSessionNoteRead,
+    PageSessionNoteVersionRead,
+    SessionNoteCreate,
+    SessionNoteFinalize,
+    SessionNoteRead,
+    SessionNoteUpdate,
+)
+
+PASSWORD = "python-client-owner-pw"
+EMAIL = "owner@client.example"
+TIMEOUT = httpx.Timeout(15.0)
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    base: str
+    token: str
+    token_id: str
+    cookie: str
+    csrf: str
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    pg_server: PgServer, template_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """A `carevault serve` on its own database, as in test_schemathesis.py, with an owner
+    signed in and an API token holding every scope."""
+    name = f"cv_pyclient_{uuid.uuid4().hex[:8]}"
+    asyncio.run(
+        admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
+    )
+    env = carevault_env(pg_server.url(name), tmp_path_factory.mktemp("pyclient-data"))
+    subprocess.run(
+        [sys.executable, "-m", "carevault", "keys", "init"],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "carevault",
+            "users",
+            "create",
+            "--workspace",
+            "Client Clinic",
+            "--email",
+            EMAIL,
+            "--role",
+            "owner",
+        ],
+        input=PASSWORD + "\n",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    port = free_port()
+    log = (tmp_path_factory.mktemp("pyclient-logs") / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "carevault", "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert server.poll() is None, "carevault serve exited"
+            assert time.monotonic() < deadline, "carevault serve did not come up in 60 s"
+            time.sleep(0.2)
+        with httpx.Client(base_url=f"{base}/api/v1", timeout=TIMEOUT) as session:
+            login = session.post("/auth/login", json={"email": EMAIL, "password": PASSWORD})
+            login.raise_for_status()
+            csrf = login.json()["csrf_token"]
+            created = session.post(
+                "/auth/tokens",
+                json={"name": "python client", "scopes": list(EVERY_SCOPE)},
+                headers={"X-CSRF-Token": csrf},
+            )
+            assert created.status_code == 201, created.text
+            yield LiveServer(
+                base=base,
+                token=created.json()["token"],
+                token_id=created.json()["id"],
+                cookie=session.cookies["carevault_session"],
+                csrf=csrf,
+            )
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+        log.close()
+        asyncio.run(admin_execute(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_the_generated_package_is_the_repositorys() -> None:
+    import carevault_client
+
+    assert Path(carevault_client.__file__).resolve().is_relative_to(CLIENT_ROOT)
+
+
+def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> None:
+    api = AuthenticatedClient(base_url=live_server.base, token=live_server.token, timeout=TIMEOUT)
+    with api:
+        # The token works and says whose it is.
+        who = me.sync_detailed(client=api)
+        assert who.status_code == 200, who.content
+
+        # A client to write about, then found again by the search (the term in the body).
+        added = create_client.sync_detailed(
+            client=api,
+            body=ClientCreate(first_name="Ada", last_name="Integrator", email="ada@client.example"),
+            idempotency_key=str(uuid.uuid4()),
+        )
+        assert added.status_code == 201, added.content
+        assert isinstance(added.parsed, ClientRead)
+        found = search_clients.sync_detailed(
+            client=api, body=ClientSearch(q="ADA@client.example ", page=1, page_size=10)
+        )
+        assert found.status_code == 200, found.content
+        assert isinstance(found.parsed, PageClientRead)
+        assert (found.parsed.total, found.parsed.page, found.parsed.page_size) == (1, 1, 10)
+        client_id = found.parsed.items[0].id
+        assert client_id == added.parsed.id
+
+        # Create a note with an Idempotency-Key; the retry replays the first answer.
+        key = str(uuid.uuid4())
+        body = SessionNoteCreate(
+            client_id=client_id,
+            session_date=dt.date.today() - dt.timedelta(days=1),
+            duration_minutes=50,
+            subjective="Reports sleeping better.",
+        )
+        first = create_note.sync_detailed(client=api, body=body, idempotency_key=key)
+        assert first.status_code == 201, first.content
+        assert isinstance(first.parsed, SessionNoteRead)
+        assert "Idempotent-Replayed" not in first.headers
+        retry = create_note.sync_detailed(client=api, body=body, idempotency_key=key)
+        assert retry.status_code == 201, retry.content
+        assert retry.headers.get("Idempotent-Replayed") == "true"
+        assert isinstance(retry.parsed, SessionNoteRead)
+        assert retry.parsed.id == first.parsed.id
+        note_id = first.parsed.id
+        notes = list_notes.sync_detailed(client=api, client_id=client_id)
+        assert isinstance(notes.parsed, PageSessionNoteRead)
+        assert notes.parsed.total == 1
+        assert [note.id for note in notes.parsed.items] == [note_id]
+        # The same key with another body is refused, not replayed.
+        other = SessionNoteCreate(
+            client_id=client_id, session_date=body.session_date, subjective="Something else."
+        )
+        reused = create_note.sync_detailed(client=api, body=other, idempotency_key=key)
+        assert reused.status_code == 409
+        assert isinstance(reused.parsed, ErrorResponse)
+        assert reused.parsed.error.code == "idempotency_key_reused"
+
+        # Autosave at the version we saw.
+        seen = first.parsed.version
+        saved = update_note.sync_detailed(
+            note_id, client=api, body=SessionNoteUpdate(version=seen, objective="Calm, engaged.")
+        )
+        assert saved.status_code == 200, saved.content
+        assert isinstance(saved.parsed, SessionNoteRead)
+        assert saved.parsed.version == seen + 1
+
+        # Autosave again at the stale version: 409 with the current one; retry at it.
+        stale = update_note.sync_detailed(
+            note_id, client=api, body=SessionNoteUpdate(version=seen, assessment="Steady.")
+        )
+        assert stale.status_code == 409
+        assert isinstance(stale.parsed, ErrorResponse)
+        assert stale.parsed.error.code == "version_conflict"
+        current = stale.parsed.error.details["current_version"]
+        assert current == saved.parsed.version
+        merged = update_note.sync_detailed(
+            note_id, client=api, body=SessionNoteUpdate(version=current, assessment="Steady.")
+        )
+        assert merged.status_code == 200, merged.content
+        assert isinstance(merged.parsed, SessionNoteRead)
+        assert merged.parsed.objective == "Calm, engaged."
+        assert merged.parsed.assessment == "Steady."
+
+        # Finalize, then amend (a PATCH on a finalized note keeps what it replaces).
+        final = finalize_note.sync_detailed(
+            note_id, client=api, body=SessionNoteFinalize(version=merged.parsed.version)
+        )
+        assert final.status_code == 200, final.content
+        assert isinstance(final.parsed, SessionNoteRead)
+        assert final.parsed.status.value == "finalized"
+        assert final.parsed.version > merged.parsed.version
+        amended = update_note.sync_detailed(
+            note_id,
+            client=api,
+            body=SessionNoteUpdate(version=final.parsed.version, plan="Review in four weeks."),
+        )
+        assert amended.status_code == 200, amended.content
+        assert isinstance(amended.parsed, SessionNoteRead)
+        assert amended.parsed.status.value == "finalized"
+        assert amended.parsed.plan == "Review in four weeks."
+        assert amended.parsed.version > final.parsed.version
+
+        # History: a page holding the content the amendment replaced.
+        history = list_versions.sync_detailed(note_id, client=api, page=1, page_size=20)
+        assert history.status_code == 200, history.content
+        assert isinstance(history.parsed, PageSessionNoteVersionRead)
+        assert (history.parsed.total, history.parsed.page, history.parsed.page_size) == (1, 1, 20)
+        kept = history.parsed.items[0]
+        assert kept.note_id == note_id
+        assert kept.version == final.parsed.version
+        assert kept.plan is None
+        assert kept.assessment == "Steady."
+
+        # A token cannot revoke itself (token management needs a browser session) ...
+        refused = revoke_token.sync_detailed(uuid.UUID(live_server.token_id), client=api)
+        assert refused.status_code == 403
+        assert isinstance(refused.parsed, ErrorResponse)
+        assert refused.parsed.error.code == "login_session_required"
+
+        # ... so the signed-in owner revokes it, with the generated client on the cookie.
+        with Client(
+            base_url=live_server.base,
+            cookies={"carevault_session": live_server.cookie},
+            headers={"X-CSRF-Token": live_server.csrf},
+            timeout=TIMEOUT,
+        ) as browser:
+            revoked = revoke_token.sync_detailed(uuid.UUID(live_server.token_id), client=browser)
+            assert revoked.status_code == 204, revoked.content
+
+        # The next call with the token is refused.
+        after = read_note.sync_detailed(note_id, client=api)
+        assert after.status_code == 401
+        assert isinstance(after.parsed, ErrorResponse)
+        assert after.parsed.error.code == "token_revoked"
+
+
+def test_the_client_builds_as_a_wheel_offline(tmp_path: Path) -> None:
+    """`pip wheel` with the venv's hatchling and no build isolation: no index is needed."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            "--wheel-dir",
+            str(tmp_path),
+            str(CLIENT_ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (wheel,) = tmp_path.glob("carevault_client-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "carevault_client/client.py" in names
+    assert "carevault_client/py.typed" in names
+    assert any(name.startswith("carevault_client/api/session_notes/") for name in names)
+    metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "Name: carevault-client" in text
+    assert "Requires-Dist: httpx" in text

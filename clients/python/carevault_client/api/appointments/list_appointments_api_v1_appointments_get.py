@@ -1,0 +1,230 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.appointment_read import AppointmentRead
+from ...models.error_response import ErrorResponse
+from ...types import UNSET, Response
+
+
+def _get_kwargs(
+    *,
+    start: datetime.datetime,
+    end: datetime.datetime,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_start = start.isoformat()
+    params["start"] = json_start
+
+    json_end = end.isoformat()
+    params["end"] = json_end
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/appointments",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | list[AppointmentRead] | None:
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in _response_200:
+            response_200_item = AppointmentRead.from_dict(response_200_item_data)
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | list[AppointmentRead]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    start: datetime.datetime,
+    end: datetime.datetime,
+) -> Response[ErrorResponse | list[AppointmentRead]]:
+    """The calendar: every appointment overlapping [start, end), as a plain list
+
+     Ordered by start time, cancelled ones included. Not paginated: the range is at most
+    62 days, so the whole range comes in one response. Clients are named by `client_id`
+    only; fetch the ones to show from `/clients`.
+
+    Args:
+        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
+        end (datetime.datetime): Exclusive; after start and at most 62 days later
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | list[AppointmentRead]]
+    """
+
+    kwargs = _get_kwargs(
+        start=start,
+        end=end,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    start: datetime.datetime,
+    end: datetime.datetime,
+) -> ErrorResponse | list[AppointmentRead] | None:
+    """The calendar: every appointment overlapping [start, end), as a plain list
+
+     Ordered by start time, cancelled ones included. Not paginated: the range is at most
+    62 days, so the whole range comes in one response. Clients are named by `client_id`
+    only; fetch the ones to show from `/clients`.
+
+    Args:
+        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
+        end (datetime.datetime): Exclusive; after start and at most 62 days later
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | list[AppointmentRead]
+    """
+
+    return sync_detailed(
+        client=client,
+        start=start,
+        end=end,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    start: datetime.datetime,
+    end: datetime.datetime,
+) -> Response[ErrorResponse | list[AppointmentRead]]:
+    """The calendar: every appointment overlapping [start, end), as a plain list
+
+     Ordered by start time, cancelled ones included. Not paginated: the range is at most
+    62 days, so the whole range comes in one response. Clients are named by `client_id`
+    only; fetch the ones to show from `/clients`.
+
+    Args:
+        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
+        end (datetime.datetime): Exclusive; after start and at most 62 days later
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | list[AppointmentRead]]
+    """
+
+    kwargs = _get_kwargs(
+        start=start,
+        end=end,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    start: datetime.datetime,
+    end: datetime.datetime,
+) -> ErrorResponse | list[AppointmentRead] | None:
+    """The calendar: every appointment overlapping [start, end), as a plain list
+
+     Ordered by start time, cancelled ones included. Not paginated: the range is at most
+    62 days, so the whole range comes in one response. Clients are named by `client_id`
+    only; fetch the ones to show from `/clients`.
+
+    Args:
+        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
+        end (datetime.datetime): Exclusive; after start and at most 62 days later
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | list[AppointmentRead]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            start=start,
+            end=end,
+        )
+    ).parsed

@@ -1,0 +1,233 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_response import ErrorResponse
+from ...models.page_client_read import PageClientRead
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    include_archived: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["include_archived"] = include_archived
+
+    params["page"] = page
+
+    params["page_size"] = page_size
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/clients",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | PageClientRead | None:
+    if response.status_code == 200:
+        response_200 = PageClientRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | PageClientRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    include_archived: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> Response[ErrorResponse | PageClientRead]:
+    """List Clients
+
+     Clients of your workspace by last name, then first name (case-insensitive). To search,
+    use `POST /clients/search`: search terms are PHI and never go in a URL.
+
+    Args:
+        include_archived (bool | Unset): Include archived clients Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageClientRead]
+    """
+
+    kwargs = _get_kwargs(
+        include_archived=include_archived,
+        page=page,
+        page_size=page_size,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    include_archived: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> ErrorResponse | PageClientRead | None:
+    """List Clients
+
+     Clients of your workspace by last name, then first name (case-insensitive). To search,
+    use `POST /clients/search`: search terms are PHI and never go in a URL.
+
+    Args:
+        include_archived (bool | Unset): Include archived clients Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageClientRead
+    """
+
+    return sync_detailed(
+        client=client,
+        include_archived=include_archived,
+        page=page,
+        page_size=page_size,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    include_archived: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> Response[ErrorResponse | PageClientRead]:
+    """List Clients
+
+     Clients of your workspace by last name, then first name (case-insensitive). To search,
+    use `POST /clients/search`: search terms are PHI and never go in a URL.
+
+    Args:
+        include_archived (bool | Unset): Include archived clients Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageClientRead]
+    """
+
+    kwargs = _get_kwargs(
+        include_archived=include_archived,
+        page=page,
+        page_size=page_size,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    include_archived: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> ErrorResponse | PageClientRead | None:
+    """List Clients
+
+     Clients of your workspace by last name, then first name (case-insensitive). To search,
+    use `POST /clients/search`: search terms are PHI and never go in a URL.
+
+    Args:
+        include_archived (bool | Unset): Include archived clients Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageClientRead
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            include_archived=include_archived,
+            page=page,
+            page_size=page_size,
+        )
+    ).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.client_search import ClientSearch
+from ...models.error_response import ErrorResponse
+from ...models.page_client_read import PageClientRead
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: ClientSearch,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/clients/search",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | PageClientRead | None:
+    if response.status_code == 200:
+        response_200 = PageClientRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = ErrorResponse.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | PageClientRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ClientSearch,
+) -> Response[ErrorResponse | PageClientRead]:
+    """Search Clients
+
+     Find clients by email or phone (exact match, however it is written) or part of a first
+    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+    history. Reads nothing but does need the CSRF header with a cookie session.
+
+    Args:
+        body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageClientRead]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ClientSearch,
+) -> ErrorResponse | PageClientRead | None:
+    """Search Clients
+
+     Find clients by email or phone (exact match, however it is written) or part of a first
+    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+    history. Reads nothing but does need the CSRF header with a cookie session.
+
+    Args:
+        body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageClientRead
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ClientSearch,
+) -> Response[ErrorResponse | PageClientRead]:
+    """Search Clients
+
+     Find clients by email or phone (exact match, however it is written) or part of a first
+    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+    history. Reads nothing but does need the CSRF header with a cookie session.
+
+    Args:
+        body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageClientRead]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ClientSearch,
+) -> ErrorResponse | PageClientRead | None:
+    """Search Clients
+
+     Find clients by email or phone (exact match, however it is written) or part of a first
+    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
+    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
+    history. Reads nothing but does need the CSRF header with a cookie session.
+
+    Args:
+        body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageClientRead
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

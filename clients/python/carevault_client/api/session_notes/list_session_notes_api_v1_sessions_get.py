@@ -1,0 +1,274 @@
+from http import HTTPStatus
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_response import ErrorResponse
+from ...models.page_session_note_read import PageSessionNoteRead
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    client_id: None | Unset | UUID = UNSET,
+    appointment_id: None | Unset | UUID = UNSET,
+    include_deleted: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_client_id: None | str | Unset
+    if isinstance(client_id, Unset):
+        json_client_id = UNSET
+    elif isinstance(client_id, UUID):
+        json_client_id = str(client_id)
+    else:
+        json_client_id = client_id
+    params["client_id"] = json_client_id
+
+    json_appointment_id: None | str | Unset
+    if isinstance(appointment_id, Unset):
+        json_appointment_id = UNSET
+    elif isinstance(appointment_id, UUID):
+        json_appointment_id = str(appointment_id)
+    else:
+        json_appointment_id = appointment_id
+    params["appointment_id"] = json_appointment_id
+
+    params["include_deleted"] = include_deleted
+
+    params["page"] = page
+
+    params["page_size"] = page_size
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/sessions",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | PageSessionNoteRead | None:
+    if response.status_code == 200:
+        response_200 = PageSessionNoteRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | PageSessionNoteRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    client_id: None | Unset | UUID = UNSET,
+    appointment_id: None | Unset | UUID = UNSET,
+    include_deleted: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> Response[ErrorResponse | PageSessionNoteRead]:
+    """List Session Notes
+
+     Notes of your workspace, newest session first.
+
+    Args:
+        client_id (None | Unset | UUID): Only this client's notes
+        appointment_id (None | Unset | UUID): Only the note(s) of this appointment
+        include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageSessionNoteRead]
+    """
+
+    kwargs = _get_kwargs(
+        client_id=client_id,
+        appointment_id=appointment_id,
+        include_deleted=include_deleted,
+        page=page,
+        page_size=page_size,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    client_id: None | Unset | UUID = UNSET,
+    appointment_id: None | Unset | UUID = UNSET,
+    include_deleted: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> ErrorResponse | PageSessionNoteRead | None:
+    """List Session Notes
+
+     Notes of your workspace, newest session first.
+
+    Args:
+        client_id (None | Unset | UUID): Only this client's notes
+        appointment_id (None | Unset | UUID): Only the note(s) of this appointment
+        include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageSessionNoteRead
+    """
+
+    return sync_detailed(
+        client=client,
+        client_id=client_id,
+        appointment_id=appointment_id,
+        include_deleted=include_deleted,
+        page=page,
+        page_size=page_size,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    client_id: None | Unset | UUID = UNSET,
+    appointment_id: None | Unset | UUID = UNSET,
+    include_deleted: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> Response[ErrorResponse | PageSessionNoteRead]:
+    """List Session Notes
+
+     Notes of your workspace, newest session first.
+
+    Args:
+        client_id (None | Unset | UUID): Only this client's notes
+        appointment_id (None | Unset | UUID): Only the note(s) of this appointment
+        include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | PageSessionNoteRead]
+    """
+
+    kwargs = _get_kwargs(
+        client_id=client_id,
+        appointment_id=appointment_id,
+        include_deleted=include_deleted,
+        page=page,
+        page_size=page_size,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    client_id: None | Unset | UUID = UNSET,
+    appointment_id: None | Unset | UUID = UNSET,
+    include_deleted: bool | Unset = False,
+    page: int | Unset = 1,
+    page_size: int | Unset = 20,
+) -> ErrorResponse | PageSessionNoteRead | None:
+    """List Session Notes
+
+     Notes of your workspace, newest session first.
+
+    Args:
+        client_id (None | Unset | UUID): Only this client's notes
+        appointment_id (None | Unset | UUID): Only the note(s) of this appointment
+        include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        page (int | Unset): 1-based page number Default: 1.
+        page_size (int | Unset): items per page Default: 20.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | PageSessionNoteRead
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            client_id=client_id,
+            appointment_id=appointment_id,
+            include_deleted=include_deleted,
+            page=page,
+            page_size=page_size,
+        )
+    ).parsed

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.appointment_create_status import AppointmentCreateStatus
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AppointmentCreate")
+
+
+@_attrs_define
+class AppointmentCreate:
+    """A new calendar entry for a client of your workspace. Times need a UTC offset.
+
+    Attributes:
+        client_id (UUID): A client of your workspace, not archived
+        ends_at (datetime.datetime): After starts_at, at most 24 hours later
+        starts_at (datetime.datetime):
+        allow_overlap (bool | Unset): Book it even if it overlaps another appointment that is not cancelled; otherwise
+            an overlap is 409 `appointment_conflict` with the conflicting ids Default: False.
+        location (None | str | Unset):
+        notes (None | str | Unset): Scheduling notes, up to 5,000 characters
+        status (AppointmentCreateStatus | Unset):  Default: AppointmentCreateStatus.SCHEDULED.
+    """
+
+    client_id: UUID
+    ends_at: datetime.datetime
+    starts_at: datetime.datetime
+    allow_overlap: bool | Unset = False
+    location: None | str | Unset = UNSET
+    notes: None | str | Unset = UNSET
+    status: AppointmentCreateStatus | Unset = AppointmentCreateStatus.SCHEDULED
+
+    def to_dict(self) -> dict[str, Any]:
+        client_id = str(self.client_id)
+
+        ends_at = self.ends_at.isoformat()
+
+        starts_at = self.starts_at.isoformat()
+
+        allow_overlap = self.allow_overlap
+
+        location: None | str | Unset
+        if isinstance(self.location, Unset):
+            location = UNSET
+        else:
+            location = self.location
+
+        notes: None | str | Unset
+        if isinstance(self.notes, Unset):
+            notes = UNSET
+        else:
+            notes = self.notes
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "client_id": client_id,
+                "ends_at": ends_at,
+                "starts_at": starts_at,
+            }
+        )
+        if allow_overlap is not UNSET:
+            field_dict["allow_overlap"] = allow_overlap
+        if location is not UNSET:
+            field_dict["location"] = location
+        if notes is not UNSET:
+            field_dict["notes"] = notes
+        if status is not UNSET:
+            field_dict["status"] = status
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        client_id = UUID(d.pop("client_id"))
+
+        ends_at = datetime.datetime.fromisoformat(d.pop("ends_at"))
+
+        starts_at = datetime.datetime.fromisoformat(d.pop("starts_at"))
+
+        allow_overlap = d.pop("allow_overlap", UNSET)
+
+        def _parse_location(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        location = _parse_location(d.pop("location", UNSET))
+
+        def _parse_notes(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        notes = _parse_notes(d.pop("notes", UNSET))
+
+        _status = d.pop("status", UNSET)
+        status: AppointmentCreateStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = AppointmentCreateStatus(_status)
+
+        appointment_create = cls(
+            client_id=client_id,
+            ends_at=ends_at,
+            starts_at=starts_at,
+            allow_overlap=allow_overlap,
+            location=location,
+            notes=notes,
+            status=status,
+        )
+
+        return appointment_create

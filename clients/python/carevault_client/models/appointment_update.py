@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.appointment_update_status import AppointmentUpdateStatus
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AppointmentUpdate")
+
+
+@_attrs_define
+class AppointmentUpdate:
+    """Send only what changes: reschedule, change the status, location or notes. Location
+    and notes sent as null are cleared.
+
+        Attributes:
+            allow_overlap (bool | Unset): Book it even if it overlaps another appointment that is not cancelled; otherwise
+                an overlap is 409 `appointment_conflict` with the conflicting ids Default: False.
+            ends_at (datetime.datetime | Unset):
+            location (None | str | Unset):
+            notes (None | str | Unset): Scheduling notes, up to 5,000 characters
+            starts_at (datetime.datetime | Unset):
+            status (AppointmentUpdateStatus | Unset):
+    """
+
+    allow_overlap: bool | Unset = False
+    ends_at: datetime.datetime | Unset = UNSET
+    location: None | str | Unset = UNSET
+    notes: None | str | Unset = UNSET
+    starts_at: datetime.datetime | Unset = UNSET
+    status: AppointmentUpdateStatus | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        allow_overlap = self.allow_overlap
+
+        ends_at: str | Unset = UNSET
+        if not isinstance(self.ends_at, Unset):
+            ends_at = self.ends_at.isoformat()
+
+        location: None | str | Unset
+        if isinstance(self.location, Unset):
+            location = UNSET
+        else:
+            location = self.location
+
+        notes: None | str | Unset
+        if isinstance(self.notes, Unset):
+            notes = UNSET
+        else:
+            notes = self.notes
+
+        starts_at: str | Unset = UNSET
+        if not isinstance(self.starts_at, Unset):
+            starts_at = self.starts_at.isoformat()
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if allow_overlap is not UNSET:
+            field_dict["allow_overlap"] = allow_overlap
+        if ends_at is not UNSET:
+            field_dict["ends_at"] = ends_at
+        if location is not UNSET:
+            field_dict["location"] = location
+        if notes is not UNSET:
+            field_dict["notes"] = notes
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
+        if status is not UNSET:
+            field_dict["status"] = status
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        allow_overlap = d.pop("allow_overlap", UNSET)
+
+        _ends_at = d.pop("ends_at", UNSET)
+        ends_at: datetime.datetime | Unset
+        if isinstance(_ends_at, Unset):
+            ends_at = UNSET
+        else:
+            ends_at = datetime.datetime.fromisoformat(_ends_at)
+
+        def _parse_location(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        location = _parse_location(d.pop("location", UNSET))
+
+        def _parse_notes(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        notes = _parse_notes(d.pop("notes", UNSET))
+
+        _starts_at = d.pop("starts_at", UNSET)
+        starts_at: datetime.datetime | Unset
+        if isinstance(_starts_at, Unset):
+            starts_at = UNSET
+        else:
+            starts_at = datetime.datetime.fromisoformat(_starts_at)
+
+        _status = d.pop("status", UNSET)
+        status: AppointmentUpdateStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = AppointmentUpdateStatus(_status)
+
+        appointment_update = cls(
+            allow_overlap=allow_overlap,
+            ends_at=ends_at,
+            location=location,
+            notes=notes,
+            starts_at=starts_at,
+            status=status,
+        )
+
+        return appointment_update

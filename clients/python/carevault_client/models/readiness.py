@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.readiness_status import ReadinessStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.audit_readiness import AuditReadiness
+    from ..models.database_readiness import DatabaseReadiness
+    from ..models.key_ring_readiness import KeyRingReadiness
+    from ..models.pgcrypto_readiness import PgcryptoReadiness
+
+
+T = TypeVar("T", bound="Readiness")
+
+
+@_attrs_define
+class Readiness:
+    """
+    Attributes:
+        audit (AuditReadiness): The sealer: events committed but not sealed yet, and how long the oldest has waited.
+        database (DatabaseReadiness):
+        key_ring (KeyRingReadiness):
+        pgcrypto (PgcryptoReadiness):
+        phi_backend (str):
+        status (ReadinessStatus):
+        reasons (list[str] | Unset): Why not ready: database_unreachable, database_timeout, database_not_writable,
+            storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing,
+            key_refresh_overdue, schema_mismatch (degraded)
+    """
+
+    audit: AuditReadiness
+    database: DatabaseReadiness
+    key_ring: KeyRingReadiness
+    pgcrypto: PgcryptoReadiness
+    phi_backend: str
+    status: ReadinessStatus
+    reasons: list[str] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        audit = self.audit.to_dict()
+
+        database = self.database.to_dict()
+
+        key_ring = self.key_ring.to_dict()
+
+        pgcrypto = self.pgcrypto.to_dict()
+
+        phi_backend = self.phi_backend
+
+        status = self.status.value
+
+        reasons: list[str] | Unset = UNSET
+        if not isinstance(self.reasons, Unset):
+            reasons = self.reasons
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "audit": audit,
+                "database": database,
+                "key_ring": key_ring,
+                "pgcrypto": pgcrypto,
+                "phi_backend": phi_backend,
+                "status": status,
+            }
+        )
+        if reasons is not UNSET:
+            field_dict["reasons"] = reasons
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_readiness import AuditReadiness  # noqa: PLC0415
+        from ..models.database_readiness import DatabaseReadiness  # noqa: PLC0415
+        from ..models.key_ring_readiness import KeyRingReadiness  # noqa: PLC0415
+        from ..models.pgcrypto_readiness import PgcryptoReadiness  # noqa: PLC0415
+
+        d = dict(src_dict)
+        audit = AuditReadiness.from_dict(d.pop("audit"))
+
+        database = DatabaseReadiness.from_dict(d.pop("database"))
+
+        key_ring = KeyRingReadiness.from_dict(d.pop("key_ring"))
+
+        pgcrypto = PgcryptoReadiness.from_dict(d.pop("pgcrypto"))
+
+        phi_backend = d.pop("phi_backend")
+
+        status = ReadinessStatus(d.pop("status"))
+
+        reasons = cast(list[str], d.pop("reasons", UNSET))
+
+        readiness = cls(
+            audit=audit,
+            database=database,
+            key_ring=key_ring,
+            pgcrypto=pgcrypto,
+            phi_backend=phi_backend,
+            status=status,
+            reasons=reasons,
+        )
+
+        readiness.additional_properties = d
+        return readiness
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="SessionNoteCreate")
+
+
+@_attrs_define
+class SessionNoteCreate:
+    """A new draft note; its SOAP sections may be written now or autosaved later.
+
+    Attributes:
+        client_id (UUID): A client of your workspace
+        session_date (datetime.date): The day of the session; not in the future
+        appointment_id (None | Unset | UUID): An appointment of the same client, if the note belongs to one
+        assessment (None | str | Unset): The clinician's assessment
+        duration_minutes (int | Unset):  Default: 50.
+        objective (None | str | Unset): What the clinician observes
+        plan (None | str | Unset): Next steps
+        subjective (None | str | Unset): What the client reports
+    """
+
+    client_id: UUID
+    session_date: datetime.date
+    appointment_id: None | Unset | UUID = UNSET
+    assessment: None | str | Unset = UNSET
+    duration_minutes: int | Unset = 50
+    objective: None | str | Unset = UNSET
+    plan: None | str | Unset = UNSET
+    subjective: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        client_id = str(self.client_id)
+
+        session_date = self.session_date.isoformat()
+
+        appointment_id: None | str | Unset
+        if isinstance(self.appointment_id, Unset):
+            appointment_id = UNSET
+        elif isinstance(self.appointment_id, UUID):
+            appointment_id = str(self.appointment_id)
+        else:
+            appointment_id = self.appointment_id
+
+        assessment: None | str | Unset
+        if isinstance(self.assessment, Unset):
+            assessment = UNSET
+        else:
+            assessment = self.assessment
+
+        duration_minutes = self.duration_minutes
+
+        objective: None | str | Unset
+        if isinstance(self.objective, Unset):
+            objective = UNSET
+        else:
+            objective = self.objective
+
+        plan: None | str | Unset
+        if isinstance(self.plan, Unset):
+            plan = UNSET
+        else:
+            plan = self.plan
+
+        subjective: None | str | Unset
+        if isinstance(self.subjective, Unset):
+            subjective = UNSET
+        else:
+            subjective = self.subjective
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "client_id": client_id,
+                "session_date": session_date,
+            }
+        )
+        if appointment_id is not UNSET:
+            field_dict["appointment_id"] = appointment_id
+        if assessment is not UNSET:
+            field_dict["assessment"] = assessment
+        if duration_minutes is not UNSET:
+            field_dict["duration_minutes"] = duration_minutes
+        if objective is not UNSET:
+            field_dict["objective"] = objective
+        if plan is not UNSET:
+            field_dict["plan"] = plan
+        if subjective is not UNSET:
+            field_dict["subjective"] = subjective
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        client_id = UUID(d.pop("client_id"))
+
+        session_date = datetime.date.fromisoformat(d.pop("session_date"))
+
+        def _parse_appointment_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                appointment_id_type_0 = UUID(data)
+
+                return appointment_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        appointment_id = _parse_appointment_id(d.pop("appointment_id", UNSET))
+
+        def _parse_assessment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        assessment = _parse_assessment(d.pop("assessment", UNSET))
+
+        duration_minutes = d.pop("duration_minutes", UNSET)
+
+        def _parse_objective(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        objective = _parse_objective(d.pop("objective", UNSET))
+
+        def _parse_plan(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        plan = _parse_plan(d.pop("plan", UNSET))
+
+        def _parse_subjective(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        subjective = _parse_subjective(d.pop("subjective", UNSET))
+
+        session_note_create = cls(
+            client_id=client_id,
+            session_date=session_date,
+            appointment_id=appointment_id,
+            assessment=assessment,
+            duration_minutes=duration_minutes,
+            objective=objective,
+            plan=plan,
+            subjective=subjective,
+        )
+
+        return session_note_create

@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="SessionNoteUpdate")
+
+
+@_attrs_define
+class SessionNoteUpdate:
+    """An autosave of a draft, or an amendment of a finalized note: send `version` and only
+    the fields that changed. A SOAP section sent as null is cleared.
+
+        Attributes:
+            version (int): The note's version as the caller last saw it
+            assessment (None | str | Unset): The clinician's assessment
+            duration_minutes (int | Unset):
+            objective (None | str | Unset): What the clinician observes
+            plan (None | str | Unset): Next steps
+            session_date (datetime.date | Unset):
+            subjective (None | str | Unset): What the client reports
+    """
+
+    version: int
+    assessment: None | str | Unset = UNSET
+    duration_minutes: int | Unset = UNSET
+    objective: None | str | Unset = UNSET
+    plan: None | str | Unset = UNSET
+    session_date: datetime.date | Unset = UNSET
+    subjective: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        version = self.version
+
+        assessment: None | str | Unset
+        if isinstance(self.assessment, Unset):
+            assessment = UNSET
+        else:
+            assessment = self.assessment
+
+        duration_minutes = self.duration_minutes
+
+        objective: None | str | Unset
+        if isinstance(self.objective, Unset):
+            objective = UNSET
+        else:
+            objective = self.objective
+
+        plan: None | str | Unset
+        if isinstance(self.plan, Unset):
+            plan = UNSET
+        else:
+            plan = self.plan
+
+        session_date: str | Unset = UNSET
+        if not isinstance(self.session_date, Unset):
+            session_date = self.session_date.isoformat()
+
+        subjective: None | str | Unset
+        if isinstance(self.subjective, Unset):
+            subjective = UNSET
+        else:
+            subjective = self.subjective
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "version": version,
+            }
+        )
+        if assessment is not UNSET:
+            field_dict["assessment"] = assessment
+        if duration_minutes is not UNSET:
+            field_dict["duration_minutes"] = duration_minutes
+        if objective is not UNSET:
+            field_dict["objective"] = objective
+        if plan is not UNSET:
+            field_dict["plan"] = plan
+        if session_date is not UNSET:
+            field_dict["session_date"] = session_date
+        if subjective is not UNSET:
+            field_dict["subjective"] = subjective
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        version = d.pop("version")
+
+        def _parse_assessment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        assessment = _parse_assessment(d.pop("assessment", UNSET))
+
+        duration_minutes = d.pop("duration_minutes", UNSET)
+
+        def _parse_objective(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        objective = _parse_objective(d.pop("objective", UNSET))
+
+        def _parse_plan(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        plan = _parse_plan(d.pop("plan", UNSET))
+
+        _session_date = d.pop("session_date", UNSET)
+        session_date: datetime.date | Unset
+        if isinstance(_session_date, Unset):
+            session_date = UNSET
+        else:
+            session_date = datetime.date.fromisoformat(_session_date)
+
+        def _parse_subjective(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        subjective = _parse_subjective(d.pop("subjective", UNSET))
+
+        session_note_update = cls(
+            version=version,
+            assessment=assessment,
+            duration_minutes=duration_minutes,
+            objective=objective,
+            plan=plan,
+            session_date=session_date,
+            subjective=subjective,
+        )
+
+        return session_note_update

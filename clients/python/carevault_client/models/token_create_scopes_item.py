@@ -1,0 +1,14 @@
+from enum import StrEnum
+
+
+class TokenCreateScopesItem(StrEnum):
+    APPOINTMENTSREAD = "appointments:read"
+    APPOINTMENTSWRITE = "appointments:write"
+    AUDITREAD = "audit:read"
+    CLIENTSREAD = "clients:read"
+    CLIENTSWRITE = "clients:write"
+    NOTESREAD = "notes:read"
+    NOTESWRITE = "notes:write"
+
+    def __str__(self) -> str:
+        return str(self.value)

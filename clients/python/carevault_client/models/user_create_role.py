@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class UserCreateRole(StrEnum):
+    CLINICIAN = "clinician"
+    OWNER = "owner"
+
+    def __str__(self) -> str:
+        return str(self.value)
