@@ -55,6 +55,7 @@ from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .workspace_read import WorkspaceRead
+from .workspace_update import WorkspaceUpdate
 
 __all__ = (
     "AppointmentCreate",
@@ -112,4 +113,5 @@ __all__ = (
     "UserRead",
     "UserReadRole",
     "WorkspaceRead",
+    "WorkspaceUpdate",
 )

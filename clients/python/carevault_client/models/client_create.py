@@ -18,7 +18,7 @@ class ClientCreate:
     Attributes:
         first_name (str):
         last_name (str):
-        address (None | str | Unset):
+        address (None | str | Unset): Line breaks allowed
         date_of_birth (datetime.date | None | Unset): Not in the future
         email (None | str | Unset): Found exactly by `POST /clients/search`
         emergency_contact_name (None | str | Unset):

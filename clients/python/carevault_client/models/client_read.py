@@ -23,7 +23,7 @@ class ClientRead:
         id (UUID):
         last_name (str):
         updated_at (datetime.datetime):
-        address (None | str | Unset):
+        address (None | str | Unset): Line breaks allowed
         date_of_birth (datetime.date | None | Unset): Not in the future
         email (None | str | Unset): Found exactly by `POST /clients/search`
         emergency_contact_name (None | str | Unset):

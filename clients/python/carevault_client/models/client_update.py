@@ -17,7 +17,7 @@ class ClientUpdate:
     cleared; first and last name can change but never be cleared.
 
         Attributes:
-            address (None | str | Unset):
+            address (None | str | Unset): Line breaks allowed
             date_of_birth (datetime.date | None | Unset): Not in the future
             email (None | str | Unset): Found exactly by `POST /clients/search`
             emergency_contact_name (None | str | Unset):

@@ -16,10 +16,13 @@ class WorkspaceRead:
     Attributes:
         id (UUID):
         name (str):
+        time_zone (str): IANA time zone that decides the practice's today (session dates and dates of birth may not be
+            after it)
     """
 
     id: UUID
     name: str
+    time_zone: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -27,12 +30,15 @@ class WorkspaceRead:
 
         name = self.name
 
+        time_zone = self.time_zone
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "id": id,
                 "name": name,
+                "time_zone": time_zone,
             }
         )
 
@@ -45,9 +51,12 @@ class WorkspaceRead:
 
         name = d.pop("name")
 
+        time_zone = d.pop("time_zone")
+
         workspace_read = cls(
             id=id,
             name=name,
+            time_zone=time_zone,
         )
 
         workspace_read.additional_properties = d
