@@ -118,6 +118,8 @@ class Harness:
                 "CAREVAULT_KEY_CACHE_TTL_SECONDS": "3",
                 # Staged rotation: a rotated key activates 3 + 1 s later at the earliest.
                 "CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS": "1",
+                # The generator is not a person: no per-credential request limit in its way.
+                "CAREVAULT_API_RATE_LIMIT_PER_MINUTE": "1000000",
             }
         )
         if self.use_moto:

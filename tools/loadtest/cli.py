@@ -398,6 +398,8 @@ async def run_load(
     await db.recreate()
     env = server_env(keyring_json, work_dir / "data", options)
     env["CAREVAULT_DATABASE_URL"] = db.sqlalchemy_url
+    # The generator drives one token far past a person's pace: no request limit in its way.
+    env["CAREVAULT_API_RATE_LIMIT_PER_MINUTE"] = "1000000"
     run_carevault(["db", "upgrade"], env)
     run_carevault(
         ["users", "create", "--workspace", WORKSPACE, "--email", OWNER_EMAIL, "--role", "owner"],
