@@ -208,9 +208,9 @@ async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> Us
             display_name=body.display_name,
         )
     except service.UserError as exc:
-        code = 409 if "already exists" in str(exc) else 422
-        kind = "user_exists" if code == 409 else "validation_error"
-        raise ApiError(code, kind, str(exc)) from None
+        if "already exists" in str(exc):
+            raise ApiError(409, "user_exists", str(exc)) from None
+        raise ApiError(422, "validation_error", str(exc)) from None
     await audit.record(db, owner.actor, "user.create", resource_type="user", resource_ids=[user.id])
     return UserRead.model_validate(user)
 

@@ -1,0 +1,57 @@
+"""docs/api.md's error-code table is the one generated from the code (issue 14)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution
+    sys.path.insert(0, str(ROOT))
+
+from tools.error_codes import MEANINGS, all_codes, codes_in, markdown  # noqa: E402
+
+DOC = ROOT / "docs" / "api.md"
+BEGIN = "<!-- error-codes:begin (generated: python -m tools.error_codes) -->"
+END = "<!-- error-codes:end -->"
+
+
+def test_the_doc_table_is_the_generated_one() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    block = text[text.index(BEGIN) + len(BEGIN) : text.index(END)].strip()
+    assert block == markdown(all_codes()), "run `python -m tools.error_codes` into docs/api.md"
+
+
+def test_every_code_has_a_meaning_and_every_meaning_a_code() -> None:
+    found = {code for codes in all_codes().values() for code in codes}
+    assert found == set(MEANINGS)
+    assert {"unknown_parameter", "idempotency_key_reused", "storage_full"} <= found
+
+
+def test_the_scan_finds_every_way_a_code_is_raised() -> None:
+    source = """
+def handler():
+    body = error_body("first", "…")
+    body = error_body("second", "…")
+    return JSONResponse(body, status_code=403)
+
+def other():
+    raise ApiError(409, "conflicting")
+
+def third():
+    raise invalid("bad_field", "…", "field")
+
+def fourth():
+    raise AuthFailure("no_entry", "…")
+
+def fifth():
+    return JSONResponse({"error": {"code": "literal"}}, status_code=500)
+"""
+    assert codes_in(ast.parse(source)) == {
+        (403, "second"),
+        (409, "conflicting"),
+        (422, "bad_field"),
+        (401, "no_entry"),
+        (500, "literal"),
+    }

@@ -1,0 +1,193 @@
+"""Every error code the API can answer, read from the code itself, as a Markdown table.
+
+`python -m tools.error_codes` prints the table that docs/api.md carries between its
+`error-codes:begin/end` markers; a unit test fails when the two differ, so the list cannot
+drift from the code. Found by reading the source (ast), not by running it:
+
+- `ApiError(status, "code", …)` and `Failure(status, "code", …)`;
+- `invalid("code", …)` (a 422 naming fields) and `AuthFailure("code", …)` (a 401);
+- `JSONResponse(error_body("code", …), status_code=N)`, also through a local variable;
+- the framework fallbacks, `_STATUS_CODES = {status: "code", …}`.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "backend" / "carevault"
+FIXED_STATUS = {"invalid": 422, "AuthFailure": 401}
+
+# What each code means, for people. A code the scan finds without an entry here fails the
+# docs test, so a new code cannot ship undocumented.
+MEANINGS = {
+    "bad_request": "the body is not readable JSON (or another malformed request)",
+    "invalid_idempotency_key": "the `Idempotency-Key` header is empty, over 255 characters or "
+    "not printable ASCII",
+    "not_a_login_session": "logout with an API token: revoke the token instead",
+    "search_in_body": "`GET /clients?q=…`: search terms are PHI and go in the body of "
+    "`POST /clients/search`",
+    "unknown_parameter": "a query parameter the endpoint does not declare; `details.allowed` "
+    "lists the ones it does",
+    "invalid_credentials": "wrong email or password (the same answer for both)",
+    "invalid_token": "the API token (or metrics token) is malformed or unknown",
+    "not_authenticated": "no session cookie and no token",
+    "session_ended": "the login session was ended (sign-out, password change, disabled user)",
+    "session_expired": "the login session reached its maximum age",
+    "session_idle_timeout": "no request for `CAREVAULT_SESSION_IDLE_MINUTES`; sign in again",
+    "token_expired": "the API token passed its `expires_at`",
+    "token_revoked": "the API token was revoked (or its user disabled)",
+    "unauthorized": "not authenticated (framework fallback)",
+    "user_disabled": "the account is disabled",
+    "csrf_failed": "a cookie-authenticated change without the right `X-CSRF-Token`",
+    "forbidden": "not allowed (framework fallback)",
+    "insufficient_scope": "the API token lacks the scope in `details.required_scope`",
+    "login_session_required": "API tokens cannot do this (users, tokens, passwords, settings)",
+    "metrics_disabled": "`/metrics` without `CAREVAULT_METRICS_TOKEN` configured",
+    "owner_required": "owners only",
+    "password_change_required": "signed in with a temporary password: change it first",
+    "reauthentication_required": "enter the password again (`POST /auth/reauth`) first",
+    "not_found": "does not exist, or belongs to another practice",
+    "method_not_allowed": "the path exists but not with this method",
+    "account_conflict": "the change conflicts with the practice's accounts: disabling yourself "
+    "or its last active owner, or a temporary password for yourself",
+    "already_finalized": "the note is final already",
+    "appointment_conflict": "overlaps the appointments in `details.conflicting_ids`",
+    "conflict": "conflict (framework fallback)",
+    "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
+    "different request",
+    "user_exists": "your practice already has a user with that email",
+    "version_conflict": "stale `version`: `details.current_version` is the note's",
+    "workspace_shredded": "the practice's data was shredded (`carevault workspaces shred`)",
+    "payload_too_large": "body over 1 MiB (32 MiB for the client import)",
+    "unsupported_media_type": "the import takes `text/csv` or `application/x-ndjson`",
+    "appointment_client_mismatch": "the appointment belongs to another client",
+    "client_archived": "the client is archived: restore them first",
+    "empty_note": "finalizing a note whose every section is empty",
+    "finalized_field_locked": "`session_date` and `duration_minutes` cannot be amended",
+    "import_rejected": "an import row is invalid: `details` lists `{line, field, message}`; "
+    "nothing was imported",
+    "no_changes": "a PATCH with nothing to change",
+    "validation_error": "`details` names the fields and why",
+    "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
+    "`Retry-After`",
+    "internal_error": "a defect in CareVault; logged with its traceback",
+    "phi_decryption_failed": "a protected value could not be opened (see below); audited",
+    "database_timeout": "the database did not answer within the request deadline; the "
+    "transaction was rolled back",
+    "database_unavailable": "the database cannot be reached (stopped, restarting, connection "
+    "lost, read-only after a failover, too many connections)",
+    "storage_full": "the database is out of disk space (SQLSTATE 53100); nothing was written",
+}
+
+
+def _name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _constant(node: ast.expr | None, kind: type) -> object | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, kind):
+        return node.value
+    return None
+
+
+def _literal_code(node: ast.expr) -> str | None:
+    """The code of `error_body("code", …)` or of a literal `{"error": {"code": "…"}}`."""
+    if isinstance(node, ast.Call) and _name(node.func) == "error_body" and node.args:
+        code = _constant(node.args[0], str)
+        return code if isinstance(code, str) else None
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is not None and _constant(key, str) in ("error", "code"):
+                return (
+                    _constant(value, str)
+                    if _constant(key, str) == "code"
+                    else (_literal_code(value))
+                )
+    return None
+
+
+def _response_code(node: ast.expr, scope: ast.AST) -> str | None:
+    """The code a JSONResponse's body carries: written there, or in the latest assignment to
+    the variable before it, in the same function."""
+    if not isinstance(node, ast.Name):
+        return _literal_code(node)
+    assignments = [
+        child
+        for child in ast.walk(scope)
+        if isinstance(child, ast.Assign)
+        and child.lineno < node.lineno
+        and any(isinstance(t, ast.Name) and t.id == node.id for t in child.targets)
+    ]
+    if not assignments:
+        return None
+    return _literal_code(max(assignments, key=lambda a: a.lineno).value)
+
+
+def codes_in(tree: ast.AST) -> set[tuple[int, str]]:
+    found: set[tuple[int, str]] = set()
+    scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "_STATUS_CODES" for t in node.targets)
+            and isinstance(node.value, ast.Dict)
+        ):
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                status, text = _constant(key, int), _constant(value, str)
+                if isinstance(status, int) and isinstance(text, str):
+                    found.add((status, text))
+    for scope in [tree, *scopes]:
+        for node in ast.walk(scope):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _name(node.func)
+            if name in ("ApiError", "Failure") and len(node.args) >= 2:
+                status, code = _constant(node.args[0], int), _constant(node.args[1], str)
+                if isinstance(status, int) and isinstance(code, str):
+                    found.add((status, code))
+            elif name in FIXED_STATUS and node.args:
+                code = _constant(node.args[0], str)
+                if isinstance(code, str):
+                    found.add((FIXED_STATUS[name], code))
+            elif name == "JSONResponse" and node.args and scope is not tree:
+                code = _response_code(node.args[0], scope)
+                status = next(
+                    (_constant(k.value, int) for k in node.keywords if k.arg == "status_code"),
+                    None,
+                )
+                if code is not None and isinstance(status, int):
+                    found.add((status, code))
+    return found
+
+
+def all_codes(package: Path = PACKAGE) -> dict[int, list[str]]:
+    by_status: dict[int, set[str]] = defaultdict(set)
+    for path in sorted(package.rglob("*.py")):
+        for status, code in codes_in(ast.parse(path.read_text(encoding="utf-8"))):
+            by_status[status].add(code)
+    return {status: sorted(codes) for status, codes in sorted(by_status.items())}
+
+
+def markdown(codes: dict[int, list[str]]) -> str:
+    lines = ["| status | code | meaning |", "| --- | --- | --- |"]
+    lines += [
+        f"| {status} | `{code}` | {MEANINGS.get(code, 'UNDOCUMENTED')} |"
+        for status, names in codes.items()
+        for code in names
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    sys.stdout.write(markdown(all_codes()) + "\n")
+
+
+if __name__ == "__main__":
+    main()
