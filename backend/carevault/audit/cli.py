@@ -7,7 +7,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any
 
@@ -166,16 +166,32 @@ def register(audit_app: typer.Typer) -> None:
         typer.secho(f"{problems} problem(s) found.", fg=typer.colors.RED)
         raise typer.Exit(1)
 
+    def _instant(value: str, option: str) -> datetime:
+        """An ISO 8601 date or time (offsets included, which click's DateTime refuses)."""
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise typer.BadParameter(
+                f"{value!r} is not an ISO 8601 date or time", param_hint=option
+            ) from None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
     @audit_app.command("export")
     @friendly_errors
     def audit_export(
-        since: Annotated[datetime, typer.Option(help="Inclusive, ISO 8601")],
-        until: Annotated[datetime, typer.Option(help="Exclusive, ISO 8601")],
+        since_text: Annotated[
+            str, typer.Option("--since", help="Inclusive, ISO 8601 (UTC unless it says)")
+        ],
+        until_text: Annotated[
+            str, typer.Option("--until", help="Exclusive, ISO 8601 (UTC unless it says)")
+        ],
         output: Annotated[
             Path | None, typer.Option(help="File to write (default: standard output)")
         ] = None,
     ) -> None:
         """Events as JSON lines, with the seals linking them to the latest checkpoint."""
+        since = _instant(since_text, "--since")
+        until = _instant(until_text, "--until")
         settings = load_settings()
         store = _store(settings)
 
