@@ -26,12 +26,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select, tuple_, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
 from carevault.auth.models import LoginAttempt, LoginThrottleTally
+from carevault.db.housekeeping import delete_batch
 
 FREE_FAILURES = 5
 FIRST_DELAY = timedelta(seconds=30)
@@ -191,22 +192,14 @@ async def _delete_expired(db: AsyncSession, now: datetime) -> None:
     """Delete a bounded batch of attempts and tallies that no longer count for any bucket.
     Rows past COUNT_WINDOW are outside every window (the address window is shorter), so no
     bucket lock is needed to remove them."""
-    expired_attempts = (
-        select(LoginAttempt.id)
-        .where(LoginAttempt.at < now - COUNT_WINDOW)
-        .limit(HOUSEKEEPING_BATCH)
-        .scalar_subquery()
+    await delete_batch(
+        db, (LoginAttempt.id,), LoginAttempt.at < now - COUNT_WINDOW, HOUSEKEEPING_BATCH
     )
-    await db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(expired_attempts)))
-    expired_tallies = (
-        select(LoginThrottleTally.email_key, LoginThrottleTally.hour)
-        .where(LoginThrottleTally.hour < now - TALLY_RETENTION)
-        .limit(HOUSEKEEPING_BATCH)
-    )
-    await db.execute(
-        delete(LoginThrottleTally).where(
-            tuple_(LoginThrottleTally.email_key, LoginThrottleTally.hour).in_(expired_tallies)
-        )
+    await delete_batch(
+        db,
+        (LoginThrottleTally.email_key, LoginThrottleTally.hour),
+        LoginThrottleTally.hour < now - TALLY_RETENTION,
+        HOUSEKEEPING_BATCH,
     )
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.db.housekeeping import delete_batch
 from carevault.idempotency.models import IdempotencyRecord
 
 RETENTION = timedelta(hours=24)
@@ -133,10 +134,6 @@ async def complete(db: AsyncSession, record: IdempotencyRecord, status: int, bod
 async def _delete_expired(db: AsyncSession, now: datetime) -> None:
     """Bounded housekeeping: a batch of expired records goes with each claim, so the table
     stays about a day of creates deep. An expired record no longer holds its key."""
-    expired = (
-        select(IdempotencyRecord.id)
-        .where(IdempotencyRecord.expires_at <= now)
-        .limit(EXPIRED_BATCH)
-        .scalar_subquery()
+    await delete_batch(
+        db, (IdempotencyRecord.id,), IdempotencyRecord.expires_at <= now, EXPIRED_BATCH
     )
-    await db.execute(delete(IdempotencyRecord).where(IdempotencyRecord.id.in_(expired)))
