@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.pagination import Pagination
 from carevault.audit.models import AuditEvent
+from carevault.db.paging import fetch_page
 from carevault.observability.request_id import current_request_id
 
 
@@ -104,12 +105,5 @@ async def list_events(
         conditions.append(AuditEvent.occurred_at >= filters.since)
     if filters.until:
         conditions.append(AuditEvent.occurred_at < filters.until)
-    total = await db.scalar(select(func.count()).select_from(AuditEvent).where(*conditions))
-    events = await db.scalars(
-        select(AuditEvent)
-        .where(*conditions)
-        .order_by(AuditEvent.id.desc())
-        .offset(paging.offset)
-        .limit(paging.page_size)
-    )
-    return list(events), int(total or 0)
+    statement = select(AuditEvent).where(*conditions).order_by(AuditEvent.id.desc())
+    return await fetch_page(db, statement, paging)
