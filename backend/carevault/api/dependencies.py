@@ -12,7 +12,7 @@ from carevault.api.state import AppState
 from carevault.db.hooks import run_before_commit
 
 
-def get_state(request: Request) -> AppState:
+async def get_state(request: Request) -> AppState:
     state: AppState = request.app.state.carevault
     return state
 

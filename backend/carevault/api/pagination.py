@@ -34,7 +34,7 @@ class Pagination:
         return (self.page - 1) * self.page_size
 
 
-def pagination(
+async def pagination(
     page: Annotated[int, Query(ge=1, le=1_000_000, description="1-based page number")] = 1,
     page_size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="items per page")] = 20,
 ) -> Pagination:

@@ -24,7 +24,7 @@ from carevault.appointments.schemas import (
 from carevault.audit import service as audit
 from carevault.clients import service as client_service
 from carevault.db.readable import scalars_skipping_unreadable
-from carevault.db.scoping import in_workspace, workspace_filter
+from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 
 if TYPE_CHECKING:
     from carevault.auth.dependencies import Principal
@@ -78,17 +78,7 @@ async def _refuse_overlap(
         )
 
 
-async def _find(
-    db: AsyncSession, workspace_id: uuid.UUID, appointment_id: uuid.UUID, *, lock: bool = False
-) -> Appointment:
-    statement = in_workspace(Appointment, workspace_id).where(Appointment.id == appointment_id)
-    if lock:
-        # NO KEY UPDATE: session notes referencing this appointment can still be added.
-        statement = statement.with_for_update(key_share=True)
-    appointment = await db.scalar(statement)
-    if appointment is None:
-        raise not_found("appointment")
-    return appointment
+_appointments = WorkspaceRepository(Appointment, noun="appointment")
 
 
 async def create_appointment(
@@ -117,7 +107,7 @@ async def create_appointment(
 async def read_appointment(
     db: AsyncSession, principal: Principal, appointment_id: uuid.UUID
 ) -> Appointment:
-    appointment = await _find(db, principal.workspace_id, appointment_id)
+    appointment = await _appointments.get(db, principal.workspace_id, appointment_id)
     await audit.record(
         db,
         principal.actor,
@@ -167,7 +157,7 @@ async def update_appointment(
     if not changes:
         raise ApiError(422, "no_changes", "send at least one field to change")
     workspace_id = principal.workspace_id
-    appointment = await _find(db, workspace_id, appointment_id, lock=True)
+    appointment = await _appointments.get(db, workspace_id, appointment_id, lock=True)
     starts_at = changes.get("starts_at", appointment.starts_at)
     ends_at = changes.get("ends_at", appointment.ends_at)
     status = changes.get("status", appointment.status)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
@@ -454,15 +454,25 @@ class SessionAuth:
     login_session: LoginSession
 
 
+# Every authenticated request runs one of these two: built once, with the user in the same
+# round trip, so that revocation and disabling still take effect on the very next request.
+_LOGIN_SESSION_BY_SECRET = (
+    select(LoginSession, User)
+    .join(User, User.id == LoginSession.user_id)
+    .where(LoginSession.secret_hash == bindparam("digest"))
+)
+_TOKEN_BY_DIGEST = (
+    select(ApiToken, User)
+    .join(User, User.id == ApiToken.user_id)
+    .where(ApiToken.token_hash == bindparam("digest"))
+)
+
+
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
 ) -> SessionAuth:
     found = (
-        await db.execute(
-            select(LoginSession, User)
-            .join(User, User.id == LoginSession.user_id)
-            .where(LoginSession.secret_hash == tokens.digest(secret))
-        )
+        await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": tokens.digest(secret)})
     ).one_or_none()
     if found is None:
         raise AuthFailure("not_authenticated", "sign in first")
@@ -506,13 +516,7 @@ class TokenAuth:
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
-    found = (
-        await db.execute(
-            select(ApiToken, User)
-            .join(User, User.id == ApiToken.user_id)
-            .where(ApiToken.token_hash == tokens.digest(presented))
-        )
-    ).one_or_none()
+    found = (await db.execute(_TOKEN_BY_DIGEST, {"digest": tokens.digest(presented)})).one_or_none()
     if found is None:
         raise AuthFailure("invalid_token", "the API token is not valid")
     token, user = found

@@ -47,7 +47,7 @@ from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
-from carevault.db.scoping import in_workspace, workspace_filter
+from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.time import after_practice_today
 
 if TYPE_CHECKING:
@@ -105,17 +105,7 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]], needle: str | None) -> li
     return [client_id for _, client_id in keyed]
 
 
-async def _find(
-    db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID, *, lock: bool = False
-) -> Client:
-    statement = in_workspace(Client, workspace_id).where(Client.id == client_id)
-    if lock:
-        # NO KEY UPDATE: notes and appointments of this client can still be added.
-        statement = statement.with_for_update(key_share=True)
-    client = await db.scalar(statement)
-    if client is None:
-        raise not_found("client")
-    return client
+_clients = WorkspaceRepository(Client, noun="client")
 
 
 async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID) -> None:
@@ -163,7 +153,7 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
 
 async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
     """Archived clients are readable too (archived_at says so), so they can be restored."""
-    client = await _find(db, principal.workspace_id, client_id)
+    client = await _clients.get(db, principal.workspace_id, client_id)
     await audit.record(
         db, principal.actor, "client.read", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
     )
@@ -226,7 +216,7 @@ async def update_client(
     if not changes:
         raise ApiError(422, "no_changes", "send at least one field to change")
     await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
-    client = await _find(db, principal.workspace_id, client_id)
+    client = await _clients.get(db, principal.workspace_id, client_id)
     for field, value in (changes | _blind_indexes(changes, principal.workspace_id)).items():
         setattr(client, field, value)
     client.updated_at = _now()
@@ -277,7 +267,7 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
 
 async def restore_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
     """Un-archive; a client who is not archived is returned as they are."""
-    client = await _find(db, principal.workspace_id, client_id, lock=True)
+    client = await _clients.get(db, principal.workspace_id, client_id, lock=True)
     restored = client.archived_at is not None
     if restored:
         client.archived_at = None

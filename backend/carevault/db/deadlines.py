@@ -20,6 +20,12 @@ seconds for the commit, and the whole request at most `request` seconds (see
 carevault.api.deadline), both longer than the fence, so "failed" always means "not
 stored"; the difference (`clock_margin`) absorbs clock skew between the app and database
 hosts. A commit that would have less than nothing left of its fence is not attempted.
+
+The audit append sets the fence inside its own INSERT (`commit_fence`), so a request's
+commit needs no extra round trip; a transaction without an audit event gets its fence from
+a `set_config` statement at commit, as before. A fence set at the audit append, before
+COMMIT, is earlier than one set at COMMIT would be, never later: still inside the window
+the client waits (`command` from the COMMIT, which is sent after the append).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, ExceptionContext
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 COMMIT_DEADLINE_SETTING = "carevault.commit_deadline"
 
@@ -115,8 +122,40 @@ def remaining() -> float | None:
     return None if deadline is None else deadline - time.monotonic()
 
 
+# connection.info keys: the engine's Deadlines, and "this transaction's fence is already set".
+_DEADLINES = "carevault_deadlines"
+_FENCED = "carevault_commit_fenced"
+
+
+def commit_fence(connection: Connection) -> str | None:
+    """The commit fence for a statement that sets it itself (the audit append does, with
+    set_config inside its INSERT), sparing the commit a round trip of its own; None on an
+    engine without deadlines. Set earlier than at COMMIT, the fence is only ever earlier,
+    which is the safe side: see the module docstring."""
+    deadlines: Deadlines | None = connection.info.get(_DEADLINES)
+    if deadlines is None:
+        return None
+    fence = _fence(deadlines)
+    # The transaction itself, not a flag: a marker left by a rolled-back transaction never
+    # spares a later one its fence.
+    connection.info[_FENCED] = connection.get_transaction()
+    return fence
+
+
+def _fence(deadlines: Deadlines) -> str:
+    # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
+    # It never reaches past the request's deadline, when the client is told "failed".
+    span = deadlines.fence_seconds(remaining())
+    if span <= 0:
+        raise DeadlineExceeded("too little of the request deadline is left to commit")
+    return f"{time.time() + span:.3f}"
+
+
 def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
     """Check the request deadline before each statement; fence every commit."""
+
+    def remember_deadlines(_: Any, record: ConnectionPoolEntry) -> None:
+        record.info[_DEADLINES] = deadlines
 
     def before_execute(connection: Connection, *_: Any) -> None:
         left = remaining()
@@ -124,14 +163,11 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
             raise DeadlineExceeded("the request deadline passed")
 
     def fence_commit(connection: Connection) -> None:
-        # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
-        # It never reaches past the request's deadline, when the client is told "failed".
-        span = deadlines.fence_seconds(remaining())
-        if span <= 0:
-            raise DeadlineExceeded("too little of the request deadline is left to commit")
-        fence = f"{time.time() + span:.3f}"
+        fenced = connection.info.pop(_FENCED, None)
+        if fenced is not None and fenced is connection.get_transaction():
+            return  # set by the transaction's audit append (commit_fence above)
         connection.exec_driver_sql(
-            "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, fence)
+            "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, _fence(deadlines))
         )
 
     def on_error(context: ExceptionContext) -> None:
@@ -140,6 +176,7 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
         if isinstance(context.original_exception, TimeoutError | OSError):
             context.is_disconnect = True
 
+    event.listen(engine.sync_engine, "connect", remember_deadlines)
     event.listen(engine.sync_engine, "before_cursor_execute", before_execute)
     event.listen(engine.sync_engine, "commit", fence_commit)
     event.listen(engine.sync_engine, "handle_error", on_error)

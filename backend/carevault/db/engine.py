@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -26,13 +28,8 @@ def create_engine(
     options: dict[str, Any] = {}
     if deadlines is not None:
         options = {"pool_timeout": deadlines.pool, "connect_args": deadlines.connect_args()}
-    engine = create_async_engine(
-        url,
-        pool_size=pool_size,
-        pool_pre_ping=True,
-        hide_parameters=True,
-        **options,
-    )
+    engine = create_async_engine(url, pool_size=pool_size, hide_parameters=True, **options)
+    event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     if deadlines is not None:
         deadlines_module.install(engine, deadlines)
     return engine
@@ -40,3 +37,13 @@ def create_engine(
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _refuse_closed_connection(dbapi_connection: Any, *_: Any) -> None:
+    """A pooled connection the server has closed (restart, idle timeout, terminate) is
+    replaced before use. asyncpg learns of the close when the socket does, so this costs
+    no round trip, where `pool_pre_ping` sent one on every checkout: a sixth of a note
+    read's. A connection cut silently (no FIN) fails its first statement instead, which
+    the request's deadlines bound and the pool then discards (see db/deadlines.py)."""
+    if dbapi_connection.driver_connection.is_closed():
+        raise DisconnectionError("the database closed this pooled connection")

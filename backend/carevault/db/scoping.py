@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, bindparam, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.api.errors import not_found
 from carevault.db.base import WorkspaceScoped
 
 ModelT = TypeVar("ModelT", bound=WorkspaceScoped)
@@ -20,3 +22,64 @@ def in_workspace(model: type[ModelT], workspace_id: uuid.UUID) -> Select[ModelT]
 def workspace_filter(model: type[WorkspaceScoped], workspace_id: uuid.UUID) -> Any:
     """The bare condition, for UPDATE and DELETE statements."""
     return model.workspace_id == workspace_id
+
+
+class WorkspaceRepository(Generic[ModelT]):
+    """One workspace-scoped model's rows, fetched by id inside the caller's workspace.
+
+    The statements are built once per (lock, include_deleted) with bound parameters: a
+    request pays for neither building nor caching a SELECT. `lock` takes FOR NO KEY UPDATE,
+    the weakest lock that serialises changes to the row while still letting other
+    transactions insert rows that reference it (a note for a client being edited, a version
+    for a note being amended); no caller changes a primary key, which is what FOR UPDATE
+    would be for.
+    """
+
+    def __init__(self, model: type[ModelT], *, noun: str) -> None:
+        self.model = model
+        self.noun = noun  # "session note": the 404 says which kind of thing was not found
+        self._statements: dict[tuple[bool, bool], Select[ModelT]] = {}
+
+    async def find(
+        self,
+        db: AsyncSession,
+        workspace_id: uuid.UUID,
+        row_id: uuid.UUID,
+        *,
+        lock: bool = False,
+        include_deleted: bool = False,
+    ) -> ModelT | None:
+        statement = self._statements.get((lock, include_deleted))
+        if statement is None:
+            statement = self._statements[lock, include_deleted] = self._build(lock, include_deleted)
+        row: ModelT | None = await db.scalar(
+            statement, {"workspace_id": workspace_id, "row_id": row_id}
+        )
+        return row
+
+    async def get(
+        self,
+        db: AsyncSession,
+        workspace_id: uuid.UUID,
+        row_id: uuid.UUID,
+        *,
+        lock: bool = False,
+        include_deleted: bool = False,
+    ) -> ModelT:
+        """The row, or a 404 naming the kind of thing (never whether it exists elsewhere)."""
+        row = await self.find(db, workspace_id, row_id, lock=lock, include_deleted=include_deleted)
+        if row is None:
+            raise not_found(self.noun)
+        return row
+
+    def _build(self, lock: bool, include_deleted: bool) -> Select[ModelT]:
+        model: Any = self.model
+        statement = in_workspace(self.model, bindparam("workspace_id")).where(  # type: ignore[arg-type]
+            model.id == bindparam("row_id")
+        )
+        deleted_at = getattr(model, "deleted_at", None)
+        if deleted_at is not None and not include_deleted:
+            statement = statement.where(deleted_at.is_(None))
+        if lock:
+            statement = statement.with_for_update(key_share=True)
+        return statement

@@ -20,7 +20,7 @@ from carevault.clients.models import Client
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
-from carevault.db.scoping import in_workspace, workspace_filter
+from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
 from carevault.workspaces.time import after_practice_today
@@ -55,23 +55,7 @@ def _content(note: SessionNote) -> dict[str, Any]:
     return {field: getattr(note, field) for field in SOAP_FIELDS}
 
 
-async def _find(
-    db: AsyncSession,
-    workspace_id: uuid.UUID,
-    note_id: uuid.UUID,
-    *,
-    include_deleted: bool = False,
-    lock: bool = False,
-) -> SessionNote:
-    statement = in_workspace(SessionNote, workspace_id).where(SessionNote.id == note_id)
-    if not include_deleted:
-        statement = statement.where(SessionNote.deleted_at.is_(None))
-    if lock:
-        statement = statement.with_for_update()
-    note = await db.scalar(statement)
-    if note is None:
-        raise not_found("session note")
-    return note
+_notes = WorkspaceRepository(SessionNote, noun="session note")
 
 
 async def _state(
@@ -144,7 +128,7 @@ async def create_note(
 
 
 async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
-    note = await _find(db, principal.workspace_id, note_id)
+    note = await _notes.get(db, principal.workspace_id, note_id)
     await audit.record(
         db, principal.actor, "session.read", resource_type=RESOURCE_TYPE, resource_ids=[note.id]
     )
@@ -315,7 +299,7 @@ async def _amend(
 async def finalize_note(
     db: AsyncSession, principal: Principal, note_id: uuid.UUID, seen_version: int
 ) -> SessionNote:
-    note = await _find(db, principal.workspace_id, note_id, lock=True)
+    note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
     if note.status == NoteStatus.FINALIZED.value:
         raise ApiError(
             409,
@@ -368,7 +352,7 @@ async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID
 
 async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
     """Bring back a deleted note; a note that is not deleted is returned as it is."""
-    note = await _find(db, principal.workspace_id, note_id, include_deleted=True, lock=True)
+    note = await _notes.get(db, principal.workspace_id, note_id, include_deleted=True, lock=True)
     restored = note.deleted_at is not None
     if restored:
         note.deleted_at = None
