@@ -90,7 +90,9 @@ end
 
 local function send(kind, method, path, headers, body, note, t)
    sequence = sequence + 1
-   local id = string.format("loadtest-%010d", sequence)
+   -- 32 characters, as long as the ids the server makes for clients that send none (the UI):
+   -- the id is stored in each audit event, whose size the report gives.
+   local id = string.format("loadtest-%023d", sequence)
    inflight[id] = { t, kind, note or false }
    in_flight = in_flight + 1
    if in_flight > peak_in_flight then

@@ -195,6 +195,7 @@ def test_a_run_sends_exactly_its_budget_and_stops_by_itself(
     assert {request.headers["authorization"] for request in stub.seen} == {"Bearer tok"}
     ids = [request.headers["x-request-id"] for request in stub.seen]
     assert len(set(ids)) == 37
+    assert {len(id_) for id_ in ids} == {32}  # the length of the server's own ids
     assert 0 < run.cpu_seconds < 5  # wrk's own CPU, from the kernel
     # The driver times each request: never less than the server's own delay.
     assert min(s.latency for s in run.samples) >= stub.delay
