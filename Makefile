@@ -88,9 +88,12 @@ clean:
 
 ## End-to-end load test and the 100,000-client import benchmark on this machine (about
 ## 10-15 minutes; its own throwaway databases). LOADTEST_ARGS=--quick for a smoke run.
+## The load generator is wrk (Debian's package): installed first when missing, as `make setup`
+## installs what the tests need, or one line says what to install.
 ## Writes reports/loadtest.json and reports/loadtest.md; see docs/performance.md.
 .PHONY: loadtest
 loadtest: $(STAMP)
+	@PYTHON="$(PYTHON)" scripts/setup-machine.sh --loadtest
 	$(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
 
 ## Fault injection against real processes (about 10 minutes; its own PostgreSQL, moto and

@@ -1,30 +1,40 @@
 #!/usr/bin/env bash
 # Install what `make test` needs on a Debian machine, or say in one line what to install.
-# Run by `make test` and .ci/run. With everything present it changes nothing, prints nothing
-# and takes a fraction of a second, whoever runs it; installing needs apt-get and root (or sudo
-# without a password).
+# Run by `make test` and .ci/run, and with --loadtest by `make loadtest`. With everything
+# present it changes nothing, prints nothing and takes a fraction of a second, whoever runs it;
+# installing needs apt-get and root (or sudo without a password).
 #
 # Needs: make; Python 3.11+ able to create a virtualenv (python3-venv); Node.js 20.19+ with npm
 # (Vite 7); Chromium at /usr/bin/chromium (the UI's browser tests); a PostgreSQL server on
 # 127.0.0.1:5432 that user postgres reaches without a password prompt, offering pgcrypto
 # (postgresql-contrib). Without that server the Python tests start an embedded one and skip the
 # pgcrypto tests, so outside CI a missing server is a note; under CI=true it is an error.
+# wrk, the load generator `make loadtest` drives the server with: its driver's tests skip
+# without it outside CI.
 #
-# Usage: scripts/setup-machine.sh [--check]
-#   --check  say what is missing and what would be done, change nothing; exit 1 if anything is.
+# Usage: scripts/setup-machine.sh [--check] [--loadtest]
+#   --check     say what is missing and what would be done, change nothing; exit 1 if anything is.
+#   --loadtest  what `make loadtest` needs instead: wrk, and the PostgreSQL server (required:
+#               the load test has no embedded fallback). No browser, Node.js or pgcrypto.
 # Environment: CI, PYTHON (the interpreter the Makefile uses), CHROMIUM_PATH (another browser),
 # CAREVAULT_TEST_ADMIN_DSN (the tests use that server: the local one is left alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CHECK_ONLY=false
-case "${1:-}" in
-    "") ;;
-    --check) CHECK_ONLY=true ;;
-    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
-esac
+FOR=test
+for argument in "$@"; do
+    case "$argument" in
+        --check) CHECK_ONLY=true ;;
+        --loadtest) FOR=loadtest ;;
+        *) echo "usage: $0 [--check] [--loadtest]" >&2; exit 2 ;;
+    esac
+done
 IN_CI=false
 case "${CI:-}" in [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss] | 1) IN_CI=true ;; esac
+# Whether the tests can do without what `want` names (see below): outside CI, yes.
+STRICT=$IN_CI
+[ "$FOR" = test ] || STRICT=true
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 PG_HOST=127.0.0.1
 PG_PORT=5432
@@ -54,11 +64,11 @@ root_via() {
 as_root() { $ROOT_VIA "$@"; }
 
 # Debian packages to install: `need` ones the tests cannot do without; `want` ones (PostgreSQL,
-# outside CI) whose absence only makes some tests skip. `what` names each for the messages.
+# wrk, outside CI) whose absence only makes some tests skip. `what` names each for the messages.
 required=() wanted=() what=()
 MISSING=false
 need() { what+=("$1"); required+=("${@:2}"); }
-want() { if $IN_CI; then need "$@"; else what+=("$1"); wanted+=("${@:2}"); fi; }
+want() { if $STRICT; then need "$@"; else what+=("$1"); wanted+=("${@:2}"); fi; }
 
 APT_UPDATED=false
 apt_install() {
@@ -88,7 +98,7 @@ install_missing() {
     elif [ ${#required[@]} -gt 0 ]; then
         die "missing $(joined "${what[@]}"), and there is no apt-get here: install them with this system's package manager (Debian's names: ${packages[*]})"
     else
-        say "note: no $(joined "${what[@]}"), so the pgcrypto tests skip (an embedded PostgreSQL stands in for a missing server); for all tests: sudo apt-get install -y ${packages[*]}"
+        say "note: no $(joined "${what[@]}"), so some tests skip (without PostgreSQL, an embedded PostgreSQL stands in and the pgcrypto tests skip; without wrk, the load generator's tests skip); for all tests: sudo apt-get install -y ${packages[*]}"
     fi
     required=() wanted=() what=()
 }
@@ -122,14 +132,17 @@ print("%d.%d" % sys.version_info[:2], "venv" if u.find_spec("ensurepip") else "-
     [ "${py#* }" = venv ] || need "Python's venv" "python$py_version-venv"
 fi
 
-if ! command -v node >/dev/null; then
-    need "Node.js" nodejs
-    command -v npm >/dev/null || need "npm" npm
-elif ! command -v npm >/dev/null; then
-    need "npm" npm
+if [ "$FOR" = test ]; then
+    if ! command -v node >/dev/null; then
+        need "Node.js" nodejs
+        command -v npm >/dev/null || need "npm" npm
+    elif ! command -v npm >/dev/null; then
+        need "npm" npm
+    fi
+    [ -x "$CHROMIUM" ] || need "Chromium at $CHROMIUM" chromium
 fi
 
-[ -x "$CHROMIUM" ] || need "Chromium at $CHROMIUM" chromium
+command -v wrk >/dev/null || want "wrk (the load generator)" wrk
 
 use_local_pg=true
 [ -z "${CAREVAULT_TEST_ADMIN_DSN:-}" ] || use_local_pg=false
@@ -142,10 +155,11 @@ fi
 install_missing
 # Not installed (and said so), or only would be (--check): nothing more to do with it here.
 if $pg_missing && { $CHECK_ONLY || ! command -v pg_ctlcluster >/dev/null; }; then use_local_pg=false; fi
-$CHECK_ONLY || [ -x "$CHROMIUM" ] || die "no browser at $CHROMIUM: install Debian's chromium, or set CHROMIUM_PATH to a Chromium"
+[ "$FOR" != test ] || $CHECK_ONLY || [ -x "$CHROMIUM" ] \
+    || die "no browser at $CHROMIUM: install Debian's chromium, or set CHROMIUM_PATH to a Chromium"
 
 # --- 2. Node.js new enough for Vite 7 (Debian 12's is 18: not something apt can fix there) ---
-if command -v node >/dev/null; then
+if [ "$FOR" = test ] && command -v node >/dev/null; then
     node_version=$(node --version 2>/dev/null || true)
     version_at_least "${node_version#v}" 20.19 \
         || die "Node.js ${node_version:-(does not run)} is too old for the web UI (Vite 7): install Node.js 20.19 or newer"
@@ -168,7 +182,9 @@ if $use_local_pg && ! pg_answers; then
     fi
     if $use_local_pg && ! pg_answers; then
         message="no PostgreSQL answers on $PG_HOST:$PG_PORT and this script could not start it"
-        $IN_CI && die "$message: start it as root (pg_ctlcluster VERSION main start) or set CAREVAULT_TEST_ADMIN_DSN"
+        elsewhere="set CAREVAULT_TEST_ADMIN_DSN"
+        [ "$FOR" = test ] || elsewhere="point make loadtest at another server (LOADTEST_ARGS=--admin-dsn=...)"
+        $STRICT && die "$message: start it as root (pg_ctlcluster VERSION main start) or $elsewhere"
         say "note: $message, so the tests use an embedded PostgreSQL and skip the pgcrypto tests"
         use_local_pg=false
     fi
@@ -196,7 +212,7 @@ if $use_local_pg && command -v psql >/dev/null; then
         fi
     fi
     available=$(pg_query "SELECT count(*) FROM pg_available_extensions WHERE name = 'pgcrypto'")
-    if [ "$available" = 0 ]; then
+    if [ "$FOR" = test ] && [ "$available" = 0 ]; then
         want "pgcrypto in PostgreSQL" postgresql-contrib
         install_missing
     fi

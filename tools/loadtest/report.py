@@ -79,7 +79,8 @@ def latency_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
         label = f"{scenario['title']} (`{scenario['request']}`)"
         if not scenario.get("available", True):
             rows.append(
-                [label, EMPTY, scenario.get("unavailable_reason", "not available")] + [EMPTY] * 6
+                [label, EMPTY, scenario.get("unavailable_reason", "not available")]
+                + [EMPTY] * (len(LATENCY_HEADERS) - 3)
             )
             continue
         for run in scenario["runs"]:
@@ -94,6 +95,7 @@ def latency_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
                     number(run["p99_ms"], 2),
                     number(run["errors"], 0),
                     number(run["conflicts"], 0) if scenario["name"] == "autosave" else EMPTY,
+                    number(run["cpu"]["generator_ms_per_request"], 3),
                 ]
             )
     return rows
@@ -109,6 +111,7 @@ LATENCY_HEADERS = (
     "p99 ms",
     "errors",
     "409 (refetched)",
+    "generator CPU ms/req",
 )
 
 
@@ -164,7 +167,7 @@ def cpu_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
                     run["concurrency"],
                     number(cpu["server_ms_per_request"], 2),
                     number(cpu["postgres_ms_per_request"], 2),
-                    number(cpu["generator_ms_per_request"], 2),
+                    number(cpu["generator_ms_per_request"], 3),
                     f"{cpu['machine_busy_cores']:.2f}",
                     f"{cpu['other_processes_cores']:.2f}",
                     number(run["database_activity"]["mean_active_backends"], 1),
@@ -327,9 +330,10 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             "## Load test",
             "",
             f"Server: `{load['server']['command']}` ({load['server']['settings']}). "
-            f"Auth: {load['server']['auth']}. Loopback only; the load generator (asyncio + "
-            f"httpx, closed loop: each virtual user sends its next request when the previous "
-            f"one answered) runs on the same machine.",
+            f"Auth: {load['server']['auth']}. Loopback only; the load generator "
+            f"({load.get('generator') or 'wrk'}; closed loop: each virtual user is a "
+            "connection that sends its next request when the previous one answered) runs on "
+            "the same machine, and its own CPU per request is shown beside every run.",
             f"Seeded: {seed['clients']} clients (importer), {seed['appointments']} appointments "
             f"in the week {seed['week'][0][:10]} ({seed['appointments_skipped'] or 'API'}), "
             f"{seed['notes']} draft session notes with four ~350-byte SOAP sections (API).",
@@ -343,7 +347,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             f"than {BUSY_CORES} cores during that run, so it understates what CareVault does on "
             "a machine of its own. Autosave conflicts (two virtual users saving the same "
             "draft at the same version) answer 409, are counted apart from errors and are "
-            "followed by a GET of the note, as the UI does.",
+            "followed by a GET of the note, as the UI does (those GETs are not in the row's "
+            "figures; loadtest.json has them as `refetches`).",
             "",
             "### Encryption share of request time (estimate)",
             "",
@@ -359,7 +364,9 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             "",
             table(CPU_HEADERS, cpu_rows(load["scenarios"])),
             "",
-            "CPU per request from the processes' CPU times over each run; database waits from "
+            "CPU per request from the processes' CPU times over each run (the generator's from "
+            "the kernel's account of the wrk process; this tool's own sampling while wrk runs "
+            "is in loadtest.json as `tool_ms_per_request`); database waits from "
             "`pg_stat_activity` sampled every 100 ms (`Lock:advisory`: a per-workspace lock; "
             "audit events take none since issue 10, appointment writes still do).",
             "",

@@ -1,9 +1,9 @@
-"""The load-test tool's pure logic (tools/loadtest): percentiles, the bounded scheduler,
-reading /metrics across workers, the encryption estimate, and report rendering."""
+"""The load-test tool's pure logic (tools/loadtest): percentiles, reading /metrics across
+workers, the encryption estimate, options, and report rendering. The load generator (wrk and
+its Lua driver) has its own tests: test_loadtest_generator.py."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 import sys
 from datetime import UTC, datetime, timedelta
@@ -17,9 +17,8 @@ if str(ROOT) not in sys.path:  # tools/ is not part of the installed distributio
     sys.path.insert(0, str(ROOT))
 
 from tools.loadtest import report  # noqa: E402
-from tools.loadtest.cli import Options, parse_options  # noqa: E402
 from tools.loadtest.fakedata import write_clients_csv  # noqa: E402
-from tools.loadtest.scheduler import Outcome, run_bounded  # noqa: E402
+from tools.loadtest.options import Options, parse_options  # noqa: E402
 from tools.loadtest.seed import appointment_slots, current_week  # noqa: E402
 from tools.loadtest.server_metrics import (  # noqa: E402
     WorkerSnapshot,
@@ -70,90 +69,6 @@ def test_summary_of_nothing_has_no_numbers() -> None:
     summary = summarize([], wall_seconds=1.0)
     assert summary.requests == 0
     assert summary.as_dict()["p50_ms"] is None
-
-
-# --- the bounded scheduler -------------------------------------------------------------------
-
-
-async def test_scheduler_stops_at_the_request_budget_and_respects_concurrency() -> None:
-    in_flight = 0
-    peak = 0
-
-    async def operation(index: int) -> Outcome:
-        nonlocal in_flight, peak
-        in_flight += 1
-        peak = max(peak, in_flight)
-        await asyncio.sleep(0.001)
-        in_flight -= 1
-        return Outcome()
-
-    run = await run_bounded(operation, concurrency=4, max_requests=37, max_seconds=10)
-    assert run.started == 37
-    assert len(run.samples) == 37
-    assert run.stopped_by == "requests"
-    assert run.cut_off == 0
-    assert peak == run.peak_in_flight == 4
-
-
-async def test_scheduler_never_starts_more_users_than_requests() -> None:
-    async def operation(index: int) -> Outcome:
-        await asyncio.sleep(0)
-        return Outcome()
-
-    run = await run_bounded(operation, concurrency=50, max_requests=3, max_seconds=10)
-    assert run.started == 3
-    assert run.peak_in_flight <= 3
-
-
-async def test_scheduler_stops_by_itself_at_the_time_budget() -> None:
-    async def operation(index: int) -> Outcome:
-        await asyncio.sleep(0.01)
-        return Outcome()
-
-    run = await run_bounded(operation, concurrency=2, max_requests=10**9, max_seconds=0.2)
-    assert run.stopped_by == "time"
-    assert 0 < run.started < 10**9
-    assert run.wall_seconds < 2
-
-
-async def test_scheduler_cuts_off_hung_requests_after_the_grace_period() -> None:
-    async def operation(index: int) -> Outcome:
-        await asyncio.sleep(3600)
-        return Outcome()
-
-    started = asyncio.get_running_loop().time()
-    run = await run_bounded(
-        operation, concurrency=3, max_requests=100, max_seconds=0.05, grace_seconds=0.05
-    )
-    assert asyncio.get_running_loop().time() - started < 2
-    assert run.cut_off == 3
-    assert run.samples == []
-    assert summarize(run.samples, run.wall_seconds, run.cut_off).errors == 3
-
-
-async def test_scheduler_records_exceptions_and_reported_latencies() -> None:
-    async def operation(index: int) -> Outcome:
-        if index % 2:
-            raise ConnectionResetError
-        return Outcome("conflict", "HTTP 409", latency=0.123)
-
-    run = await run_bounded(operation, concurrency=1, max_requests=4, max_seconds=10)
-    kinds = sorted((s.kind, s.detail) for s in run.samples)
-    assert kinds == [
-        ("conflict", "HTTP 409"),
-        ("conflict", "HTTP 409"),
-        ("error", "ConnectionResetError"),
-        ("error", "ConnectionResetError"),
-    ]
-    assert {s.latency for s in run.samples if s.kind == "conflict"} == {0.123}
-
-
-def test_scheduler_refuses_unbounded_runs() -> None:
-    async def operation(index: int) -> Outcome:
-        return Outcome()
-
-    with pytest.raises(ValueError):
-        asyncio.run(run_bounded(operation, concurrency=1, max_requests=1, max_seconds=0))
 
 
 # --- /metrics across workers and the encryption estimate ---------------------------------------
@@ -329,7 +244,7 @@ def run_result(concurrency: int, other_cores: float = 0.0) -> dict[str, Any]:
         "cpu": {
             "server_ms_per_request": 8.0,
             "postgres_ms_per_request": 2.0,
-            "generator_ms_per_request": 3.0,
+            "generator_ms_per_request": 0.045,
             "machine_busy_cores": 1.5,
             "other_processes_cores": other_cores,
         },
@@ -357,6 +272,7 @@ def results_document() -> dict[str, Any]:
         "field_cost": {"value_bytes": 350, "encrypt_us": 3.5, "decrypt_us": 3.7},
         "load": {
             "server": {"command": "python -m carevault serve", "settings": "s", "auth": "token"},
+            "generator": "wrk 4.1.0, one thread, LuaJIT script tools/loadtest/driver.lua",
             "seed": {
                 "clients": 2000,
                 "appointments": 0,
@@ -394,6 +310,8 @@ def results_document() -> dict[str, Any]:
 def test_markdown_report_has_every_table_and_marks_what_did_not_run() -> None:
     markdown = report.render_markdown(results_document())
     assert "| Autosave a draft (`PATCH /sessions/{id}`) | 1 | 100 | 95.2 | 10.00 |" in markdown
+    assert "| 0 | 3 | 0.045 |" in markdown  # errors, 409s, then the generator's CPU per request
+    assert "wrk 4.1.0, one thread" in markdown
     assert "95.2 (busy)" in markdown  # the run where other processes used 1.2 cores
     assert "not available (404)" in markdown
     assert "An estimate, not a profile." in markdown

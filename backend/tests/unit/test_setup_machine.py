@@ -57,7 +57,7 @@ class Machine:
         self.chromium = root / "chromium"
         self.uid = 1000
         self.stub("id", '[ "$1" = -u ] && echo "$STUB_UID"; exit 0')
-        for tool in ("make", "npm", "pg_ctlcluster"):
+        for tool in ("make", "npm", "pg_ctlcluster", "wrk"):
             self.stub(tool)
         self.stub("node", "echo v20.20.2")
         self.stub("python3", 'echo "3.11 venv"')
@@ -93,6 +93,7 @@ esac""",
             "chromium": f"make_stub {self.chromium}",
             "postgresql": f"make_stub {self.bin}/pg_ctlcluster",
             "postgresql-contrib": f"/bin/rm -f {self.state}/no-pgcrypto",
+            "wrk": f"make_stub {self.bin}/wrk",
         }
         cases = "\n".join(f"    {package}) {action} ;;" for package, action in installs.items())
         self.stub(
@@ -280,3 +281,42 @@ def test_a_server_that_wants_a_password_gets_one_in_pgpass(machine: Machine) -> 
     password = line.rsplit(":", 1)[1]
     assert password not in as_root.stdout + as_root.stderr
     assert machine.run().stdout == ""  # the password works from now on
+
+
+def test_without_wrk_its_tests_skip_outside_ci_and_ci_needs_it(machine: Machine) -> None:
+    machine.with_apt_get()
+    machine.remove("wrk")
+
+    outside = machine.run()
+
+    assert outside.returncode == 0, outside
+    assert "the load generator's tests skip" in outside.stdout
+    assert "sudo apt-get install -y wrk" in outside.stdout
+    assert "sudo apt-get install -y wrk" in one_error_line(machine.run(ci=True))
+
+
+def test_loadtest_installs_wrk_and_nothing_the_browser_tests_need(machine: Machine) -> None:
+    machine.with_apt_get()
+    machine.remove("wrk", "chromium", "node", "npm")
+    (machine.state / "no-pgcrypto").touch()
+
+    as_user = machine.run("--loadtest")
+    machine.uid = 0
+    as_root = machine.run("--loadtest")
+
+    line = one_error_line(as_user)
+    assert "missing wrk (the load generator)" in line
+    assert line.endswith("sudo apt-get install -y wrk")
+    assert as_root.returncode == 0, as_root
+    assert "setup: installing wrk" in as_root.stdout
+    assert machine.apt_calls()[-1].endswith("install wrk")
+    assert machine.run("--loadtest").stdout == ""
+
+
+def test_loadtest_cannot_do_without_the_postgres_server(machine: Machine) -> None:
+    machine.remove("pg_ctlcluster")
+    machine.postgres_up(False)
+
+    line = one_error_line(machine.run("--loadtest"))
+
+    assert "(Debian's names: postgresql postgresql-contrib)" in line
