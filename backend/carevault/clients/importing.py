@@ -173,7 +173,9 @@ def read_rows(
     A CSV row with more or fewer fields than the header is an error, not silently cut. A
     line that cannot be read at all (not UTF-8, a CSV field over the csv module's limit)
     is an error that ends the file."""
-    lines = io.StringIO(source, newline="") if isinstance(source, str) else source
+    # A whole text is split exactly as a file is (an io.StringIO would hold four bytes a
+    # character of it on top).
+    lines = text_lines(io.BytesIO(source.encode())) if isinstance(source, str) else source
     try:
         if file_format == "csv":
             yield from _csv_rows(lines)
