@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.fields import (
     email_address,
+    encodable,
     free_text,
     latest_local_date,
     multi_line,
@@ -94,7 +95,11 @@ class ClientImportRow(BaseModel):
     @field_validator("*", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+        if not isinstance(value, str):
+            return value
+        if not value.isascii():
+            encodable(value)  # a JSON "\ud800" escape: refused here, by line, not when sealing
+        return value if value.strip() else None
 
     @field_validator("email")
     @classmethod

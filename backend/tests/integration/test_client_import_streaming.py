@@ -281,7 +281,7 @@ async def test_a_request_past_its_deadline_sends_no_copy(
 
 
 def test_lines_that_are_not_utf8_are_named() -> None:
-    body = "first_name,last_name\nAda,Lovelace\n".encode() + b"Gr\xe2ce,Hopper\nAlan,Turing\n"
+    body = b"first_name,last_name\nAda,Lovelace\n" + b"Gr\xe2ce,Hopper\nAlan,Turing\n"
     found = list(importing.read_rows(importing.text_lines(io.BytesIO(body)), "csv"))
     assert found[0] == (2, {"first_name": "Ada", "last_name": "Lovelace"})
     assert found[1][0] == 3 and "not UTF-8" in found[1][1][importing.ERROR_KEY]
@@ -320,3 +320,15 @@ def test_records_are_validated_lazily() -> None:
     stream = importing.validated(rows())
     first = [next(stream) for _ in range(3)]
     assert len(first) == 3 and pulled == 3
+
+
+def test_unpaired_surrogates_from_json_are_a_row_error() -> None:
+    # "\ud800" is valid JSON but no UTF-8 text: refused with its line, not when sealing.
+    source = (
+        '{"first_name": "Ada", "last_name": "L"}\n{"first_name": "\\ud800", "last_name": "L"}\n'
+    )
+    with pytest.raises(importing.ImportRejected) as rejected:
+        importing.validate(importing.read_rows(source, "jsonl"))
+    (error,) = rejected.value.errors
+    assert (error.line, error.field) == (2, "first_name")
+    assert "valid Unicode" in error.message
