@@ -180,7 +180,11 @@ def read_rows(
     is an error that ends the file."""
     # A whole text is split exactly as a file is (an io.StringIO would hold four bytes a
     # character of it on top).
-    lines = text_lines(io.BytesIO(source.encode())) if isinstance(source, str) else source
+    lines = (
+        text_lines(io.BytesIO(source.encode(errors="surrogatepass")))
+        if isinstance(source, str)
+        else source
+    )
     try:
         if file_format == "csv":
             yield from _csv_rows(lines)
