@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import io
 import os
 import signal
 import sys
@@ -385,11 +386,11 @@ def import_clients(
         bool, typer.Option(help="Drop columns CareVault does not know instead of refusing")
     ] = False,
 ) -> None:
-    """Import clients from CSV or JSON lines: all rows or none, bad rows listed by line."""
-    from rich.progress import Progress
-
+    """Import clients from CSV or JSON lines: all rows or none, bad rows listed by line.
+    The file is streamed in batches (memory does not grow with it); progress goes to stderr."""
     from carevault.audit.service import Actor
     from carevault.clients import importing
+    from carevault.clients.progress import ImportProgress
     from carevault.db.engine import create_engine, session_factory
     from carevault.runtime import start_key_ring
     from carevault.workspaces.service import get_by_name
@@ -397,14 +398,40 @@ def import_clients(
     if file_format not in (None, "csv", "jsonl"):
         raise fail("--format must be csv or jsonl")
     settings = load_settings()
-    text = file.read_text(encoding="utf-8-sig")
-    chosen = file_format or importing.detect_format(file.name, text)
-    try:
-        records = importing.validate(
-            importing.read_rows(text, chosen),  # type: ignore[arg-type]
+    url = database_url_for(settings)
+    manager = start_key_ring(settings)
+
+    async def run_import(binary: io.BufferedReader, progress: ImportProgress) -> int:
+        head = binary.peek(4096)[:4096].decode("utf-8", errors="ignore")
+        chosen = file_format or importing.detect_format(file.name, head)
+        records = importing.validated(
+            importing.read_rows(importing.text_lines(binary), chosen),  # type: ignore[arg-type]
             ignore_unknown_columns=ignore_unknown_columns,
             max_rows=settings.import_max_rows,
         )
+        engine = create_engine(url, pool_size=1)
+        try:
+            async with session_factory(engine)() as db, db.begin():
+                space = await get_by_name(db, workspace)
+                if space is None:
+                    raise fail(f"no workspace named {workspace!r}")
+                return await importing.import_clients(
+                    db,
+                    Actor(space.id),
+                    space.id,
+                    records,
+                    source=f"cli:{file.name}",
+                    progress=progress.advance,
+                )
+        finally:
+            await engine.dispose()
+
+    try:
+        with (
+            file.open("rb") as binary,
+            ImportProgress(file.stat().st_size, binary.tell) as progress,
+        ):
+            count = run_async(run_import(binary, progress))
     except importing.ImportRejected as rejected:
         for error in rejected.errors:
             where = f" {error.field}" if error.field else ""
@@ -415,34 +442,12 @@ def import_clients(
         raise fail(
             f"{rejected.total_errors} problem(s) in {file.name}; nothing was imported", code=1
         ) from None
-    url = database_url_for(settings)
-    manager = start_key_ring(settings)
-
-    async def run_import() -> int:
-        engine = create_engine(url, pool_size=1)
-        try:
-            with Progress(transient=True, disable=not sys.stderr.isatty()) as bar:
-                task = bar.add_task("Importing clients", total=len(records))
-                async with session_factory(engine)() as db, db.begin():
-                    space = await get_by_name(db, workspace)
-                    if space is None:
-                        raise fail(f"no workspace named {workspace!r}")
-                    return await importing.import_clients(
-                        db,
-                        Actor(space.id),
-                        space.id,
-                        records,
-                        source=f"cli:{file.name}",
-                        progress=lambda n: bar.advance(task, n),
-                    )
-        finally:
-            await engine.dispose()
-
-    try:
-        count = run_async(run_import())
     finally:
         manager.stop()
-    typer.echo(f"Imported {count} clients into {workspace!r}.")
+    typer.echo(
+        f"Imported {count} clients into {workspace!r}. "
+        f"{progress.elapsed:.1f} s, {progress.rows_per_second:,.0f} rows/s."
+    )
 
 
 # --- audit ---------------------------------------------------------------------------------

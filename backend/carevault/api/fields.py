@@ -47,6 +47,8 @@ _JOINERS = frozenset({"\u200c", "\u200d"})
 
 
 def _has_invisible(value: str) -> bool:
+    if value.isascii():  # most text: no character to look up (a C scan, not a Python loop)
+        return False
     return any(
         unicodedata.category(ch) in _INVISIBLE_CATEGORIES and ch not in _JOINERS
         for ch in value

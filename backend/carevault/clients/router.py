@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import uuid
 from typing import Annotated
 
@@ -62,22 +63,25 @@ async def import_clients(
 ) -> ClientImportResult:
     """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
-    row with more or fewer fields than the header included) is a 422 listing
-    `{line, field, message}` and nothing is written."""
+    row with more or fewer fields than the header, or a line that is not UTF-8, included) is
+    a 422 listing `{line, field, message}`, the first bad row first, and nothing is written."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     file_format = IMPORT_MEDIA_TYPES.get(media_type)
     if file_format is None:
         raise ApiError(415, "unsupported_media_type", "send text/csv or application/x-ndjson")
+    # The body is already in memory (at most 32 MiB; the idempotency digest reads it too). It
+    # is decoded, validated, encrypted and written a batch at a time, never copied whole.
+    lines = importing.text_lines(io.BytesIO(await request.body()))
+    records = importing.validated(
+        importing.read_rows(lines, file_format),  # type: ignore[arg-type]
+        max_rows=state.settings.import_max_rows,
+    )
     try:
-        text = (await request.body()).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ApiError(422, "validation_error", "the file is not UTF-8 text") from None
-    try:
-        records = importing.validate(
-            importing.read_rows(text, file_format),  # type: ignore[arg-type]
-            max_rows=state.settings.import_max_rows,
+        count = await importing.import_clients(
+            db, owner.actor, owner.workspace_id, records, source="api"
         )
     except importing.ImportRejected as rejected:
+        # ApiError rolls the request's transaction back: the batches already written go too.
         raise ApiError(
             422,
             "import_rejected",
@@ -86,9 +90,6 @@ async def import_clients(
                 {"line": e.line, "field": e.field, "message": e.message} for e in rejected.errors
             ],
         ) from None
-    count = await importing.import_clients(
-        db, owner.actor, owner.workspace_id, records, source="api"
-    )
     return await idempotency.remember(201, ClientImportResult(imported=count))
 
 

@@ -112,7 +112,14 @@ class EncryptedString(TypeDecorator[str]):
     def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
         if value is None:
             return None
-        binding = _binding_of(value, self.context)
+        return self.seal_for_row(value, _binding_of(value, self.context))
+
+    def seal_for_row(self, value: Any, binding: tuple[bytes, bytes]) -> bytes | None:
+        """The bytes a write of `value` to this column of the row `binding` names stores
+        with the application backend (format 0x03), for writers that send values without a
+        compiled statement, such as `COPY`. The database backend seals in SQL instead."""
+        if value is None:
+            return None
         _counts.encrypted += 1
         return registry.current_cipher().seal(self.to_plaintext(value), binding, self.context_bytes)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import asyncpg
@@ -154,3 +155,58 @@ async def test_http_import_is_for_owners_and_all_or_nothing(api: ApiContext) -> 
         assert done.status_code == 201 and done.json() == {"imported": 2}
         found = await client.post("/clients/search", json={"q": "GRACE@example.org "})
         assert [c["last_name"] for c in found.json()["items"]] == ["Hopper"]
+
+
+async def test_a_bad_row_after_copied_batches_leaves_nothing(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """Rows of the first 1,000-row batch are already COPY'd when line 1,402 is read: the
+    transaction is rolled back and the file is refused at that line."""
+    rows = [f"Given{i},Family{i},client{i}@example.org" for i in range(1_500)]
+    rows[1_400] = "Given,Family,not-an-email"  # line 1,402 (the header is line 1)
+    source = tmp_path / "export.csv"
+    source.write_text("first_name,last_name,email\n" + "\n".join(rows) + "\n")
+    result = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("line 1402 email: Value error, not an email address")
+    assert "1 problem(s) in export.csv; nothing was imported" in result.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 0
+
+
+async def test_a_line_that_is_not_utf8_is_named(env: dict[str, str], tmp_path: Path) -> None:
+    source = tmp_path / "latin1.csv"
+    source.write_bytes("first_name,last_name\nAda,Lovelace\nZoë,Brontë\n".encode("latin-1"))
+    result = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert result.exit_code == 1, result.output
+    assert "line 3: not UTF-8 text" in result.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 0
+
+
+async def test_the_command_reports_its_rate(env: dict[str, str], tmp_path: Path) -> None:
+    source = tmp_path / "clients.jsonl"
+    source.write_text('{"first_name": "Ada", "last_name": "Lovelace"}\n')
+    result = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"Imported 1 clients into 'Import Clinic'\. [\d.]+ s, [\d,]+ rows/s\.", result.output
+    )
+
+
+async def test_http_import_names_undecodable_and_unreadable_lines(api: ApiContext) -> None:
+    from carevault.auth.models import Role
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    headers = {"Content-Type": "text/csv"}
+    latin1 = "first_name,last_name\nAda,Lovelace\nZoë,Brontë\n".encode("latin-1")
+    too_long = "first_name,notes\nAda," + "x" * 200_000 + "\n"
+    async with api.signed_in(owner) as client:
+        undecodable = await client.post("/clients/import", content=latin1, headers=headers)
+        unreadable = await client.post("/clients/import", content=too_long, headers=headers)
+        total = (await client.get("/clients")).json()["total"]
+    assert undecodable.status_code == 422
+    assert undecodable.json()["error"]["code"] == "import_rejected"
+    assert undecodable.json()["error"]["details"][0]["line"] == 3
+    # A field over the csv module's limit was an unhandled error (500) before.
+    assert unreadable.status_code == 422, unreadable.text
+    assert unreadable.json()["error"]["details"][0]["line"] == 2
+    assert total == 0

@@ -340,6 +340,54 @@ async def test_a_database_sealed_value_moved_to_another_row_is_refused(
     assert (await reread(pg_db, first.id)).medical_history == "first"
 
 
+async def test_bulk_import_seals_in_the_database_without_copy(
+    pg_db: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """COPY cannot call the sealing function: under this backend the importer INSERTs its
+    batches, and the rows are format 0x04, read back like any other, all or none."""
+    import asyncpg
+
+    from carevault.audit.service import Actor
+    from carevault.clients import importing
+
+    copies: list[object] = []
+
+    async def no_copy(*args: object, **kwargs: object) -> None:
+        copies.append(args)
+
+    monkeypatch.setattr(asyncpg.connection.Connection, "copy_records_to_table", no_copy)
+    space = await factories.workspace(pg_db)
+    source = "first_name,last_name,email,dob\nZoë,Ängström,zoe@example.org,1985-06-01\nAda,L,,\n"
+    records = importing.validated(importing.read_rows(source, "csv"))
+    imported = await importing.import_clients(
+        pg_db, Actor(space.id), space.id, records, source="t", batch_rows=1
+    )
+    assert imported == 2 and copies == []
+    rows = (
+        await pg_db.execute(
+            text("SELECT id, first_name, email_bidx FROM clients WHERE workspace_id = :w"),
+            {"w": space.id},
+        )
+    ).all()
+    assert len(rows) == 2
+    assert all(row.first_name[0] == envelope.FORMAT_PGCRYPTO_BOUND for row in rows)
+    zoe_id = next(row.id for row in rows if row.email_bidx is not None)
+    zoe = await reread(pg_db, zoe_id)
+    assert (zoe.first_name, zoe.last_name, zoe.email) == ("Zoë", "Ängström", "zoe@example.org")
+    assert str(zoe.date_of_birth) == "1985-06-01"
+
+    bad = importing.validated(importing.read_rows("first_name,last_name\nA,B\n,C\n", "csv"))
+    with pytest.raises(importing.ImportRejected):
+        async with pg_db.begin_nested():
+            await importing.import_clients(
+                pg_db, Actor(space.id), space.id, bad, source="t", batch_rows=1
+            )
+    count = await pg_db.scalar(
+        text("SELECT count(*) FROM clients WHERE workspace_id = :w"), {"w": space.id}
+    )
+    assert count == 2
+
+
 async def test_a_server_without_pgcrypto_still_migrates_and_reports_unavailable() -> None:
     with embedded_server("no_pgcrypto") as url:  # the wheel ships no pgcrypto
         engine = create_engine(url, pool_size=1)

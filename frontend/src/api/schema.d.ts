@@ -303,8 +303,8 @@ export interface paths {
          * Import Clients
          * @description Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
          *     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
-         *     row with more or fewer fields than the header included) is a 422 listing
-         *     `{line, field, message}` and nothing is written.
+         *     row with more or fewer fields than the header, or a line that is not UTF-8, included) is
+         *     a 422 listing `{line, field, message}`, the first bad row first, and nothing is written.
          */
         post: operations["import_clients_api_v1_clients_import_post"];
         delete?: never;
