@@ -87,7 +87,7 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
         await engine.dispose()
         (work / "data").mkdir()
         LocalFileProvider(work / "data" / "keyring.json").initialize()
-        settings = Settings(data_dir=work / "data", audit_sealer=False)
+        settings = Settings(data_dir=work / "data", audit_sealer=False, request_timeout_seconds=300)
         app = create_app(settings, database_url=url)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
