@@ -16,7 +16,11 @@ from the same moments of a shared machine. For each kind it reports, per request
 - field decryptions (carevault.crypto's operation counter).
 
 Every practice is warmed first (the first list of a practice also fills the app's cache of
-its names, when the app has one); `--cold` adds a first-request figure per size.
+its names, when the app has one); `--cold` adds a first-request figure per size, and
+`--with-changes` times the first page right after a client is renamed (the rename itself is
+not timed) and right after the app's name cache is emptied (a process's first list of the
+practice). Database CPU is read from /proc in clock ticks (10 ms): only its mean over many
+requests means anything.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
@@ -64,7 +69,13 @@ async def backend_pids(admin: asyncpg.Connection, database: str) -> list[int]:
     return [row["pid"] for row in rows]
 
 
-async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> None:
+Step = Callable[[], Awaitable[None]]
+Request = Callable[[], Awaitable[httpx.Response]]
+
+
+async def main(
+    sizes: list[int], rounds: int, per_round: int, cold: bool, with_changes: bool
+) -> None:
     from carevault.api.app import create_app
     from carevault.auth import service as auth_service
     from carevault.auth.models import Role
@@ -93,10 +104,12 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
             transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
             http = httpx.AsyncClient(transport=transport, base_url="http://bench/api/v1")
             tokens: dict[int, str] = {}
+            spaces: dict[int, uuid.UUID] = {}
             for size in sizes:
                 engine = create_engine(url, pool_size=1)
                 async with session_factory(engine)() as db, db.begin():
                     space = await workspace_service.create(db, f"Bench {size}")
+                    spaces[size] = space.id
                     email = f"owner-{size}@bench.example"
                     await auth_service.create_user(
                         db, space, email=email, password=PASSWORD, role=Role.OWNER
@@ -132,25 +145,62 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
             def auth(size: int) -> dict[str, str]:
                 return {"Authorization": f"Bearer {tokens[size]}"}
 
-            kinds: dict[str, Callable[[], Awaitable[httpx.Response]]] = {
-                "GET /health": lambda: http.get("http://bench/health")
+            def nothing() -> Awaitable[None]:
+                return asyncio.sleep(0)
+
+            # name -> (untimed step before each request, the timed request)
+            kinds: dict[str, tuple[Step, Request]] = {
+                "GET /health": (nothing, lambda: http.get("http://bench/health"))
             }
+            cache = getattr(app.state.carevault, "client_list_cache", None)
             for size in sizes:
                 middle = max(1, size // PAGE // 2)
-                kinds[f"page 1 (50 a page), {size:,} clients"] = lambda s=size: http.get(
-                    "/clients", params={"page_size": PAGE}, headers=auth(s)
+
+                def first_page(s: int = size) -> Awaitable[httpx.Response]:
+                    return http.get("/clients", params={"page_size": PAGE}, headers=auth(s))
+
+                kinds[f"page 1 (50 a page), {size:,} clients"] = (nothing, first_page)
+                kinds[f"page {middle} (50 a page), {size:,} clients"] = (
+                    nothing,
+                    lambda s=size, m=middle: http.get(
+                        "/clients", params={"page_size": PAGE, "page": m}, headers=auth(s)
+                    ),
                 )
-                kinds[f"page {middle} (50 a page), {size:,} clients"] = lambda s=size, m=middle: (
-                    http.get("/clients", params={"page_size": PAGE, "page": m}, headers=auth(s))
+                kinds[f"name search 'son', {size:,} clients"] = (
+                    nothing,
+                    lambda s=size: http.post(
+                        "/clients/search", json={"q": "son", "page_size": PAGE}, headers=auth(s)
+                    ),
                 )
-                kinds[f"name search 'son', {size:,} clients"] = lambda s=size: http.post(
-                    "/clients/search", json={"q": "son", "page_size": PAGE}, headers=auth(s)
+                kinds[f"email search, {size:,} clients"] = (
+                    nothing,
+                    lambda s=size: http.post(
+                        "/clients/search",
+                        json={"q": "nobody@example.org", "page_size": PAGE},
+                        headers=auth(s),
+                    ),
                 )
-                kinds[f"email search, {size:,} clients"] = lambda s=size: http.post(
-                    "/clients/search",
-                    json={"q": "nobody@example.org", "page_size": PAGE},
-                    headers=auth(s),
-                )
+                if not with_changes:
+                    continue
+                some_client = (await first_page()).json()["items"][0]["id"]
+                renames = iter(range(10**9))
+
+                async def rename(
+                    s: int = size, client_id: str = some_client, numbers: Any = renames
+                ) -> None:
+                    response = await http.patch(
+                        f"/clients/{client_id}",
+                        json={"last_name": f"Renamed {next(numbers)}"},
+                        headers=auth(s),
+                    )
+                    response.raise_for_status()
+
+                async def forget(s: int = size) -> None:
+                    if cache is not None:
+                        cache.drop(spaces[s])
+
+                kinds[f"page 1 after a rename, {size:,} clients"] = (rename, first_page)
+                kinds[f"page 1, cache emptied, {size:,} clients"] = (forget, first_page)
 
             counts = operation_counts()
             if cold:
@@ -158,7 +208,7 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
                     pids = await backend_pids(admin, database)
                     db_before = sum(cpu_of(p) for p in pids)
                     before, decrypted = time.process_time(), counts.decrypted
-                    response = await kinds[f"page 1 (50 a page), {size:,} clients"]()
+                    response = await kinds[f"page 1 (50 a page), {size:,} clients"][1]()
                     response.raise_for_status()
                     app_cpu = time.process_time() - before
                     db_cpu = sum(cpu_of(p) for p in pids) - db_before
@@ -167,8 +217,9 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
                         f"db {db_cpu * 1000:.0f} ms (10 ms ticks), "
                         f"{counts.decrypted - decrypted} decryptions"
                     )
-            for request in kinds.values():  # warm: connections, caches, statement caches
+            for step, request in kinds.values():  # warm: connections, caches, statements
                 for _ in range(5):
+                    await step()
                     (await request()).raise_for_status()
             pids = await backend_pids(admin, database)
             tallies = {name: Tally() for name in kinds}
@@ -176,16 +227,22 @@ async def main(sizes: list[int], rounds: int, per_round: int, cold: bool) -> Non
             for round_number in range(rounds):
                 shift = round_number % len(names)
                 for name in names[shift:] + names[:shift]:
-                    request = kinds[name]
-                    db_before = sum(cpu_of(p) for p in pids)
-                    before, decrypted = time.process_time(), counts.decrypted
+                    step, request = kinds[name]
+                    app_cpu = db_cpu = 0.0
+                    decrypted = 0
                     for _ in range(per_round):
+                        await step()
+                        db_before = sum(cpu_of(p) for p in pids)
+                        before, decrypted_before = time.process_time(), counts.decrypted
                         response = await request()
+                        app_cpu += time.process_time() - before
+                        decrypted += counts.decrypted - decrypted_before
+                        db_cpu += sum(cpu_of(p) for p in pids) - db_before
                         response.raise_for_status()
                     tally = tallies[name]
-                    tally.app_cpu.append((time.process_time() - before) / per_round)
-                    tally.db_cpu.append((sum(cpu_of(p) for p in pids) - db_before) / per_round)
-                    tally.decrypted.append((counts.decrypted - decrypted) / per_round)
+                    tally.app_cpu.append(app_cpu / per_round)
+                    tally.db_cpu.append(db_cpu / per_round)
+                    tally.decrypted.append(decrypted / per_round)
             floor = statistics.median(tallies["GET /health"].app_cpu)
             print(
                 f"\n{rounds} rounds x {per_round} requests, kinds interleaved; medians of the "
@@ -214,6 +271,11 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--per-round", type=int, default=5)
     parser.add_argument("--cold", action="store_true", help="also time each first page")
+    parser.add_argument(
+        "--with-changes",
+        action="store_true",
+        help="also time a page after a rename (untimed) and after emptying the name cache",
+    )
     arguments = parser.parse_args()
     asyncio.run(
         main(
@@ -221,5 +283,6 @@ if __name__ == "__main__":
             arguments.rounds,
             arguments.per_round,
             arguments.cold,
+            arguments.with_changes,
         )
     )

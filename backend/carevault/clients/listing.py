@@ -40,12 +40,15 @@ cache", for what that does and does not change.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 import unicodedata
 import uuid
+from bisect import insort
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import compress, repeat
@@ -57,6 +60,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     LargeBinary,
+    Table,
     any_,
     bindparam,
     cast,
@@ -72,9 +76,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
 from carevault.clients.models import Client
-from carevault.crypto import KeyRing, current_cipher
+from carevault.crypto import DecryptionError, KeyRing, current_cipher
 from carevault.db.readable import rows_skipping_unreadable
-from carevault.db.scoping import in_workspace
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.models import Workspace
 
@@ -82,9 +85,15 @@ DEFAULT_MAX_BYTES = 64 * 2**20
 IDLE_SECONDS = 30 * 60
 # What one client costs in an index besides the five strings it holds (counted exactly):
 # its entry and sort-key tuples, the UUID, the fingerprint, and its slots in the dict and
-# the ordered lists. Measured with tracemalloc on 10,000 clients (about 670 bytes a client
+# the ordered lists. Measured with tracemalloc on 10,000 clients (about 630 bytes a client
 # in all with names of 8 to 12 characters); tests/unit/test_client_listing.py checks it.
-ENTRY_OVERHEAD_BYTES = 360
+ENTRY_OVERHEAD_BYTES = 320
+
+
+def _table_of(model: type[Client]) -> Table:
+    table_ = model.__table__
+    assert isinstance(table_, Table)
+    return table_
 
 
 def folded(text: str) -> str:
@@ -107,10 +116,33 @@ def search_text(first_name: str, last_name: str) -> str:
 
 
 class Entry(NamedTuple):
-    sort: tuple[Any, ...]
+    """One client. Entries compare as tuples, so sorting them is sorting by `sort_key` (the
+    id, unique, settles every tie before the fields after it are reached)."""
+
+    last_folded: str
+    first_folded: str
+    last_name: str
+    first_name: str
+    client_id: uuid.UUID
     search: str
     archived: bool
     fingerprint: int
+
+
+def new_entry(
+    client_id: uuid.UUID, first_name: str, last_name: str, archived: bool, fingerprint: int
+) -> Entry:
+    first, last = folded(first_name), folded(last_name)
+    return Entry(
+        last, first, last_name, first_name, client_id, f"{first} {last}", archived, fingerprint
+    )
+
+
+def fingerprint_of(first_stored: bytes, last_stored: bytes) -> int:
+    """Tells one stored pair of name ciphertexts from another: every sealing draws a fresh
+    nonce, so a rewritten name (even to the same text) has a new one. Python's hash is keyed
+    per process, like the cache, and 64 bits make an accidental match negligible."""
+    return hash((first_stored, last_stored))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +155,13 @@ class ListVersion:
 
 
 def _entry_bytes(entry: Entry) -> int:
-    last_folded, first_folded, last, first, _ = entry.sort
-    strings = (last_folded, first_folded, last, first, entry.search)
-    return ENTRY_OVERHEAD_BYTES + sum(sys.getsizeof(s) for s in strings)
+    strings = (entry.last_folded, entry.first_folded, entry.last_name, entry.first_name)
+    return ENTRY_OVERHEAD_BYTES + sum(map(sys.getsizeof, strings)) + sys.getsizeof(entry.search)
+
+
+# Above this many changed clients a refresh sorts everything again rather than inserting.
+_INSERT_AT_MOST = 64
+UNREADABLE_ENTRY_BYTES = 120
 
 
 class NameIndex:
@@ -136,6 +172,7 @@ class NameIndex:
         "_active_search",
         "_all_ids",
         "_all_search",
+        "_order",
         "entries",
         "key_versions",
         "nbytes",
@@ -150,20 +187,53 @@ class NameIndex:
         key_versions: frozenset[int],
         entries: dict[uuid.UUID, Entry],
         unreadable: dict[uuid.UUID, tuple[bool, int]],
+        *,
+        order: list[Entry] | None = None,
+        nbytes: int | None = None,
     ) -> None:
+        """`order` and `nbytes`, when given, are `entries` sorted and their size."""
         self.version = version
         self.key_versions = key_versions
         self.entries = entries
         # Clients whose names could not be opened: (archived, fingerprint). Left out of every
         # list, audited by each request that would have shown them, and tried again.
         self.unreadable = unreadable
-        ordered = sorted(entries.items(), key=lambda item: item[1].sort)
-        self._all_ids = [client_id for client_id, _ in ordered]
-        self._all_search = [entry.search for _, entry in ordered]
-        self._active_ids = [client_id for client_id, entry in ordered if not entry.archived]
-        self._active_search = [entry.search for _, entry in ordered if not entry.archived]
-        self.nbytes = sum(_entry_bytes(entry) for entry in entries.values()) + 64 * len(unreadable)
+        self._order = sorted(entries.values()) if order is None else order
+        self._all_ids = [entry.client_id for entry in self._order]
+        self._all_search = [entry.search for entry in self._order]
+        self._active_ids = [entry.client_id for entry in self._order if not entry.archived]
+        self._active_search = [entry.search for entry in self._order if not entry.archived]
+        if nbytes is None:
+            nbytes = sum(map(_entry_bytes, self._order))
+        self.nbytes = nbytes + UNREADABLE_ENTRY_BYTES * len(unreadable)
         self.used_at = time.monotonic()
+
+    def updated(
+        self,
+        version: ListVersion,
+        key_versions: frozenset[int],
+        entries: dict[uuid.UUID, Entry],
+        opened: list[Entry],
+        unreadable: dict[uuid.UUID, tuple[bool, int]],
+    ) -> NameIndex:
+        """The index of `entries`: this one's entries that are still there with the same
+        fingerprint (archived or not as now) keep their place, `opened` ones are inserted."""
+        order: list[Entry] = []
+        nbytes = self.nbytes - UNREADABLE_ENTRY_BYTES * len(self.unreadable)
+        for entry in self._order:
+            now = entries.get(entry.client_id)
+            if now is None or now.fingerprint != entry.fingerprint:
+                nbytes -= _entry_bytes(entry)  # gone, or opened again below
+            else:
+                order.append(now)
+        if len(opened) > _INSERT_AT_MOST:
+            order += opened
+            order.sort()
+        else:
+            for entry in opened:
+                insort(order, entry)
+        nbytes += sum(map(_entry_bytes, opened))
+        return NameIndex(version, key_versions, entries, unreadable, order=order, nbytes=nbytes)
 
     def matching(self, needle: str | None, *, include_archived: bool) -> Sequence[uuid.UUID]:
         """Ids in list order: everyone (archived too if asked), or those whose folded
@@ -290,18 +360,23 @@ _VERSION = (
     .group_by(Workspace.id)
 )
 
+# Core statements on the table (not the ORM entity): thousands of rows come back as plain
+# rows, without the ORM's per-row loading machinery.
+_clients = _table_of(Client)
+_in_practice = _clients.c.workspace_id == bindparam("workspace_id")
+_stored_names = (
+    type_coerce(_clients.c.first_name, LargeBinary),  # the stored bytes, not decrypted
+    type_coerce(_clients.c.last_name, LargeBinary),
+)
+_archived = _clients.c.archived_at.is_not(None)
 # Every client of the practice without decrypting anything: id, archived, stored names.
-_FINGERPRINTS = in_workspace(Client, bindparam("workspace_id")).with_only_columns(  # type: ignore[arg-type]
-    Client.id,
-    Client.archived_at.is_not(None),
-    type_coerce(Client.first_name, LargeBinary),
-    type_coerce(Client.last_name, LargeBinary),
-)
-
-_NAMES = in_workspace(Client, bindparam("workspace_id")).with_only_columns(  # type: ignore[arg-type]
-    Client.id, Client.first_name, Client.last_name
-)
-_NAMES_OF = _NAMES.where(Client.id == any_(bindparam("ids", type_=ARRAY(Uuid()))))
+_FINGERPRINTS = select(_clients.c.id, _archived, *_stored_names).where(_in_practice)
+# The same, with both names opened: a practice's first index in one statement.
+_EVERYONE = select(
+    _clients.c.id, _archived, *_stored_names, _clients.c.first_name, _clients.c.last_name
+).where(_in_practice)
+_NAMES = select(_clients.c.id, _clients.c.first_name, _clients.c.last_name).where(_in_practice)
+_NAMES_OF = _NAMES.where(_clients.c.id == any_(bindparam("ids", type_=ARRAY(Uuid()))))
 
 
 _usable_memo: tuple[KeyRing, frozenset[int]] | None = None
@@ -367,35 +442,75 @@ async def _build(
     previous: NameIndex | None,
     cache: ClientListCache | None,
 ) -> NameIndex:
-    """Read every client's stored names (no decryption); open only those that differ from
-    `previous` (all of them without one)."""
-    stored = (await db.execute(_FINGERPRINTS, {"workspace_id": workspace_id})).all()
+    """Without `previous`, open every name; with it, read every client's stored names (no
+    decryption) and open only those whose ciphertexts differ from `previous`."""
+    if previous is None:
+        result = await db.execute(_EVERYONE, {"workspace_id": workspace_id})
+        try:
+            with _collection_deferred():  # rows are decrypted here, as they are read
+                entries = {
+                    client_id: new_entry(
+                        client_id, first, last, archived, fingerprint_of(first_stored, last_stored)
+                    )
+                    for client_id, archived, first_stored, last_stored, first, last in result
+                }
+                index = NameIndex(version, usable, entries, {})
+        except DecryptionError:
+            pass  # a name that cannot be opened: the path below finds which and goes on
+        else:
+            if cache is not None:
+                cache.stats.names_opened += 2 * len(entries)
+            return index
+    result = await db.execute(_FINGERPRINTS, {"workspace_id": workspace_id})
+    with _collection_deferred():
+        stored = result.all()
     known = previous.entries if previous is not None else {}
-    entries: dict[uuid.UUID, Entry] = {}
+    entries = {}
     to_open: dict[uuid.UUID, tuple[bool, int]] = {}
     for client_id, archived, first_stored, last_stored in stored:
-        fingerprint = hash((first_stored, last_stored))
+        fingerprint = fingerprint_of(first_stored, last_stored)
         entry = known.get(client_id)
-        if entry is not None and entry.fingerprint == fingerprint:
-            entries[client_id] = (
-                entry if entry.archived == archived else entry._replace(archived=archived)
-            )
-        else:
+        if entry is None or entry.fingerprint != fingerprint:
             to_open[client_id] = (archived, fingerprint)
+        elif entry.archived != archived:
+            entries[client_id] = entry._replace(archived=archived)
+        else:
+            entries[client_id] = entry
     if previous is None:
         # Everyone is new: read the names of the whole practice, not a list of ids.
         rows, failed = await rows_skipping_unreadable(
-            db, _NAMES.params(workspace_id=workspace_id), Client.id
+            db, _NAMES.params(workspace_id=workspace_id), _clients.c.id
         )
     else:
         rows, failed = await _open(db, workspace_id, list(to_open))
-    _add_opened(entries, rows, to_open)
+    opened = _opened(rows, to_open)
+    entries.update((entry.client_id, entry) for entry in opened)
     if cache is not None:
-        cache.stats.names_opened += 2 * len(rows)
+        cache.stats.names_opened += 2 * len(opened)
     # A client added after the first statement has no fingerprint here: the counter moved,
     # so the next request brings it in.
     unreadable = {client_id: to_open[client_id] for client_id in failed if client_id in to_open}
-    return NameIndex(version, usable, entries, unreadable)
+    with _collection_deferred():
+        if previous is None:
+            return NameIndex(version, usable, entries, unreadable)
+        return previous.updated(version, usable, entries, opened, unreadable)
+
+
+@contextmanager
+def _collection_deferred() -> Iterator[None]:
+    """Hold CPython's cyclic garbage collector while an index's objects are made: tens of
+    thousands of long-lived tuples at once would set off several collections, full ones
+    included (about 0.1 s each in a running app), none of which could free anything. The
+    block never awaits, so nothing else runs on the event loop meanwhile; the collector runs
+    again as usual afterwards."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 async def _open(
@@ -404,26 +519,18 @@ async def _open(
     if not ids:
         return [], []
     return await rows_skipping_unreadable(
-        db, _NAMES_OF.params(workspace_id=workspace_id, ids=ids), Client.id
+        db, _NAMES_OF.params(workspace_id=workspace_id, ids=ids), _clients.c.id
     )
 
 
-def _add_opened(
-    entries: dict[uuid.UUID, Entry],
-    rows: Iterable[Any],
-    seen: dict[uuid.UUID, tuple[bool, int]],
-) -> None:
+def _opened(rows: Iterable[Any], seen: dict[uuid.UUID, tuple[bool, int]]) -> list[Entry]:
+    """Entries of the opened rows (id, first, last) that `seen` has a fingerprint for."""
+    opened = []
     for client_id, first_name, last_name in rows:
         found = seen.get(client_id)
-        if found is None:
-            continue
-        archived, fingerprint = found
-        entries[client_id] = Entry(
-            sort_key(client_id, first_name, last_name),
-            search_text(first_name, last_name),
-            archived,
-            fingerprint,
-        )
+        if found is not None:
+            opened.append(new_entry(client_id, first_name, last_name, *found))
+    return opened
 
 
 async def _retry_unreadable(
@@ -432,12 +539,13 @@ async def _retry_unreadable(
     """Names that failed to open are tried again on every request, as before the cache (a
     key this process lacked may have arrived since); those that open now join the index."""
     rows, failed = await _open(db, workspace_id, list(index.unreadable))
-    if not rows:
+    opened = _opened(rows, index.unreadable)
+    if not opened:
         return index
     entries = dict(index.entries)
-    _add_opened(entries, rows, index.unreadable)
-    cache.stats.names_opened += 2 * len(rows)
+    entries.update((entry.client_id, entry) for entry in opened)
+    cache.stats.names_opened += 2 * len(opened)
     unreadable = {client_id: index.unreadable[client_id] for client_id in failed}
-    refreshed = NameIndex(index.version, index.key_versions, entries, unreadable)
+    refreshed = index.updated(index.version, index.key_versions, entries, opened, unreadable)
     cache.put(workspace_id, refreshed)
     return refreshed

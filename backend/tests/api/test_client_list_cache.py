@@ -435,13 +435,15 @@ async def test_an_unreadable_name_is_left_out_and_audited_on_every_request(
             )
             for _ in range(2):
                 assert await every_page(client) == ([uuid.UUID(grace["id"])], 1)
+            cache_of(api).clear()  # a process's first list of the practice meets it too
+            assert await every_page(client) == ([uuid.UUID(grace["id"])], 1)
             events = await connection.fetch(
                 "SELECT array_to_json(resource_ids)::text AS ids FROM audit_events "
                 "WHERE action = 'phi.decryption_failed' AND workspace_id = $1",
                 space.id,
             )
             # every_page reads two pages per walk: each request names the client it left out.
-            assert [json.loads(e["ids"]) for e in events] == [[ada["id"]]] * 4
+            assert [json.loads(e["ids"]) for e in events] == [[ada["id"]]] * 6
             await connection.execute(
                 "UPDATE clients SET last_name = $1 WHERE id = $2", stored, uuid.UUID(ada["id"])
             )

@@ -13,12 +13,10 @@ import pytest
 
 from carevault.clients.listing import (
     ClientListCache,
-    Entry,
     ListVersion,
     NameIndex,
     folded,
-    search_text,
-    sort_key,
+    new_entry,
     usable_key_versions,
 )
 from carevault.crypto import KeyRing
@@ -30,9 +28,7 @@ LAST = [*LAST_NAMES, ""]
 
 def index_of(names: list[tuple[uuid.UUID, str, str, bool]], version: int = 1) -> NameIndex:
     entries = {
-        client_id: Entry(
-            sort_key(client_id, first, last), search_text(first, last), archived, hash(client_id)
-        )
+        client_id: new_entry(client_id, first, last, archived, hash(client_id))
         for client_id, first, last, archived in names
     }
     return NameIndex(ListVersion(version, None), frozenset({1}), entries, {})
@@ -60,6 +56,46 @@ def test_order_and_matching_are_those_of_the_list_before_the_cache(
     expected = reference_order(names, q, include_archived)
     needle = None if q is None else folded(q.strip())
     assert list(index_of(names).matching(needle, include_archived=include_archived)) == expected
+
+
+@pytest.mark.parametrize("changes", [3, 200])
+def test_a_refreshed_index_is_the_index_built_from_scratch(changes: int) -> None:
+    """`updated` keeps unchanged clients in place and inserts the changed ones (or sorts
+    again past a few dozen): the result must be exactly a fresh build's."""
+    chance = random.Random(changes)
+    names = random_names(600, seed=changes)
+    before = index_of(names)
+    after = list(names)
+    for _ in range(changes):
+        position = chance.randrange(len(after))
+        client_id, first, last, archived = after[position]
+        action = chance.choice(["rename", "archive", "remove", "add"])
+        if action == "rename":
+            after[position] = (client_id, chance.choice(FIRST), chance.choice(LAST), archived)
+        elif action == "archive":
+            after[position] = (client_id, first, last, not archived)
+        elif action == "remove":
+            del after[position]
+        else:
+            after.append((uuid.uuid4(), chance.choice(FIRST), chance.choice(LAST), False))
+    old = {client_id: (first, last) for client_id, first, last, _ in names}
+    entries, opened = {}, []
+    for client_id, first, last, archived in after:
+        kept = before.entries.get(client_id)
+        if kept is not None and old[client_id] == (first, last):
+            entries[client_id] = kept._replace(archived=archived)
+        else:  # a new fingerprint, as a rewritten ciphertext has
+            entry = new_entry(client_id, first, last, archived, chance.getrandbits(63))
+            entries[client_id] = entry
+            opened.append(entry)
+    refreshed = before.updated(ListVersion(2, None), frozenset({1}), entries, opened, {})
+    fresh = index_of(after)
+    for include_archived in (False, True):
+        for needle in (None, "a", "ang"):
+            assert refreshed.matching(needle, include_archived=include_archived) == list(
+                fresh.matching(needle, include_archived=include_archived)
+            )
+    assert refreshed.nbytes == fresh.nbytes
 
 
 def test_unreadable_clients_are_named_only_where_they_would_have_been_listed() -> None:
@@ -134,8 +170,8 @@ def test_the_memory_estimate_is_close_to_what_an_index_really_holds() -> None:
             for n in range(count)
         ]
         entries = {
-            client_id: Entry(sort_key(client_id, f, last), search_text(f, last), archived, mark)
-            for client_id, f, last, archived, mark in rows
+            client_id: new_entry(client_id, first, last, archived, mark)
+            for client_id, first, last, archived, mark in rows
         }
         index = NameIndex(ListVersion(1, None), frozenset({1}), entries, {})
         del rows, entries
