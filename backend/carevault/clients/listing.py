@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import compress, repeat
 from operator import contains
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from sqlalchemy import (
     BigInteger,
@@ -84,10 +84,10 @@ from carevault.workspaces.models import Workspace
 DEFAULT_MAX_BYTES = 64 * 2**20
 IDLE_SECONDS = 30 * 60
 # What one client costs in an index besides the five strings it holds (counted exactly):
-# its entry and sort-key tuples, the UUID, the fingerprint, and its slots in the dict and
-# the ordered lists. Measured with tracemalloc on 10,000 clients (about 630 bytes a client
+# its entry tuple, its id and fingerprint ints, and its slots in the dict and the ordered
+# lists. Measured with tracemalloc on 10,000 clients (about 570 bytes a client
 # in all with names of 8 to 12 characters); tests/unit/test_client_listing.py checks it.
-ENTRY_OVERHEAD_BYTES = 320
+ENTRY_OVERHEAD_BYTES = 255
 
 
 def _table_of(model: type[Client]) -> Table:
@@ -115,27 +115,37 @@ def search_text(first_name: str, last_name: str) -> str:
     return f"{folded(first_name)} {folded(last_name)}"
 
 
-class Entry(NamedTuple):
-    """One client. Entries compare as tuples, so sorting them is sorting by `sort_key` (the
-    id, unique, settles every tie before the fields after it are reached)."""
-
-    last_folded: str
-    first_folded: str
-    last_name: str
-    first_name: str
-    client_id: uuid.UUID
-    search: str
-    archived: bool
-    fingerprint: int
+# One client: (folded last, folded first, last name, first name, id as UUID.int, search
+# text, archived, fingerprint). Entries compare as tuples, so sorting them is sorting by
+# `sort_key` (the id, unique, settles every tie before the fields after it are reached).
+# A plain tuple of strings, ints and bools, rather than a NamedTuple or with a UUID object:
+# CPython's collector stops tracking exactly such tuples, so a cached index adds nothing to
+# the work of the process's full collections (100,000 NamedTuples added 12 ms to each).
+Entry = tuple[str, str, str, str, int, str, bool, int]
+CLIENT: Final = 4
+SEARCH: Final = 5
+ARCHIVED: Final = 6
+FINGERPRINT: Final = 7
 
 
 def new_entry(
     client_id: uuid.UUID, first_name: str, last_name: str, archived: bool, fingerprint: int
 ) -> Entry:
     first, last = folded(first_name), folded(last_name)
-    return Entry(
-        last, first, last_name, first_name, client_id, f"{first} {last}", archived, fingerprint
+    return (
+        last,
+        first,
+        last_name,
+        first_name,
+        client_id.int,
+        f"{first} {last}",
+        archived,
+        fingerprint,
     )
+
+
+def with_archived(entry: Entry, archived: bool) -> Entry:
+    return (*entry[:ARCHIVED], archived, entry[FINGERPRINT])
 
 
 def fingerprint_of(first_stored: bytes, last_stored: bytes) -> int:
@@ -155,8 +165,8 @@ class ListVersion:
 
 
 def _entry_bytes(entry: Entry) -> int:
-    strings = (entry.last_folded, entry.first_folded, entry.last_name, entry.first_name)
-    return ENTRY_OVERHEAD_BYTES + sum(map(sys.getsizeof, strings)) + sys.getsizeof(entry.search)
+    strings = (entry[0], entry[1], entry[2], entry[3], entry[SEARCH])
+    return ENTRY_OVERHEAD_BYTES + sum(map(sys.getsizeof, strings))
 
 
 # Above this many changed clients a refresh sorts everything again rather than inserting.
@@ -185,7 +195,7 @@ class NameIndex:
         self,
         version: ListVersion,
         key_versions: frozenset[int],
-        entries: dict[uuid.UUID, Entry],
+        entries: dict[int, Entry],
         unreadable: dict[uuid.UUID, tuple[bool, int]],
         *,
         order: list[Entry] | None = None,
@@ -199,10 +209,10 @@ class NameIndex:
         # list, audited by each request that would have shown them, and tried again.
         self.unreadable = unreadable
         self._order = sorted(entries.values()) if order is None else order
-        self._all_ids = [entry.client_id for entry in self._order]
-        self._all_search = [entry.search for entry in self._order]
-        self._active_ids = [entry.client_id for entry in self._order if not entry.archived]
-        self._active_search = [entry.search for entry in self._order if not entry.archived]
+        self._all_ids = [entry[CLIENT] for entry in self._order]
+        self._all_search = [entry[SEARCH] for entry in self._order]
+        self._active_ids = [entry[CLIENT] for entry in self._order if not entry[ARCHIVED]]
+        self._active_search = [entry[SEARCH] for entry in self._order if not entry[ARCHIVED]]
         if nbytes is None:
             nbytes = sum(map(_entry_bytes, self._order))
         self.nbytes = nbytes + UNREADABLE_ENTRY_BYTES * len(unreadable)
@@ -212,7 +222,7 @@ class NameIndex:
         self,
         version: ListVersion,
         key_versions: frozenset[int],
-        entries: dict[uuid.UUID, Entry],
+        entries: dict[int, Entry],
         opened: list[Entry],
         unreadable: dict[uuid.UUID, tuple[bool, int]],
     ) -> NameIndex:
@@ -221,8 +231,8 @@ class NameIndex:
         order: list[Entry] = []
         nbytes = self.nbytes - UNREADABLE_ENTRY_BYTES * len(self.unreadable)
         for entry in self._order:
-            now = entries.get(entry.client_id)
-            if now is None or now.fingerprint != entry.fingerprint:
+            now = entries.get(entry[CLIENT])
+            if now is None or now[FINGERPRINT] != entry[FINGERPRINT]:
                 nbytes -= _entry_bytes(entry)  # gone, or opened again below
             else:
                 order.append(now)
@@ -235,9 +245,16 @@ class NameIndex:
         nbytes += sum(map(_entry_bytes, opened))
         return NameIndex(version, key_versions, entries, unreadable, order=order, nbytes=nbytes)
 
-    def matching(self, needle: str | None, *, include_archived: bool) -> Sequence[uuid.UUID]:
-        """Ids in list order: everyone (archived too if asked), or those whose folded
-        "first last" contains `needle` (already folded)."""
+    def page(
+        self, needle: str | None, *, include_archived: bool, offset: int, size: int
+    ) -> tuple[list[uuid.UUID], int]:
+        """The ids of one page of `matching`, and how many match in all."""
+        found = self.matching(needle, include_archived=include_archived)
+        return [uuid.UUID(int=client) for client in found[offset : offset + size]], len(found)
+
+    def matching(self, needle: str | None, *, include_archived: bool) -> Sequence[int]:
+        """Ids (as UUID.int) in list order: everyone (archived too if asked), or those whose
+        folded "first last" contains `needle` (already folded)."""
         ids = self._all_ids if include_archived else self._active_ids
         if needle is None:
             return ids
@@ -444,12 +461,13 @@ async def _build(
 ) -> NameIndex:
     """Without `previous`, open every name; with it, read every client's stored names (no
     decryption) and open only those whose ciphertexts differ from `previous`."""
+    entries: dict[int, Entry]
     if previous is None:
         result = await db.execute(_EVERYONE, {"workspace_id": workspace_id})
         try:
             with _collection_deferred():  # rows are decrypted here, as they are read
                 entries = {
-                    client_id: new_entry(
+                    client_id.int: new_entry(
                         client_id, first, last, archived, fingerprint_of(first_stored, last_stored)
                     )
                     for client_id, archived, first_stored, last_stored, first, last in result
@@ -469,13 +487,13 @@ async def _build(
     to_open: dict[uuid.UUID, tuple[bool, int]] = {}
     for client_id, archived, first_stored, last_stored in stored:
         fingerprint = fingerprint_of(first_stored, last_stored)
-        entry = known.get(client_id)
-        if entry is None or entry.fingerprint != fingerprint:
+        entry = known.get(client_id.int)
+        if entry is None or entry[FINGERPRINT] != fingerprint:
             to_open[client_id] = (archived, fingerprint)
-        elif entry.archived != archived:
-            entries[client_id] = entry._replace(archived=archived)
+        elif entry[ARCHIVED] != archived:
+            entries[entry[CLIENT]] = with_archived(entry, archived)
         else:
-            entries[client_id] = entry
+            entries[entry[CLIENT]] = entry
     if previous is None:
         # Everyone is new: read the names of the whole practice, not a list of ids.
         rows, failed = await rows_skipping_unreadable(
@@ -484,7 +502,7 @@ async def _build(
     else:
         rows, failed = await _open(db, workspace_id, list(to_open))
     opened = _opened(rows, to_open)
-    entries.update((entry.client_id, entry) for entry in opened)
+    entries.update((entry[CLIENT], entry) for entry in opened)
     if cache is not None:
         cache.stats.names_opened += 2 * len(opened)
     # A client added after the first statement has no fingerprint here: the counter moved,
@@ -543,7 +561,7 @@ async def _retry_unreadable(
     if not opened:
         return index
     entries = dict(index.entries)
-    entries.update((entry.client_id, entry) for entry in opened)
+    entries.update((entry[CLIENT], entry) for entry in opened)
     cache.stats.names_opened += 2 * len(opened)
     unreadable = {client_id: index.unreadable[client_id] for client_id in failed}
     refreshed = index.updated(index.version, index.key_versions, entries, opened, unreadable)

@@ -33,7 +33,7 @@ request at 10,000 clients).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal
@@ -195,16 +195,22 @@ async def list_clients(
         rows, unreadable = await rows_skipping_unreadable(
             db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
         )
-        matching: Sequence[uuid.UUID] = _by_name(rows)
+        matching = _by_name(rows)
+        page_ids = matching[paging.offset : paging.offset + paging.page_size]
+        total = len(matching)
     else:
         try:
             index = await listing.name_index(db, cache, workspace_id)
         except WorkspaceShredded:
             raise ApiError(410, "workspace_shredded", "this practice's data was shredded") from None
         needle = listing.folded(q) if kind == "name" else None
-        matching = index.matching(needle, include_archived=include_archived)
+        page_ids, total = index.page(
+            needle,
+            include_archived=include_archived,
+            offset=paging.offset,
+            size=paging.page_size,
+        )
         unreadable = index.unreadable_ids(include_archived=include_archived)
-    page_ids = list(matching[paging.offset : paging.offset + paging.page_size])
     clients: list[Client] = []
     if page_ids:
         page, unreadable_on_page = await scalars_skipping_unreadable(
@@ -223,7 +229,7 @@ async def list_clients(
         resource_ids=[client.id for client in clients],
         details={"search": kind, "include_archived": include_archived, "count": len(clients)},
     )
-    return clients, len(matching)
+    return clients, total
 
 
 async def update_client(

@@ -18,6 +18,7 @@ from carevault.clients.listing import (
     folded,
     new_entry,
     usable_key_versions,
+    with_archived,
 )
 from carevault.crypto import KeyRing
 from tests.client_names import FIRST_NAMES, LAST_NAMES, reference_order
@@ -28,7 +29,7 @@ LAST = [*LAST_NAMES, ""]
 
 def index_of(names: list[tuple[uuid.UUID, str, str, bool]], version: int = 1) -> NameIndex:
     entries = {
-        client_id: new_entry(client_id, first, last, archived, hash(client_id))
+        client_id.int: new_entry(client_id, first, last, archived, hash(client_id))
         for client_id, first, last, archived in names
     }
     return NameIndex(ListVersion(version, None), frozenset({1}), entries, {})
@@ -55,7 +56,12 @@ def test_order_and_matching_are_those_of_the_list_before_the_cache(
     names = random_names(400)
     expected = reference_order(names, q, include_archived)
     needle = None if q is None else folded(q.strip())
-    assert list(index_of(names).matching(needle, include_archived=include_archived)) == expected
+    found, total = index_of(names).page(
+        needle, include_archived=include_archived, offset=0, size=len(names)
+    )
+    assert found == expected and total == len(expected)
+    page, total = index_of(names).page(needle, include_archived=include_archived, offset=5, size=7)
+    assert page == expected[5:12] and total == len(expected)
 
 
 @pytest.mark.parametrize("changes", [3, 200])
@@ -81,12 +87,12 @@ def test_a_refreshed_index_is_the_index_built_from_scratch(changes: int) -> None
     old = {client_id: (first, last) for client_id, first, last, _ in names}
     entries, opened = {}, []
     for client_id, first, last, archived in after:
-        kept = before.entries.get(client_id)
+        kept = before.entries.get(client_id.int)
         if kept is not None and old[client_id] == (first, last):
-            entries[client_id] = kept._replace(archived=archived)
+            entries[client_id.int] = with_archived(kept, archived)
         else:  # a new fingerprint, as a rewritten ciphertext has
             entry = new_entry(client_id, first, last, archived, chance.getrandbits(63))
-            entries[client_id] = entry
+            entries[client_id.int] = entry
             opened.append(entry)
     refreshed = before.updated(ListVersion(2, None), frozenset({1}), entries, opened, {})
     fresh = index_of(after)
@@ -170,7 +176,7 @@ def test_the_memory_estimate_is_close_to_what_an_index_really_holds() -> None:
             for n in range(count)
         ]
         entries = {
-            client_id: new_entry(client_id, first, last, archived, mark)
+            client_id.int: new_entry(client_id, first, last, archived, mark)
             for client_id, first, last, archived, mark in rows
         }
         index = NameIndex(ListVersion(1, None), frozenset({1}), entries, {})
