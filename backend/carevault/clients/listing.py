@@ -309,11 +309,19 @@ class ClientListCache:
             self._indexes.move_to_end(workspace_id)
         return index
 
-    def put(self, workspace_id: uuid.UUID, index: NameIndex) -> bool:
-        """Keep `index` unless it alone exceeds the cap, or a newer one is already kept (two
-        requests can refresh the same practice at once). Evicts least recently used."""
+    def put(
+        self, workspace_id: uuid.UUID, index: NameIndex, *, replacing: NameIndex | None = None
+    ) -> bool:
+        """Keep `index` unless it alone exceeds the cap, or another request kept a newer one
+        meanwhile (two requests can refresh a practice at once). An index made from the kept
+        one (`replacing`) always replaces it, even at a lower counter: the database was
+        restored to an earlier state. Evicts least recently used practices."""
         current = self._indexes.get(workspace_id)
-        if current is not None and _newer(current.version, index.version):
+        if (
+            current is not None
+            and current is not replacing
+            and _newer(current.version, index.version)
+        ):
             return False
         self.drop(workspace_id)
         if index.nbytes > self.max_bytes:
@@ -446,7 +454,7 @@ async def name_index(
         cache.stats.builds += 1
     else:
         cache.stats.refreshes += 1
-    if not cache.put(workspace_id, index):
+    if not cache.put(workspace_id, index, replacing=previous):
         cache.stats.bypasses += 1
     return index
 
@@ -565,5 +573,5 @@ async def _retry_unreadable(
     cache.stats.names_opened += 2 * len(opened)
     unreadable = {client_id: index.unreadable[client_id] for client_id in failed}
     refreshed = index.updated(index.version, index.key_versions, entries, opened, unreadable)
-    cache.put(workspace_id, refreshed)
+    cache.put(workspace_id, refreshed, replacing=index)
     return refreshed

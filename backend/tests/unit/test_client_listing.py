@@ -139,6 +139,18 @@ def test_an_older_index_never_replaces_a_newer_one() -> None:
     assert cache.get(practice) is newer
 
 
+def test_an_index_refreshed_from_the_kept_one_replaces_it_even_at_a_lower_counter() -> None:
+    """A database restored to an earlier state has a lower counter: the index brought up to
+    date from the kept one must replace it, or every request would refresh forever."""
+    practice = uuid.uuid4()
+    cache = ClientListCache()
+    kept = index_of(random_names(5), version=9)
+    cache.put(practice, kept)
+    restored = index_of(random_names(5), version=4)
+    assert cache.put(practice, restored, replacing=kept)
+    assert cache.get(practice) is restored
+
+
 def test_practices_unused_for_the_idle_time_are_dropped() -> None:
     cache = ClientListCache(idle_seconds=60)
     stale, fresh = uuid.uuid4(), uuid.uuid4()
