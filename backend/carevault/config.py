@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import ByteSize, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from carevault.api.proxies import IPNetwork, parse_networks
@@ -61,6 +61,9 @@ class Settings(BaseSettings):
         description="The schema owner's URL for `carevault db upgrade`; unset: the runtime URL",
     )
     import_max_rows: int = Field(default=100_000, ge=1)
+    # Memory each process may use for the client list's decrypted names (carevault.clients.
+    # listing): "64MiB", "512KB" or bytes; 0 turns the cache off.
+    client_list_cache_size: ByteSize = Field(default=ByteSize(64 * 2**20), ge=0)
     # --- sign-in security (issue 9) ---
     trusted_proxies: str = Field(
         default="",

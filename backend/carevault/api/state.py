@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from carevault.api.failures import IncidentLog
 from carevault.auth.rate_limit import RateLimiter
+from carevault.clients.listing import ClientListCache
 from carevault.config import Settings
 from carevault.crypto import KeyRingManager
 
@@ -27,7 +28,11 @@ class AppState:
     # Database failures seen by requests (logged once per interval; read by readiness).
     incidents: IncidentLog = field(default_factory=IncidentLog)
     rate_limiter: RateLimiter | None = None
+    # Each practice's decrypted, folded client names (carevault.clients.listing).
+    client_list_cache: ClientListCache | None = None
 
     def __post_init__(self) -> None:
         if self.rate_limiter is None:
             self.rate_limiter = RateLimiter(self.settings.api_rate_limit_per_minute)
+        if self.client_list_cache is None:
+            self.client_list_cache = ClientListCache(int(self.settings.client_list_cache_size))

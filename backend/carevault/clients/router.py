@@ -98,6 +98,7 @@ async def list_clients(
     request: Request,
     principal: CurrentPrincipal,
     db: DbSession,
+    state: State,
     paging: PageParams,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
     # Accepted only to be refused with the reason: search moved into a request body.
@@ -111,14 +112,18 @@ async def list_clients(
             400, "search_in_body", "search with POST /api/v1/clients/search; never in the URL"
         )
     clients, total = await service.list_clients(
-        db, principal, paging, include_archived=include_archived
+        db,
+        principal,
+        paging,
+        include_archived=include_archived,
+        cache=state.client_list_cache,
     )
     return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
 
 
 @router.post("/search", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
 async def search_clients(
-    body: ClientSearch, principal: CurrentPrincipal, db: DbSession
+    body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
 ) -> Page[ClientRead]:
     """Find clients by email or phone (exact match, however it is written) or part of a first
     or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
@@ -126,7 +131,12 @@ async def search_clients(
     history. Reads nothing but does need the CSRF header with a cookie session."""
     paging = Pagination(body.page, body.page_size)
     clients, total = await service.list_clients(
-        db, principal, paging, q=body.q, include_archived=body.include_archived
+        db,
+        principal,
+        paging,
+        q=body.q,
+        include_archived=body.include_archived,
+        cache=state.client_list_cache,
     )
     return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
 

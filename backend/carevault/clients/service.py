@@ -4,50 +4,56 @@ and ordering them differ from plain columns.
 How `GET /clients` and `POST /clients/search` order and search
 ---------------------------------------------------------------
 Names are encrypted with a fresh nonce per value, so PostgreSQL can neither sort nor match
-them. A list request therefore reads three columns (id, first and last name) of the
-workspace's clients (non-archived ones unless asked), decrypts the two names in Python,
-keeps those whose "first last" name contains `q` for a name search, sorts by last then first
-name, and only then loads the full records of the one page it returns. Matching and order
-ignore case and accents ("angs" finds "Ängström", sorted among the A's). Email and
-phone searches never decrypt to find anything: `q` is normalised and hashed into the
-workspace's blind index (an HMAC; see `carevault.crypto.blind_index`), and the indexed
-`email_bidx` / `phone_bidx` columns answer an exact match in the database.
+them. Lists are by last then first name, ignoring case and accents ("angs" finds
+"Ängström", sorted among the A's); a name search keeps the clients whose "first last" name
+contains `q`. Both come from the practice's name index (`carevault.clients.listing`): the
+decrypted, folded names of its clients, kept per process and checked on every request
+against a change counter PostgreSQL advances on every write to `clients`. A list request
+reads the counter, slices the index (or filters it by substring for a name search; no name
+is decrypted per keystroke), then loads and decrypts only the page's rows by id. After a
+change only the changed clients' names are decrypted again, once per process. So a page
+costs the same at 100 and at 10,000 clients; the price is plaintext names in each process's
+memory, bounded by `CAREVAULT_CLIENT_LIST_CACHE_SIZE` (listing's docstring and
+docs/encryption.md say what that does and does not change).
 
-What that costs as a practice grows: every list or name search decrypts 2 x N names for
-N clients, whatever page it returns. One AES-GCM decryption takes about 4 µs; with fetching
-and sorting, a list costs about 20 µs per client (measured: 0.15-0.3 s for 10,000 clients),
-so ~20 ms for a practice of 1,000 clients, ~0.2 s at 10,000 and ~1 s at 50,000. Small
-practices have hundreds; it is fine to tens of thousands of clients per workspace and
-linear beyond. Past that, the alternatives all put something derived from names in the
-database: a blind index of each normalised name (exact-name match only, cheap), blind
-indexes of name prefixes or trigrams (substring search, but they reveal which clients share
-fragments and multiply writes), or an order-revealing sort key (leaks the alphabetical
-order). A per-process cache of decrypted names would spare the database those leaks but
-keeps plaintext in memory and needs invalidation across processes. None is worth its leak
-at today's sizes.
+Email and phone searches never decrypt to find anything: `q` is normalised and hashed into
+the workspace's blind index (an HMAC; see `carevault.crypto.blind_index`), the indexed
+`email_bidx` / `phone_bidx` columns answer an exact match in the database, and the few
+matches are ordered by name after decrypting theirs.
+
+Rejected alternatives, which put something derived from names in the database: a blind
+index of each normalised name (exact-name match only), blind indexes of name prefixes or
+trigrams (substring search, but they reveal which clients share fragments and multiply
+writes), a keyed, truncated sort token (an order-revealing encoding: it leaks the
+alphabetical order of the practice, and near-equal tokens leak shared prefixes), and
+decrypting every name on every request (what CareVault did before: 0.15-0.3 s of CPU per
+request at 10,000 clients).
 """
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import Row, update
+from sqlalchemy import Row, any_, bindparam, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import Uuid
 
 from carevault.api.errors import ApiError, not_found
 from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
+from carevault.clients import listing
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
+from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.time import after_practice_today
 
 if TYPE_CHECKING:
@@ -85,27 +91,19 @@ def _blind_indexes(changes: dict[str, Any], workspace_id: uuid.UUID) -> dict[str
     return columns
 
 
-def _folded(text: str) -> str:
-    """Case- and accent-insensitive form for ordering and matching: "Ängström" -> "angstrom"."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def _by_name(rows: Iterable[Row[uuid.UUID, str, str]], needle: str | None) -> list[uuid.UUID]:
-    """Ids of the clients whose "first last" name contains `needle` (all when None), by last
-    then first name; exact spelling and then id break ties, so the order is stable."""
-    keyed: list[tuple[tuple[str, str, str, str, str], uuid.UUID]] = []
-    for client_id, first_name, last_name in rows:
-        first, last = _folded(first_name), _folded(last_name)
-        if needle is None or needle in f"{first} {last}":
-            keyed.append(((last, first, last_name, first_name, str(client_id)), client_id))
+def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
+    """Ids of `rows` (id, first, last) in list order (`listing.sort_key`)."""
+    keyed = [(listing.sort_key(i, first, last), i) for i, first, last in rows]
     keyed.sort(key=itemgetter(0))
     return [client_id for _, client_id in keyed]
 
 
 _clients = WorkspaceRepository(Client, noun="client")
+
+# The page's rows by id, one array parameter whatever the page size.
+_PAGE = in_workspace(Client, bindparam("workspace_id")).where(  # type: ignore[arg-type]
+    Client.id == any_(bindparam("ids", type_=ARRAY(Uuid())))
+)
 
 
 async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID) -> None:
@@ -167,13 +165,12 @@ async def list_clients(
     *,
     q: str | None = None,
     include_archived: bool = False,
+    cache: listing.ClientListCache | None = None,
 ) -> tuple[list[Client], int]:
-    """By last then first name, case-insensitive; see the module docstring for how and at
-    what cost. One audit event names every client returned; never the search term."""
+    """By last then first name, case-insensitive; see the module docstring for how. Without
+    `cache` every request builds the name index afresh. One audit event names every client
+    returned; never the search term."""
     workspace_id = principal.workspace_id
-    scope = in_workspace(Client, workspace_id)
-    if not include_archived:
-        scope = scope.where(Client.archived_at.is_(None))
     q = (q or "").strip()
     kind = search_kind(q) if q else None
     if kind in ("email", "phone"):
@@ -181,16 +178,32 @@ async def list_clients(
         # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
         candidates = PracticeBlindIndex(current_cipher()).candidates(kind, q, str(workspace_id))
         column = Client.email_bidx if kind == "email" else Client.phone_bidx
-        scope = scope.where(column.in_(candidates))
-    rows, unreadable = await rows_skipping_unreadable(
-        db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
-    )
-    matching = _by_name(rows, _folded(q) if kind == "name" else None)
-    page_ids = matching[paging.offset : paging.offset + paging.page_size]
+        scope = in_workspace(Client, workspace_id).where(column.in_(candidates))
+        if not include_archived:
+            scope = scope.where(Client.archived_at.is_(None))
+        rows, unreadable = await rows_skipping_unreadable(
+            db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
+        )
+        matching = _by_name(rows)
+        page_ids = matching[paging.offset : paging.offset + paging.page_size]
+        total = len(matching)
+    else:
+        try:
+            index = await listing.name_index(db, cache, workspace_id)
+        except WorkspaceShredded:
+            raise ApiError(410, "workspace_shredded", "this practice's data was shredded") from None
+        needle = listing.folded(q) if kind == "name" else None
+        page_ids, total = index.page(
+            needle,
+            include_archived=include_archived,
+            offset=paging.offset,
+            size=paging.page_size,
+        )
+        unreadable = index.unreadable_ids(include_archived=include_archived)
     clients: list[Client] = []
     if page_ids:
         page, unreadable_on_page = await scalars_skipping_unreadable(
-            db, in_workspace(Client, workspace_id).where(Client.id.in_(page_ids)), Client.id
+            db, _PAGE.params(workspace_id=workspace_id, ids=page_ids), Client.id
         )
         unreadable += unreadable_on_page
         loaded = {client.id: client for client in page}
@@ -205,7 +218,7 @@ async def list_clients(
         resource_ids=[client.id for client in clients],
         details={"search": kind, "include_archived": include_archived, "count": len(clients)},
     )
-    return clients, len(matching)
+    return clients, total
 
 
 async def update_client(

@@ -114,6 +114,10 @@ def _live_practices(table: Table) -> Any:
     return table.c.workspace_id.not_in(shredded)
 
 
+# Set for the transaction of each batch: it rewrites ciphertexts, never what they say.
+RESEALING_SETTING = "carevault.resealing"
+
+
 # Dry run -------------------------------------------------------------------------------------
 
 
@@ -274,6 +278,10 @@ async def _rewrite_table(
                     failed.add((table.name, row.id))
                     continue
                 updates.append({"b_id": row.id, **values})
+            if updates:
+                # Only re-sealed: the plaintext is unchanged, so this is not an edit for the
+                # client list's change counter (migration 0014).
+                await db.execute(select(func.set_config(RESEALING_SETTING, "on", True)))
             for group in _same_columns(updates):
                 await db.execute(_update_statement(table, group[0], summary.target_format), group)
             summary.values_rewritten += sum(len(values) - 1 for values in updates)

@@ -84,6 +84,7 @@ class CryptoAndKeyRingCollector(Collector):
             value=last,
         )
         yield from audit_metrics(self.state)
+        yield from client_list_metrics(self.state)
 
 
 def audit_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
@@ -123,6 +124,52 @@ def audit_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetric
         "carevault_audit_last_checkpoint_timestamp_seconds",
         "When this process last wrote or saw a checkpoint",
         value=checkpoint,
+    )
+
+
+def client_list_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+    """The name cache of the client list (carevault.clients.listing): size and use. Its
+    only label is the kind of lookup; never a practice, a client or a name."""
+    cache = state.client_list_cache
+    if cache is None:
+        return
+    yield GaugeMetricFamily(
+        "carevault_client_list_cache_practices",
+        "Practices whose client names this process holds",
+        value=len(cache),
+    )
+    yield GaugeMetricFamily(
+        "carevault_client_list_cache_bytes",
+        "Estimated memory held by the cached client names",
+        value=cache.nbytes,
+    )
+    yield GaugeMetricFamily(
+        "carevault_client_list_cache_max_bytes",
+        "CAREVAULT_CLIENT_LIST_CACHE_SIZE (0: the cache is off)",
+        value=cache.max_bytes,
+    )
+    stats = cache.stats
+    lookups = CounterMetricFamily(
+        "carevault_client_list_cache_lookups",
+        "Client lists and name searches by how their practice's names were found: hit "
+        "(cached and current), refresh (changed names opened), build (all opened, then "
+        "kept), bypass (all opened for this request only)",
+        labels=["result"],
+    )
+    lookups.add_metric(["hit"], stats.hits)
+    lookups.add_metric(["refresh"], stats.refreshes)
+    lookups.add_metric(["build"], stats.builds)
+    lookups.add_metric(["bypass"], stats.bypasses)
+    yield lookups
+    yield CounterMetricFamily(
+        "carevault_client_list_cache_evictions",
+        "Practices dropped to stay under the cap or after going unused",
+        value=stats.evictions,
+    )
+    yield CounterMetricFamily(
+        "carevault_client_list_cache_names_opened",
+        "Client names decrypted to fill or refresh the cache",
+        value=stats.names_opened,
     )
 
 

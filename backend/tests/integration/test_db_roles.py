@@ -72,6 +72,11 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
                 f"/clients/{created.json()['id']}", json={"notes": "changed"}
             )
             assert updated.status_code == 200
+            # The client list's counter (migration 0014): appended and folded by triggers
+            # running as this role, read by the list.
+            assert (await client.get("/clients")).json()["total"] == 1
+            assert (await client.delete(f"/clients/{created.json()['id']}")).status_code == 204
+            assert (await client.get("/clients")).json()["total"] == 0
             assert (await client.get("/audit-events")).json()["total"] >= 2
         # Readiness's space probe empties its scratch table: allowed there, and only there.
         report = await health.readiness(api.app.state.carevault)
