@@ -5,7 +5,6 @@ own database role or by a superuser."""
 from __future__ import annotations
 
 import asyncio
-import hmac
 import itertools
 import uuid
 from collections.abc import AsyncIterator
@@ -17,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE
-from carevault.audit.sealing import EVENT_DIGEST_SQL
 from carevault.auth.models import Role
 from carevault.cli import app as cli
 from tests.api.test_auth import sql
 from tests.api_support import ApiContext, running_api
+from tests.audit_support import forged_seal
 from tests.conftest import NewDatabase
 
 
@@ -287,7 +286,7 @@ async def test_superuser_truncating_a_chain_after_a_seal_is_a_deleted_tail(
 
 async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiContext) -> None:
     """A superuser alters an event and recomputes its digest and its seal, with every public
-    field right (key id included) but a MAC made without the ring's key."""
+    field right (key id and content digest included) but a MAC made without the ring's key."""
     workspace = await sealed_and_checkpointed(audit_api)
     target = (await event_ids(audit_api, workspace))[1]
     seq = await seal_of(audit_api, target)
@@ -299,24 +298,17 @@ async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiC
     connection = await asyncpg.connect(audit_api.database_url.replace("+asyncpg", ""))
     try:
         await connection.execute("SET session_replication_role = replica")
-        await connection.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'")
-        digest = await connection.fetchval(
-            f"SELECT {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = $1",
-            target,
-        )
         seal = await connection.fetchrow(
-            "SELECT event_ids, digests FROM audit_seals WHERE workspace_id = $1 AND seq = $2",
-            workspace,
-            seq,
+            "SELECT * FROM audit_seals WHERE workspace_id = $1 AND seq = $2", workspace, seq
         )
-        index = list(seal["event_ids"]).index(target)
-        digests = bytearray(seal["digests"])
-        digests[index * 32 : (index + 1) * 32] = digest
-        forged = hmac.digest(b"guessed key" * 3, bytes(digests), "sha256")
+        # Every public field recomputed over the rows as they are now, in the seal's format.
+        forged = await forged_seal(connection, seal, seal["prev_mac"], b"guessed key" * 3)
         await connection.execute(
-            "UPDATE audit_seals SET digests = $1, mac = $2 WHERE workspace_id = $3 AND seq = $4",
-            bytes(digests),
-            forged,
+            "UPDATE audit_seals SET digests = $1, content_digest = $2, mac = $3 "
+            "WHERE workspace_id = $4 AND seq = $5",
+            forged["digests"],
+            forged["content_digest"],
+            forged["mac"],
             workspace,
             seq,
         )
