@@ -4,10 +4,13 @@ specification in docs/operations.md ("Seal formats")."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import struct
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 
@@ -126,3 +129,74 @@ def encode_event(
         _field(OID_JSONB, details),
     )
     return struct.pack(">i", len(fields)) + b"".join(fields)
+
+
+# The format-2 test vector of docs/operations.md ("Seal formats"), between these markers.
+VECTOR_BEGIN = "<!-- audit-seal-vector:begin -->"
+VECTOR_END = "<!-- audit-seal-vector:end -->"
+VECTOR_KEY = bytes(range(32))
+VECTOR_EVENT: dict[str, Any] = {
+    "id": 42,
+    "workspace_id": uuid.UUID("00112233-4455-6677-8899-aabbccddeeff"),
+    "occurred_at": datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC),
+    "actor_user_id": uuid.UUID("10000000-0000-4000-8000-000000000001"),
+    "actor_token_id": None,
+    "action": "session.read",
+    "resource_type": "session",
+    "resource_ids": [uuid.UUID("20000000-0000-4000-8000-000000000002")],
+    "ip_address": "203.0.113.7",
+    "details_text": '{"version": 3}',
+}
+VECTOR_SEAL: dict[str, Any] = {"seq": 1, "total": 1, "txid_from": 0, "txid_to": 1000}
+
+
+def _lines(value: bytes) -> str:
+    digits = value.hex()
+    return "\n".join(digits[i : i + 64] for i in range(0, len(digits), 64))
+
+
+def vector_block() -> str:
+    """The vector recomputed from the specification with hashlib and hmac alone (the layout
+    of each hash and MAC input written out again here, not taken from carevault)."""
+    encoding = encode_event(**VECTOR_EVENT)
+    digest = hashlib.sha256(b"carevault.audit.event/2\x00" + encoding).digest()
+    content = hashlib.sha256(b"carevault.audit.seal-content/2\x00" + encoding).digest()
+    seal = VECTOR_SEAL
+    message = (
+        b"carevault.audit.seal/2\x00"
+        + VECTOR_EVENT["workspace_id"].bytes
+        + struct.pack(">QQI", seal["seq"], seal["total"], 1)
+        + b"\x00" * 32
+        + struct.pack(">qq", seal["txid_from"], seal["txid_to"])
+        + struct.pack(">q", VECTOR_EVENT["id"])
+        + digest
+        + content
+    )
+    mac = hmac.digest(VECTOR_KEY, message, "sha256")
+    event = VECTOR_EVENT
+    return "\n".join(
+        [
+            "```text",
+            f"audit key       {VECTOR_KEY.hex()}",
+            f"id              {event['id']}",
+            f"workspace_id    {event['workspace_id']}",
+            f"occurred_at     {event['occurred_at'].isoformat()}",
+            f"actor_user_id   {event['actor_user_id']}",
+            "actor_token_id  NULL",
+            f"action          {event['action']}",
+            f"resource_type   {event['resource_type']}",
+            f"resource_ids    {{{event['resource_ids'][0]}}}",
+            f"ip_address      {event['ip_address']}",
+            f"details         {event['details_text']}",
+            f"encoding ({len(encoding)} bytes)",
+            _lines(encoding),
+            f"digest          {digest.hex()}",
+            "seal            workspace_id as above, seq 1, total 1, txid_from 0, txid_to 1000,",
+            "                prev_mac 32 zero bytes (the first seal), event_ids [42]",
+            f"content_digest  {content.hex()}",
+            f"MAC message ({len(message)} bytes)",
+            _lines(message),
+            f"mac             {mac.hex()}",
+            "```",
+        ]
+    )
