@@ -16,8 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE
+from carevault.audit.sealing import content_digest, event_digest, seal_mac_v2
 from carevault.auth.models import Role
 from carevault.cli import app as cli
+from carevault.crypto import LocalFileProvider
 from tests.api.test_auth import sql
 from tests.api_support import ApiContext, running_api
 from tests.audit_support import forged_seal
@@ -427,6 +429,29 @@ async def test_export_writes_events_seals_and_the_checkpoint(
     assert chain[-1]["mac"] == head["head_mac"]  # the seals reach the checkpoint's head
     for previous, following in itertools.pairwise(chain):
         assert following["prev_mac"] == previous["mac"]
+    # What an outside verifier does with the export and the audit key (format 2).
+    key = LocalFileProvider(audit_api.settings.data_dir / "keyring.json").load().audit_key
+    assert key is not None
+    encodings = {e["id"]: bytes.fromhex(e["encoding"]) for e in events if e["format"] == 2}
+    for event in events:
+        assert event_digest(encodings[event["id"]]).hex() == event["digest"]
+    for seal in chain:
+        ids = seal["event_ids"]
+        assert seal["format"] == 2
+        assert content_digest(encodings[i] for i in ids).hex() == seal["content_digest"]
+        mac = seal_mac_v2(
+            key,
+            uuid.UUID(seal["workspace_id"]),
+            seal["seq"],
+            seal["total"],
+            bytes.fromhex(seal["prev_mac"]),
+            seal["txid_from"],
+            seal["txid_to"],
+            ids,
+            bytes.fromhex(seal["digests"]),
+            bytes.fromhex(seal["content_digest"]),
+        )
+        assert mac.hex() == seal["mac"]
 
 
 async def test_checkpoints_go_to_the_data_directory_by_default(audit_api: ApiContext) -> None:
