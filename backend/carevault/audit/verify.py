@@ -321,10 +321,14 @@ async def _check_seals(
     while True:
         page = await raw.fetch(ROUNDS_SQL, *scope, *after, ROUNDS_PAGE)
         for row in page:
-            # A batch ends between rounds, or where the format changes (a round written by
-            # a sealer of the previous version during an upgrade).
+            # A batch ends between rounds: once it is big enough, where the format changes
+            # (a round written by a sealer of the previous version during an upgrade), and
+            # before a gap in the txid ranges, whose events are not to be read (an
+            # incremental verify skips the rounds between a quiet chain's checkpointed
+            # head and the next seal it checks).
             if batch and (
                 row["format"] != batch[-1]["format"]
+                or row["txid_from"] > batch[-1]["txid_to"]
                 or (size >= CHUNK_EVENTS and row["txid_to"] != batch[-1]["txid_to"])
             ):
                 await _check_batch(raw, report, batch, audit_key, fingerprint, sealed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -413,3 +414,43 @@ async def test_postgresql_encodes_the_documented_vector(engine: AsyncEngine) -> 
         await connection.close()
     documented = vector_block().split(" bytes)\n")[1].split("\ndigest")[0].replace("\n", "")
     assert bytes(encoding).hex() == documented
+
+
+async def test_an_incremental_verify_reads_no_round_the_checkpoint_already_covers(
+    engine: AsyncEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet chain's checkpointed head is an old seal: verifying from it must not read the
+    events of every round between it and the seals that follow the checkpoint."""
+    quiet, busy = uuid.uuid4(), uuid.uuid4()
+    await add_event(engine, quiet)
+    await seal(engine)
+    for _ in range(4):
+        await add_event(engine, busy)
+        await seal(engine)
+    store = FileStore(tmp_path / "checkpoints.jsonl")
+    async with engine.begin() as connection:
+        await write_checkpoint(connection, store, KEY)
+    await add_event(engine, quiet)
+    await add_event(engine, busy)
+    await seal(engine)
+    async with engine.connect() as connection:
+        skipped = [
+            (int(row.txid_from), int(row.txid_to))
+            for row in await connection.execute(
+                text(
+                    "SELECT txid_from, txid_to FROM audit_seals WHERE workspace_id = :w AND seq < 4"
+                ),
+                {"w": busy},
+            )
+        ]
+    read: list[tuple[int, int]] = []
+    check_batch = verify_module._check_batch
+
+    async def recording(raw: Any, report: VerifyReport, batch: list[Any], *args: Any) -> None:
+        read.append((min(s["txid_from"] for s in batch), max(s["txid_to"] for s in batch)))
+        await check_batch(raw, report, batch, *args)
+
+    monkeypatch.setattr(verify_module, "_check_batch", recording)
+    report = await check(engine, store, since_checkpoint=True)
+    assert problems(report) == [] and report.events == 1 + 1 + 1 + 1
+    assert read and all(end <= low or high <= start for start, end in read for low, high in skipped)
