@@ -1,13 +1,14 @@
 """Measure the audit trail: sealing and verification throughput, and bytes per event.
 
-    .venv/bin/python -m tools.audit_bench [--events 300000] [--workspaces 20]
+    .venv/bin/python -m tools.audit_bench [--events 300000] [--workspaces 20] [--seal-format 2]
 
 Creates and drops its own database (carevault_auditbench_*) on the local server, fills it
 with events like a note read's, seals them, writes a checkpoint to a temporary file, then
 times a full and an incremental `verify`. CPU is counted for this process and for the
 PostgreSQL backend serving it (from /proc), so events per second per core can be given.
 Bytes per event are compared with the layout before issue 10 (JSON-string resource ids and
-two SHA-256 columns) on a copy of the same events.
+two SHA-256 columns) on a copy of the same events. `--seal-format 1` seals in the format
+written before migration 0015, to measure how trails sealed then verify now.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from carevault.audit.background import AuditSealer
 from carevault.audit.checkpoints import FileStore, write_checkpoint
-from carevault.audit.sealing import measure_lag, seal_all
+from carevault.audit.sealing import CURRENT_FORMAT, SEAL_FORMATS, measure_lag, seal_all
 from carevault.audit.verify import VerifyReport, verify
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
@@ -77,14 +78,14 @@ async def fill(dsn: str, events: int, workspaces: int) -> None:
 
 async def timed_verify(
     connection: AsyncConnection, key: bytes, store: FileStore, database: str, incremental: bool
-) -> tuple[VerifyReport, float]:
+) -> tuple[VerifyReport, tuple[float, float]]:
+    """The report, and the CPU seconds of this process and of its PostgreSQL backend."""
     backend = int(await connection.scalar(text("SELECT pg_backend_pid()")))
-    cpu_before = time.process_time() + cpu_of(backend)
+    client_before, backend_before = time.process_time(), cpu_of(backend)
     report = await verify(
         connection, key, checkpoint=store.latest(database), since_checkpoint=incremental
     )
-    cpu = time.process_time() + cpu_of(backend) - cpu_before
-    return report, cpu
+    return report, (time.process_time() - client_before, cpu_of(backend) - backend_before)
 
 
 async def lag_under_load(url: str, key: bytes, seconds: float, writers: int) -> None:
@@ -174,7 +175,7 @@ async def sizes(dsn: str) -> dict[str, float]:
         await connection.close()
 
 
-async def main(events: int, workspaces: int, admin_dsn: str, keep: bool) -> None:
+async def main(events: int, workspaces: int, admin_dsn: str, keep: bool, seal_format: int) -> None:
     name = f"carevault_auditbench_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(admin_dsn)
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -188,12 +189,22 @@ async def main(events: int, workspaces: int, admin_dsn: str, keep: bool) -> None
         await fill(dsn, events, workspaces)
         print(f"inserted {events} events in {time.perf_counter() - started:.1f} s")
 
-        started, cpu = time.perf_counter(), time.process_time()
-        sealed = await seal_all(engine, key, wait_for_lock=True)
-        elapsed = time.perf_counter() - started
+        # One pooled connection, so that its backend's CPU can be read too.
+        sealer_engine = create_engine(url, pool_size=1)
+        try:
+            async with sealer_engine.connect() as connection:
+                backend = int(await connection.scalar(text("SELECT pg_backend_pid()")))
+            started, cpu = time.perf_counter(), time.process_time()
+            backend_cpu = cpu_of(backend)
+            sealed = await seal_all(sealer_engine, key, wait_for_lock=True, seal_format=seal_format)
+            elapsed = time.perf_counter() - started
+            backend_cpu = cpu_of(backend) - backend_cpu
+        finally:
+            await sealer_engine.dispose()
         print(
-            f"sealed {sealed} events in {elapsed:.1f} s ({sealed / elapsed:,.0f} events/s; "
-            f"sealer CPU {time.process_time() - cpu:.1f} s)"
+            f"sealed {sealed} events (format {seal_format}) in {elapsed:.1f} s "
+            f"({sealed / elapsed:,.0f} events/s; sealer CPU {time.process_time() - cpu:.1f} s, "
+            f"its PostgreSQL backend {backend_cpu:.1f} s)"
         )
         with tempfile.TemporaryDirectory() as folder:
             store = FileStore(Path(folder) / "checkpoints.jsonl")
@@ -202,19 +213,23 @@ async def main(events: int, workspaces: int, admin_dsn: str, keep: bool) -> None
             for incremental in (False, False, True):
                 if incremental:
                     await fill(dsn, 10_000, workspaces)
-                    await seal_all(engine, key, wait_for_lock=True)
+                    await seal_all(engine, key, wait_for_lock=True, seal_format=seal_format)
                 async with engine.connect() as connection:
                     connection = await connection.execution_options(
                         isolation_level="REPEATABLE READ"
                     )
                     async with connection.begin():
-                        report, cpu = await timed_verify(connection, key, store, name, incremental)
+                        report, (client_cpu, server_cpu) = await timed_verify(
+                            connection, key, store, name, incremental
+                        )
+                        cpu = client_cpu + server_cpu
                 kind = "incremental" if incremental else "full"
                 problems = [str(f) for f in report.findings if f.severity != "WARNING"]
                 print(
                     f"{kind} verify: {report.events} events, {report.seals} seals in "
                     f"{report.seconds:.2f} s = {report.events_per_second:,.0f} events/s wall; "
-                    f"CPU {cpu:.2f} s (client + backend) = {report.events / cpu:,.0f} events "
+                    f"CPU {cpu:.2f} s (client {client_cpu:.2f} + backend {server_cpu:.2f}) = "
+                    f"{report.events / cpu:,.0f} events "
                     f"per CPU-second; problems: {problems or 'none'}"
                 )
         await lag_under_load(url, key, seconds=20.0, writers=20)
@@ -239,5 +254,10 @@ if __name__ == "__main__":
     parser.add_argument("--workspaces", type=int, default=20)
     parser.add_argument("--admin-dsn", default=ADMIN_DSN)
     parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--seal-format", type=int, choices=SEAL_FORMATS, default=CURRENT_FORMAT)
     options = parser.parse_args()
-    asyncio.run(main(options.events, options.workspaces, options.admin_dsn, options.keep))
+    asyncio.run(
+        main(
+            options.events, options.workspaces, options.admin_dsn, options.keep, options.seal_format
+        )
+    )

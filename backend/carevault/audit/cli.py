@@ -23,9 +23,13 @@ from carevault.audit.checkpoints import (
     write_checkpoint,
 )
 from carevault.audit.sealing import (
+    CURRENT_FORMAT,
     EVENT_DIGEST_SQL,
+    EVENT_ENCODING_SQL,
+    FORMAT_TEXT,
     NIL_WORKSPACE,
     NO_AUDIT_KEY,
+    event_digest,
     measure_lag,
     pin_canonical_form,
     seal_all,
@@ -230,7 +234,11 @@ async def export(
 ) -> int:
     """Events in [since, until), each naming its seal; then every seal from the first one
     involved up to the checkpoint's head of its chain; then the checkpoint itself. With the
-    audit key, an auditor recomputes each seal's MAC and follows prev_mac to the head."""
+    audit key, an auditor recomputes each seal's MAC and follows prev_mac to the head.
+
+    An event's `digest` is in the format of its seal (an unsealed event: the format the
+    sealer writes now); in format 2 the event also carries its `encoding`, the bytes the
+    digest is over, which an auditor decodes and compares with the event's fields."""
     window = {"since": since, "until": until}
     await pin_canonical_form(connection)
     bounds = (
@@ -242,22 +250,23 @@ async def export(
             window,
         )
     ).one()
-    where: dict[int, tuple[uuid.UUID, int]] = {}
+    where: dict[int, tuple[uuid.UUID, int, int]] = {}  # event id: chain, seq, format
     first_seq: dict[uuid.UUID, int] = {}
     if bounds.lo is not None:
         for seal in await connection.execute(
             text(
-                "SELECT workspace_id, seq, event_ids FROM audit_seals "
+                "SELECT workspace_id, seq, event_ids, format FROM audit_seals "
                 "WHERE txid_to > :lo AND txid_from <= :hi"
             ),
             {"lo": bounds.lo, "hi": bounds.hi},
         ):
             for event_id in seal.event_ids:
-                where[event_id] = (seal.workspace_id, seal.seq)
+                where[event_id] = (seal.workspace_id, seal.seq, seal.format)
     count = 0
     result = await connection.stream(
         text(
-            f"SELECT e.*, {EVENT_DIGEST_SQL} AS digest FROM audit_events e "  # noqa: S608
+            f"SELECT e.*, {EVENT_DIGEST_SQL} AS digest_text, "  # noqa: S608
+            f"{EVENT_ENCODING_SQL} AS encoding FROM audit_events e "
             "WHERE e.occurred_at >= :since AND e.occurred_at < :until ORDER BY e.id"
         ),
         window,
@@ -266,6 +275,12 @@ async def export(
         sealed = where.get(row.id)
         if sealed is not None:
             first_seq[sealed[0]] = min(first_seq.get(sealed[0], sealed[1]), sealed[1])
+        seal_format = sealed[2] if sealed is not None else CURRENT_FORMAT
+        digest = (
+            bytes(row.digest_text)
+            if seal_format == FORMAT_TEXT
+            else event_digest(bytes(row.encoding))
+        )
         record = {
             "type": "event",
             "id": row.id,
@@ -280,9 +295,12 @@ async def export(
             else None,
             "ip_address": str(row.ip_address) if row.ip_address else None,
             "details": row.details,
-            "digest": _hex(row.digest),
+            "digest": digest.hex(),
+            "format": seal_format,
             "seal": {"workspace_id": str(sealed[0]), "seq": sealed[1]} if sealed else None,
         }
+        if seal_format != FORMAT_TEXT:
+            record["encoding"] = _hex(row.encoding)
         out.write(json.dumps(record, sort_keys=True) + "\n")
         count += 1
     for workspace_id, seq in sorted(first_seq.items()):
@@ -309,6 +327,12 @@ async def export(
                         "prev_mac": _hex(seal.prev_mac),
                         "mac": _hex(seal.mac),
                         "key_id": _hex(seal.key_id),
+                        "txid_from": seal.txid_from,
+                        "txid_to": seal.txid_to,
+                        "format": seal.format,
+                        "content_digest": _hex(seal.content_digest)
+                        if seal.content_digest is not None
+                        else None,
                         "sealed_at": seal.sealed_at.isoformat(),
                     },
                     sort_keys=True,

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Identity,
     Index,
     LargeBinary,
+    SmallInteger,
     String,
     UniqueConstraint,
     Uuid,
@@ -61,14 +62,16 @@ class AuditSeal(Base):
     """One sealing round's events of one chain (workspace), append-only like the events.
 
     `digests` holds each event's SHA-256 content digest (32 bytes each, in `event_ids`
-    order); `mac` is HMAC-SHA256 under the ring's audit key over the chain position, the
-    previous seal's mac, the ids and the digests. See carevault/audit/sealing.py.
+    order); `mac` is HMAC-SHA256 under the ring's audit key over the format, the chain
+    position, the previous seal's mac, the ids and the digests (format 2: also the txid range
+    and `content_digest`, one SHA-256 over all the seal's event encodings). See
+    carevault/audit/sealing.py.
     """
 
     __tablename__ = "audit_seals"
     __table_args__ = (
         UniqueConstraint("workspace_id", "seq", name="uq_audit_seals_workspace_seq"),
-        Index("ix_audit_seals_txid_to", "txid_to"),
+        Index("ix_audit_seals_txid_to_workspace_seq", "txid_to", "workspace_id", "seq"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
@@ -83,3 +86,5 @@ class AuditSeal(Base):
     txid_from: Mapped[int] = mapped_column(BigInteger)
     txid_to: Mapped[int] = mapped_column(BigInteger)
     sealed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    format: Mapped[int] = mapped_column(SmallInteger, server_default=text("1"))
+    content_digest: Mapped[bytes | None] = mapped_column(LargeBinary)

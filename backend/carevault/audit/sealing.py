@@ -15,21 +15,32 @@ events of each workspace (a chain) into seals, in rounds:
   round starts again from F.
 - One sealer at a time: each round first takes a transaction-level advisory lock; a process
   that does not get it skips the round. Seals are also unique per (chain, seq).
-- A seal stores each event's SHA-256 content digest (computed by PostgreSQL from a canonical
-  text form, below) and an HMAC-SHA256, under the key ring's audit key, over its chain
-  position, the previous seal's MAC, the event ids and the digests. The key is never in the
-  database, so nobody with only database access can forge a seal or rewrite a chain.
+- A seal stores each event's SHA-256 content digest and an HMAC-SHA256, under the key ring's
+  audit key, over its format, its chain position, the previous seal's MAC, the event ids and
+  the digests. The key is never in the database, so nobody with only database access can
+  forge a seal or rewrite a chain.
+- Two digest formats, recorded per seal (`audit_seals.format`; docs/operations.md, "Seal
+  formats", specifies both byte by byte):
+  1. PostgreSQL hashes the text form of the event's row (EVENT_DIGEST_SQL). Rendering that
+     text costs more than everything else verification does; seals of this format are
+     still verified, and no longer written.
+  2. PostgreSQL sends each event's binary encoding (EVENT_ENCODING_SQL, the row's binary
+     send form) and the sealer hashes it; the seal also holds one SHA-256 over all its
+     encodings (`content_digest`) so that `verify` checks a whole seal with one hash, and
+     its MAC also covers its transaction range. Written from migration 0015 on.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import struct
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -40,7 +51,14 @@ NIL_WORKSPACE = uuid.UUID(int=0)  # the chain of events without a workspace
 MAC_BYTES = 32
 GENESIS_MAC = b"\x00" * MAC_BYTES
 MISSING_DIGEST = b"\x00" * 32  # what verification reads for an event that is gone
-SEAL_DOMAIN = b"carevault.audit.seal/1\x00"
+SEAL_DOMAIN = b"carevault.audit.seal/1\x00"  # format 1's MAC message
+SEAL_DOMAIN_V2 = b"carevault.audit.seal/2\x00"  # format 2's MAC message
+EVENT_DOMAIN_V2 = b"carevault.audit.event/2\x00"  # format 2's event digests
+CONTENT_DOMAIN_V2 = b"carevault.audit.seal-content/2\x00"  # format 2's content digest
+FORMAT_TEXT = 1
+FORMAT_BINARY = 2
+SEAL_FORMATS = (FORMAT_TEXT, FORMAT_BINARY)
+CURRENT_FORMAT = FORMAT_BINARY  # what the sealer writes
 # pg_try_advisory_xact_lock(int, int): a namespace no other lock in CareVault uses.
 SEALER_LOCK = (0x43564155, 0x5345414C)  # "CVAU", "SEAL"
 DEFAULT_ROUND_LIMIT = 20_000
@@ -67,14 +85,42 @@ EVENT_CANONICAL_SQL = (
 EVENT_DIGEST_SQL = f"pg_catalog.sha256(convert_to({EVENT_CANONICAL_SQL}, 'UTF8'))"
 
 
+# Format 2: the binary send form of a composite of every column but txid (what
+# PostgreSQL's record_send produces: column count, then per column its type's OID, its
+# length or -1 for NULL, and its own binary send form). Nothing in it is rendered as text but
+# the text columns themselves (sent in the client encoding, pinned to UTF8 below) and
+# `details` (jsonb's send form is a version byte and its text). The text columns are cast to
+# text so that the type OIDs in it do not depend on their declared lengths.
+EVENT_ENCODING_SQL = (
+    "record_send(ROW(e.id, e.workspace_id, e.occurred_at, e.actor_user_id, e.actor_token_id, "
+    "e.action::text, e.resource_type::text, e.resource_ids, e.ip_address, e.details))"
+)
+
+
 async def pin_canonical_form(connection: AsyncConnection) -> None:
-    """SET LOCAL what the text of a timestamptz depends on; call in every transaction that
-    computes EVENT_DIGEST_SQL."""
+    """SET LOCAL what the text of a timestamptz (format 1) and the bytes of a text column
+    (format 2) depend on; call in every transaction that computes EVENT_DIGEST_SQL or
+    EVENT_ENCODING_SQL."""
     await connection.execute(
         text(
-            "SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true)"
+            "SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true),"
+            " set_config('client_encoding', 'UTF8', true)"
         )
     )
+
+
+def event_digest(encoding: bytes) -> bytes:
+    """Format 2: an event's digest, from its encoding (EVENT_ENCODING_SQL)."""
+    return hashlib.sha256(EVENT_DOMAIN_V2 + encoding).digest()
+
+
+def content_digest(encodings: Iterable[bytes]) -> bytes:
+    """Format 2: one digest over a seal's event encodings, in the seal's order. Encodings are
+    self-delimiting (record_send's layout), so their concatenation is unambiguous."""
+    digest = hashlib.sha256(CONTENT_DOMAIN_V2)
+    for encoding in encodings:
+        digest.update(encoding)
+    return digest.digest()
 
 
 # The highest txid bound below which every transaction of this database has ended. A
@@ -95,10 +141,14 @@ SELECT least(
 ) FROM snapshot
 """
 
-# Constant SQL built from constants above; nothing user-supplied is interpolated.
-EVENTS_SQL = (
-    f"SELECT e.id, e.workspace_id, e.txid, {EVENT_DIGEST_SQL} AS digest FROM audit_events e "  # noqa: S608
-)
+# Constant SQL built from constants above; nothing user-supplied is interpolated. `digest`
+# is format 1's digest, `encoding` format 2's encoding: a round computes only its format's.
+EVENTS_SQL = {
+    FORMAT_TEXT: f"SELECT e.id, e.workspace_id, e.txid, {EVENT_DIGEST_SQL} AS digest "  # noqa: S608
+    "FROM audit_events e ",
+    FORMAT_BINARY: f"SELECT e.id, e.workspace_id, e.txid, {EVENT_ENCODING_SQL} AS encoding "  # noqa: S608
+    "FROM audit_events e ",
+}
 
 FRONTIER_SQL = "SELECT coalesce(max(txid_to), 0) FROM audit_seals"
 
@@ -130,6 +180,61 @@ def seal_mac(
     return hmac.digest(audit_key, message, "sha256")
 
 
+def seal_mac_v2(
+    audit_key: bytes,
+    workspace_id: uuid.UUID,
+    seq: int,
+    total: int,
+    prev_mac: bytes,
+    txid_from: int,
+    txid_to: int,
+    event_ids: Sequence[int],
+    digests: bytes,
+    content: bytes,
+) -> bytes:
+    message = b"".join(
+        (
+            SEAL_DOMAIN_V2,
+            workspace_id.bytes,
+            struct.pack(">QQI", seq, total, len(event_ids)),
+            prev_mac,
+            struct.pack(">qq", txid_from, txid_to),
+            struct.pack(f">{len(event_ids)}q", *event_ids),
+            digests,
+            content,
+        )
+    )
+    return hmac.digest(audit_key, message, "sha256")
+
+
+def mac_of_seal(audit_key: bytes, seal: Any, seal_format: int) -> bytes:
+    """The MAC a seal row (a mapping with audit_seals' columns) should carry if it were of
+    `seal_format`: the format is not read from the row, so that a changed marker shows."""
+    workspace_id: uuid.UUID = seal["workspace_id"]
+    if seal_format == FORMAT_TEXT:
+        return seal_mac(
+            audit_key,
+            workspace_id,
+            seal["seq"],
+            seal["total"],
+            seal["prev_mac"],
+            seal["event_ids"],
+            seal["digests"],
+        )
+    return seal_mac_v2(
+        audit_key,
+        workspace_id,
+        seal["seq"],
+        seal["total"],
+        seal["prev_mac"],
+        seal["txid_from"],
+        seal["txid_to"],
+        seal["event_ids"],
+        seal["digests"],
+        bytes(seal["content_digest"] or b""),
+    )
+
+
 @dataclass(frozen=True)
 class RoundResult:
     leader: bool
@@ -153,8 +258,12 @@ async def seal_round(
     *,
     wait_for_lock: bool = False,
     limit: int = DEFAULT_ROUND_LIMIT,
+    seal_format: int = CURRENT_FORMAT,
 ) -> RoundResult:
-    """Seal what can safely be sealed, in the caller's transaction (commit it afterwards)."""
+    """Seal what can safely be sealed, in the caller's transaction (commit it afterwards).
+    `seal_format` other than CURRENT_FORMAT is for tests of trails written before it."""
+    if seal_format not in SEAL_FORMATS:
+        raise ValueError(f"unknown seal format {seal_format}")
     lock_key = {"a": SEALER_LOCK[0], "b": SEALER_LOCK[1]}
     if wait_for_lock:
         await connection.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), lock_key)
@@ -165,9 +274,10 @@ async def seal_round(
     upper = int(await connection.scalar(text(SAFE_UPPER_SQL)))
     if upper <= frontier:
         return RoundResult(leader=True)
+    events_sql = EVENTS_SQL[seal_format]
     rows = (
         await connection.execute(
-            text(EVENTS_SQL + "WHERE e.txid >= :f AND e.txid < :u ORDER BY e.txid, e.id LIMIT :n"),
+            text(events_sql + "WHERE e.txid >= :f AND e.txid < :u ORDER BY e.txid, e.id LIMIT :n"),
             {"f": frontier, "u": upper, "n": limit + 1},
         )
     ).all()
@@ -184,15 +294,16 @@ async def seal_round(
             # The first transaction alone has more events than the limit: take it whole.
             rows = (
                 await connection.execute(
-                    text(EVENTS_SQL + "WHERE e.txid = :t ORDER BY e.id"), {"t": cut}
+                    text(events_sql + "WHERE e.txid = :t ORDER BY e.id"), {"t": cut}
                 )
             ).all()
             upper, more = cut + 1, True
     if not rows:
         return RoundResult(leader=True, more=more)
+    # Per chain, its events' ids and their digest (format 1) or encoding (format 2).
     chains: dict[uuid.UUID, list[tuple[int, bytes]]] = defaultdict(list)
     for row in rows:
-        chains[row.workspace_id or NIL_WORKSPACE].append((row.id, bytes(row.digest)))
+        chains[row.workspace_id or NIL_WORKSPACE].append((row.id, bytes(row[3])))
     heads = {
         row.workspace_id: (row.seq, bytes(row.mac), row.total)
         for row in await connection.execute(
@@ -210,41 +321,54 @@ async def seal_round(
     for workspace_id, events in chains.items():
         seq, prev_mac, total = heads.get(workspace_id, (0, GENESIS_MAC, 0))
         ids = [event_id for event_id, _ in events]
-        digests = b"".join(digest for _, digest in events)
         seq, total = seq + 1, total + len(ids)
-        seals.append(
-            {
-                "workspace_id": workspace_id,
-                "seq": seq,
-                "event_ids": ids,
-                "digests": digests,
-                "total": total,
-                "prev_mac": prev_mac,
-                "mac": seal_mac(audit_key, workspace_id, seq, total, prev_mac, ids, digests),
-                "key_id": fingerprint,
-                "txid_from": frontier,
-                "txid_to": upper,
-            }
-        )
+        seal: dict[str, Any] = {
+            "workspace_id": workspace_id,
+            "seq": seq,
+            "event_ids": ids,
+            "total": total,
+            "prev_mac": prev_mac,
+            "key_id": fingerprint,
+            "txid_from": frontier,
+            "txid_to": upper,
+            "format": seal_format,
+            "content_digest": None,
+        }
+        if seal_format == FORMAT_TEXT:
+            seal["digests"] = b"".join(digest for _, digest in events)
+        else:
+            seal["digests"] = b"".join(event_digest(encoding) for _, encoding in events)
+            seal["content_digest"] = content_digest(encoding for _, encoding in events)
+        seal["mac"] = mac_of_seal(audit_key, seal, seal_format)
+        seals.append(seal)
     await connection.execute(
         text(
             "INSERT INTO audit_seals (workspace_id, seq, event_ids, digests, total, prev_mac, "
-            "mac, key_id, txid_from, txid_to) VALUES (:workspace_id, :seq, :event_ids, "
-            ":digests, :total, :prev_mac, :mac, :key_id, :txid_from, :txid_to)"
+            "mac, key_id, txid_from, txid_to, format, content_digest) VALUES (:workspace_id, "
+            ":seq, :event_ids, :digests, :total, :prev_mac, :mac, :key_id, :txid_from, "
+            ":txid_to, :format, :content_digest)"
         ),
         seals,
     )
     return RoundResult(leader=True, events=len(rows), seals=len(seals), more=more)
 
 
-async def seal_all(engine: AsyncEngine, audit_key: bytes | None, *, wait_for_lock: bool) -> int:
+async def seal_all(
+    engine: AsyncEngine,
+    audit_key: bytes | None,
+    *,
+    wait_for_lock: bool,
+    seal_format: int = CURRENT_FORMAT,
+) -> int:
     """Rounds until nothing more can be sealed now; each round commits on its own."""
     if audit_key is None:
         raise AuditKeyMissing
     sealed = 0
     while True:
         async with engine.begin() as connection:
-            result = await seal_round(connection, audit_key, wait_for_lock=wait_for_lock)
+            result = await seal_round(
+                connection, audit_key, wait_for_lock=wait_for_lock, seal_format=seal_format
+            )
         sealed += result.events
         if not result.more:
             return sealed

@@ -1,19 +1,27 @@
 """`carevault audit verify`: check every chain of seals, every sealed event, the append-only
 triggers and the sealing lag, against the latest checkpoint kept outside the database.
 
-The work per event is PostgreSQL hashing the row's canonical text (the digest format the
-seals fix) inside one aggregate query per run of seals of a chain (about 20,000 events),
-whose result is compared with the run's sealed ids and digests in two C-level equality
-tests; per seal, one HMAC. Only a run that differs is examined event by event. A full
-verify replaces the two set queries (events never sealed, events sealed twice) by a count
-when every sealed event has been accounted for (see _SealedSet). Incremental verification
-starts at the seals the latest checkpoint names.
+Two passes over the seals. The first walks each chain in order and checks how its seals link
+(sequence numbers, previous MACs, the checkpoint's heads); it reads no event. The second
+reads the seals in sealing order, round after round, and checks each seal's MAC and its
+events: one query per batch of rounds (about 20,000 events) reads the events of those rounds
+in table order, through the txid index, and returns them grouped by chain and round, in
+each seal's order, with each event's digest (format 1) or encoding (format 2) concatenated.
+A seal is intact when its group's ids equal its own and the concatenated digests equal its
+digests (format 1) or the SHA-256 of the concatenated encodings, computed here, equals its
+content digest (format 2): per seal, a few C-level comparisons, one HMAC and for format 2
+one hash; nothing per event in Python. Only a seal that differs is examined event by event,
+by id. (Reading chain by chain instead visits every page of the table once per chain.)
+
+A full verify replaces the two set queries (events never sealed, events sealed twice) by a
+count when every sealed event has been accounted for (see _SealedSet). Incremental
+verification starts at the seals the latest checkpoint names.
 """
 
 from __future__ import annotations
 
+import bisect
 import hmac
-import itertools
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -25,13 +33,19 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from carevault.audit.checkpoints import ChainHead, Checkpoint
 from carevault.audit.sealing import (
     EVENT_DIGEST_SQL,
+    EVENT_ENCODING_SQL,
+    FORMAT_BINARY,
+    FORMAT_TEXT,
     FRONTIER_SQL,
     GENESIS_MAC,
     MISSING_DIGEST,
     NIL_WORKSPACE,
+    SEAL_FORMATS,
+    content_digest,
+    event_digest,
     key_id,
+    mac_of_seal,
     pin_canonical_form,
-    seal_mac,
 )
 
 DIGEST_BYTES = 32
@@ -92,30 +106,55 @@ def _ids(ids: list[int], total: int | None = None) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-# Built from constants only. One page of seals, in chain order, resuming after (ws, seq).
-SEALS_SQL = """
-SELECT s.workspace_id, s.seq, s.event_ids, s.digests, s.total, s.prev_mac, s.mac, s.key_id,
-       s.txid_from
+# Built from constants only. The first pass: one page of seals in chain order, resuming
+# after (ws, seq), with what linking them needs (no event ids but the first and the last).
+CHAIN_SQL = """
+SELECT s.workspace_id, s.seq, s.total, s.prev_mac, s.mac, s.txid_from, s.txid_to,
+       cardinality(s.event_ids) AS events, s.event_ids[1] AS first_id,
+       s.event_ids[cardinality(s.event_ids)] AS last_id
 FROM audit_seals s
 LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS c(ws, seq) ON c.ws = s.workspace_id
 WHERE s.seq >= coalesce(c.seq, 1) AND (s.workspace_id, s.seq) > ($3::uuid, $4::bigint)
 ORDER BY s.workspace_id, s.seq
 LIMIT $5
 """
-SEALS_PAGE = 500
-# The digests of one chain's events in an id range, aggregated into one row: the ids in
-# sealing order (txid, id) and their digests concatenated in the same order. For an intact
-# run of seals they equal the seals' own ids and digests, compared in two C-level equality
-# tests; anything else falls back to naming event by event.
-EVENTS_RUN_SQL = (
-    "SELECT array_agg(e.id ORDER BY e.txid, e.id) AS ids, max(e.txid) AS txid_max, "  # noqa: S608
-    f"string_agg({EVENT_DIGEST_SQL}, ''::bytea ORDER BY e.txid, e.id) AS digests "
-    "FROM audit_events e WHERE {chain} AND e.id >= $1 AND e.id <= $2"
-)
-EVENTS_OF_WORKSPACE_SQL = EVENTS_RUN_SQL.replace("{chain}", "e.workspace_id = $3")
-EVENTS_WITHOUT_WORKSPACE_SQL = EVENTS_RUN_SQL.replace("{chain}", "e.workspace_id IS NULL")
-EVENTS_BY_ID_SQL = f"SELECT e.id, {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = ANY($1)"  # noqa: S608
-CHUNK_EVENTS = 20_000  # sealed events whose digests are fetched in one query
+CHAIN_PAGE = 5_000
+# The second pass: one page of the same seals in sealing order (index on txid_to,
+# workspace_id, seq), resuming after (txid_to, ws, seq).
+ROUNDS_SQL = """
+SELECT s.workspace_id, s.seq, s.event_ids, s.digests, s.total, s.prev_mac, s.mac, s.key_id,
+       s.txid_from, s.txid_to, s.format, s.content_digest
+FROM audit_seals s
+LEFT JOIN unnest($1::uuid[], $2::bigint[]) AS c(ws, seq) ON c.ws = s.workspace_id
+WHERE s.seq >= coalesce(c.seq, 1)
+  AND (s.txid_to, s.workspace_id, s.seq) > ($3::bigint, $4::uuid, $5::bigint)
+ORDER BY s.txid_to, s.workspace_id, s.seq
+LIMIT $6
+"""
+ROUNDS_PAGE = 500
+# Per format, what is concatenated for each event: its digest computed by PostgreSQL
+# (format 1) or its encoding, hashed here (format 2).
+EVENT_ITEM_SQL = {FORMAT_TEXT: EVENT_DIGEST_SQL, FORMAT_BINARY: EVENT_ENCODING_SQL}
+# The events with txid in [$1, $2), grouped by chain and by the round that sealed them
+# ($3: the rounds' txid bounds, ascending; bucket i is [$3[i], $3[i+1])), in sealing order
+# (txid, id) within a group. A chain without a workspace is the NULL group.
+EVENTS_BY_ROUND_SQL = {
+    seal_format: (
+        "SELECT s.workspace_id, s.bucket, array_agg(s.id) AS ids, max(s.txid) AS txid_max, "  # noqa: S608
+        "string_agg(s.item, ''::bytea) AS items FROM ("
+        "SELECT e.workspace_id, width_bucket(e.txid, $3::bigint[]) AS bucket, e.id, e.txid, "
+        f"{item} AS item FROM audit_events e WHERE e.txid >= $1 AND e.txid < $2 "
+        "ORDER BY 1, 2, e.txid, e.id) AS s GROUP BY 1, 2"
+    )
+    for seal_format, item in EVENT_ITEM_SQL.items()
+}
+EVENTS_BY_ID_SQL = {
+    seal_format: f"SELECT e.id, {item} FROM audit_events e WHERE e.id = ANY($1)"  # noqa: S608
+    for seal_format, item in EVENT_ITEM_SQL.items()
+}
+CHUNK_EVENTS = 20_000  # sealed events whose rows are read in one query
+# The sort of a batch's encodings (about 330 bytes an event in memory) stays in memory.
+VERIFY_WORK_MEM = "64MB"
 
 
 @dataclass
@@ -164,8 +203,10 @@ async def verify(
     started = time.perf_counter()
     report = VerifyReport(checkpoint=checkpoint)
     await pin_canonical_form(connection)
+    await connection.execute(
+        text("SELECT set_config('work_mem', :work_mem, true)"), {"work_mem": VERIFY_WORK_MEM}
+    )
     await check_triggers(connection, report)
-    fingerprint = key_id(audit_key)
 
     if checkpoint is not None and not checkpoint.signature_valid(audit_key):
         report.add(
@@ -176,50 +217,17 @@ async def verify(
         checkpoint = None
     report.incremental = since_checkpoint and checkpoint is not None
     starts = {h.workspace_id: h for h in checkpoint.chains} if checkpoint else {}
-    params = {
-        "ws": list(starts) if report.incremental else [],
-        "seqs": [h.seq for h in starts.values()] if report.incremental else [],
-    }
-
-    chains: dict[uuid.UUID, _Chain] = {}
-    txid_floor: int | None = None if report.incremental else 0
+    scope = (list(starts), [h.seq for h in starts.values()]) if report.incremental else ([], [])
     # The asyncpg connection under the caller's transaction: records, not ORM rows.
     raw: Any = (await connection.get_raw_connection()).driver_connection
-    after: tuple[uuid.UUID, int] = (NIL_WORKSPACE, 0)
+
+    chains, bounds = await _check_chains(raw, report, scope, starts)
+    report.chains = len(chains)
     # Whether the events sealed so far are, by construction, distinct rows behind the
     # sealer's frontier (see _SealedSet); a full verify only.
     sealed = _SealedSet() if not report.incremental else None
-    while True:
-        page = await raw.fetch(SEALS_SQL, params["ws"], params["seqs"], *after, SEALS_PAGE)
-        if not page:
-            break
-        after = (page[-1]["workspace_id"], page[-1]["seq"])
-        start = 0
-        while start < len(page):
-            # A run of seals of one chain, about CHUNK_EVENTS events: one query for them all.
-            workspace_id = page[start]["workspace_id"]
-            end, size = start, 0
-            while (
-                end < len(page)
-                and page[end]["workspace_id"] == workspace_id
-                and size < CHUNK_EVENTS
-            ):
-                size += len(page[end]["event_ids"])
-                end += 1
-            found, txid_max = await _event_digests(raw, workspace_id, page[start:end])
-            if sealed is not None:
-                sealed.add_run(workspace_id, page[start:end], found is None, txid_max)
-            for row in page[start:end]:
-                chain = chains.get(workspace_id)
-                if chain is None:
-                    chain = chains[workspace_id] = _Chain(workspace_id)
-                floor = await _check_seal(
-                    raw, report, chain, row, found, starts, audit_key, fingerprint
-                )
-                if floor is not None:
-                    txid_floor = floor if txid_floor is None else min(txid_floor, floor)
-            start = end
-    report.chains = len(chains)
+    if bounds is not None:
+        await _check_seals(raw, report, scope, bounds[1], audit_key, sealed)
 
     if checkpoint is not None:
         _compare_with_checkpoint(report, checkpoint, chains)
@@ -229,110 +237,200 @@ async def verify(
             "no checkpoint to compare with: a deleted tail cannot be detected; "
             "run `carevault audit checkpoint`",
         )
+    txid_floor = (bounds[0] if bounds is not None else None) if report.incremental else 0
     await _check_unsealed(connection, report, txid_floor or 0, lag_budget_seconds, sealed)
     report.seconds = time.perf_counter() - started
     return report
 
 
-async def _event_digests(
-    raw: Any, workspace_id: uuid.UUID, seals: list[Any]
-) -> tuple[dict[int, bytes] | None, int | None]:
-    """None when every event of `seals` is present and matches its sealed digest (and no
-    other event of the chain lies among them); else the digest of each event of the chain
-    in their id range, to name what differs. Second, the highest txid of those events."""
-    sealed_ids = list(itertools.chain.from_iterable(row["event_ids"] for row in seals))
-    if not sealed_ids:
-        return {}, None
-    low, high = min(sealed_ids), max(sealed_ids)
-    if workspace_id == NIL_WORKSPACE:
-        row = await raw.fetchrow(EVENTS_WITHOUT_WORKSPACE_SQL, low, high)
-    else:
-        row = await raw.fetchrow(EVENTS_OF_WORKSPACE_SQL, low, high, workspace_id)
-    ids: list[int] = row["ids"] or []
-    digests: bytes = row["digests"] or b""
-    txid_max = row["txid_max"]
-    if ids == sealed_ids and digests == b"".join([seal["digests"] for seal in seals]):
-        return None, txid_max
-    return {
-        event_id: digests[index * DIGEST_BYTES : (index + 1) * DIGEST_BYTES]
-        for index, event_id in enumerate(ids)
-    }, txid_max
-
-
-async def _check_seal(
+async def _check_chains(
     raw: Any,
     report: VerifyReport,
-    chain: _Chain,
-    row: Any,
-    found: dict[int, bytes] | None,
+    scope: tuple[list[uuid.UUID], list[int]],
     starts: dict[uuid.UUID, ChainHead],
-    audit_key: bytes,
-    fingerprint: bytes,
-) -> int | None:
-    """Check one seal against its chain and its events; returns its txid_from when the
-    verification is incremental (the unsealed-events check starts at the oldest)."""
+) -> tuple[dict[uuid.UUID, _Chain], tuple[int, int] | None]:
+    """The first pass: how the seals of each chain link, in chain order. Returns the chains,
+    and the lowest txid_from and txid_to among the seals (None when there is none)."""
+    chains: dict[uuid.UUID, _Chain] = {}
+    lowest: tuple[int, int] | None = None
+    after: tuple[uuid.UUID, int] = (NIL_WORKSPACE, 0)
+    while True:
+        page = await raw.fetch(CHAIN_SQL, *scope, *after, CHAIN_PAGE)
+        if not page:
+            return chains, lowest
+        after = (page[-1]["workspace_id"], page[-1]["seq"])
+        for row in page:
+            workspace_id: uuid.UUID = row["workspace_id"]
+            chain = chains.get(workspace_id)
+            if chain is None:
+                chain = chains[workspace_id] = _Chain(workspace_id)
+            low = (int(row["txid_from"]), int(row["txid_to"]))
+            lowest = low if lowest is None else (min(lowest[0], low[0]), min(lowest[1], low[1]))
+            _link(report, chain, row, starts)
+
+
+def _link(
+    report: VerifyReport, chain: _Chain, row: Any, starts: dict[uuid.UUID, ChainHead]
+) -> None:
     workspace_id = chain.workspace_id
     name = chain_name(workspace_id)
     seq: int = row["seq"]
-    ids: list[int] = row["event_ids"]
-    digests: bytes = row["digests"]
-    prev_mac: bytes = row["prev_mac"]
     mac: bytes = row["mac"]
-    total: int = row["total"]
     report.seals += 1
-    report.events += len(ids)
+    report.events += row["events"] or 0
 
     expected = chain.seq + 1
     first_read = not chain.started
     chain.started = True
     if first_read and report.incremental and workspace_id in starts:
-        pass  # the checkpoint vouches for this seal's place; its own MAC is checked below
+        pass  # the checkpoint vouches for this seal's place; its own MAC is checked later
     elif seq != expected:
         after = f"event {chain.last_event_id}" if chain.last_event_id else "the start"
         report.add(
             "BROKEN",
-            f"{name}: seals {expected}-{seq - 1} missing (between {after} and event {ids[0]})",
+            f"{name}: seals {expected}-{seq - 1} missing (between {after} and event "
+            f"{row['first_id']})",
         )
-    elif prev_mac != chain.mac:
+    elif row["prev_mac"] != chain.mac:
         report.add(
             "BROKEN",
             f"{name}: seal {seq} does not follow seal {chain.seq} (chain rewritten)",
         )
+    chain.seq, chain.mac = seq, mac
+    if row["events"]:
+        chain.last_event_id = row["last_id"]
+    head = starts.get(workspace_id)
+    if head is not None and head.seq == seq:
+        chain.at_checkpoint = (mac, int(row["total"]))
 
-    if row["key_id"] != fingerprint:
+
+async def _check_seals(
+    raw: Any,
+    report: VerifyReport,
+    scope: tuple[list[uuid.UUID], list[int]],
+    lowest_txid_to: int,
+    audit_key: bytes,
+    sealed: _SealedSet | None,
+) -> None:
+    """The second pass: every seal's MAC and events, in sealing order, a batch of whole
+    rounds of one format at a time."""
+    fingerprint = key_id(audit_key)
+    after: tuple[int, uuid.UUID, int] = (lowest_txid_to, NIL_WORKSPACE, 0)
+    batch: list[Any] = []
+    size = 0
+    while True:
+        page = await raw.fetch(ROUNDS_SQL, *scope, *after, ROUNDS_PAGE)
+        for row in page:
+            # A batch ends between rounds: once it is big enough, where the format changes
+            # (a round written by a sealer of the previous version during an upgrade), and
+            # before a gap in the txid ranges, whose events are not to be read (an
+            # incremental verify skips the rounds between a quiet chain's checkpointed
+            # head and the next seal it checks).
+            if batch and (
+                row["format"] != batch[-1]["format"]
+                or row["txid_from"] > batch[-1]["txid_to"]
+                or (size >= CHUNK_EVENTS and row["txid_to"] != batch[-1]["txid_to"])
+            ):
+                await _check_batch(raw, report, batch, audit_key, fingerprint, sealed)
+                batch, size = [], 0
+            batch.append(row)
+            size += len(row["event_ids"])
+        if len(page) < ROUNDS_PAGE:
+            break
+        after = (page[-1]["txid_to"], page[-1]["workspace_id"], page[-1]["seq"])
+    if batch:
+        await _check_batch(raw, report, batch, audit_key, fingerprint, sealed)
+
+
+async def _check_batch(
+    raw: Any,
+    report: VerifyReport,
+    batch: list[Any],
+    audit_key: bytes,
+    fingerprint: bytes,
+    sealed: _SealedSet | None,
+) -> None:
+    stated = batch[0]["format"]
+    bounds = sorted({int(s["txid_from"]) for s in batch} | {int(s["txid_to"]) for s in batch})
+    groups: dict[tuple[uuid.UUID | None, int], Any] = {}
+    if stated in SEAL_FORMATS:
+        rows = await raw.fetch(EVENTS_BY_ROUND_SQL[stated], bounds[0], bounds[-1], bounds)
+        for row in rows:
+            workspace_id = row["workspace_id"]
+            # The NULL group is the chain without a workspace, whose seals name the nil
+            # UUID; a row that names the nil UUID itself belongs to no chain.
+            chain = NIL_WORKSPACE if workspace_id is None else workspace_id
+            groups[(None if workspace_id == NIL_WORKSPACE else chain, row["bucket"])] = row
+    if sealed is not None:
+        sealed.add_batch(bounds[0], bounds[-1])
+    for seal in batch:
+        seal_format = _check_mac(report, seal, audit_key, fingerprint)
+        # The group of this seal's chain and round, if the seal spans exactly one round.
+        index = bisect.bisect_left(bounds, seal["txid_from"])
+        aligned = index + 1 < len(bounds) and bounds[index + 1] == seal["txid_to"]
+        group = groups.pop((seal["workspace_id"], index + 1), None) if aligned else None
+        ids: list[int] = seal["event_ids"]
+        matched = (
+            group is not None
+            and seal_format == stated
+            and group["ids"] == ids
+            and (
+                group["items"] == seal["digests"]
+                if seal_format == FORMAT_TEXT
+                else content_digest((group["items"],)) == seal["content_digest"]
+            )
+        )
+        if sealed is not None:
+            sealed.add_seal(len(ids), matched, group["txid_max"] if group is not None else None)
+        if not matched:
+            await _check_events_by_id(raw, report, seal, seal_format)
+
+
+def _check_mac(report: VerifyReport, seal: Any, audit_key: bytes, fingerprint: bytes) -> int:
+    """Report a seal whose MAC does not verify; returns the format to check its events in:
+    the one it states, or the one its MAC verifies in if its format marker was changed."""
+    name = chain_name(seal["workspace_id"])
+    seq: int = seal["seq"]
+    stated: int = seal["format"]
+    ids: list[int] = seal["event_ids"]
+    events = f"events {ids[0]}-{ids[-1]}" if ids else "no events"
+    if seal["key_id"] != fingerprint:
         report.add(
             "BROKEN",
             f"{name}: seal {seq} was made under another audit key "
-            f"(key id {bytes(row['key_id']).hex()}, the ring's is {fingerprint.hex()})",
+            f"(key id {bytes(seal['key_id']).hex()}, the ring's is {fingerprint.hex()})",
         )
-    elif not hmac.compare_digest(
-        seal_mac(audit_key, workspace_id, seq, total, prev_mac, ids, digests), mac
-    ):
-        report.add(
-            "BROKEN",
-            f"{name}: seal {seq} (events {ids[0]}-{ids[-1]}) does not verify under the "
-            "audit key (chain rewritten or seal altered)",
-        )
-    if found is not None:
-        get = found.get
-        actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
-        if actual != digests:
-            # Rare: look again by id alone, so that an event moved to another chain reads as
-            # altered (its digest covers its workspace), not as deleted.
-            lost = [event_id for event_id in ids if event_id not in found]
-            if lost:
-                for event_id, digest in await raw.fetch(EVENTS_BY_ID_SQL, lost):
-                    found[event_id] = digest
-                actual = b"".join([get(event_id, MISSING_DIGEST) for event_id in ids])
-        if actual != digests:
-            _report_events(report, name, seq, ids, digests, actual)
+        return stated
+    mac: bytes = seal["mac"]
+    if stated in SEAL_FORMATS and hmac.compare_digest(mac_of_seal(audit_key, seal, stated), mac):
+        return stated
+    for other in SEAL_FORMATS:
+        if other != stated and hmac.compare_digest(mac_of_seal(audit_key, seal, other), mac):
+            report.add(
+                "BROKEN",
+                f"{name}: seal {seq} ({events}) says format {stated} but was sealed in format "
+                f"{other} (format marker altered)",
+            )
+            return other
+    report.add(
+        "BROKEN",
+        f"{name}: seal {seq} ({events}) does not verify under the audit key "
+        "(chain rewritten or seal altered)",
+    )
+    return stated if stated in SEAL_FORMATS else FORMAT_BINARY
 
-    chain.seq, chain.mac = seq, mac
-    chain.last_event_id = ids[-1] if ids else chain.last_event_id
-    head = starts.get(workspace_id)
-    if head is not None and head.seq == seq:
-        chain.at_checkpoint = (mac, int(total))
-    return int(row["txid_from"]) if report.incremental else None
+
+async def _check_events_by_id(raw: Any, report: VerifyReport, seal: Any, seal_format: int) -> None:
+    """The slow path: each event of the seal looked up by id alone (so that an event moved to
+    another chain reads as altered, its digest covering its workspace, not as deleted)."""
+    ids: list[int] = seal["event_ids"]
+    digests: bytes = seal["digests"]
+    found: dict[int, bytes] = {}
+    for event_id, item in await raw.fetch(EVENTS_BY_ID_SQL[seal_format], ids):
+        found[event_id] = item if seal_format == FORMAT_TEXT else event_digest(item)
+    actual = b"".join([found.get(event_id, MISSING_DIGEST) for event_id in ids])
+    if actual != digests:
+        _report_events(report, chain_name(seal["workspace_id"]), seal["seq"], ids, digests, actual)
 
 
 def _report_events(
@@ -380,34 +478,31 @@ def _compare_with_checkpoint(
 class _SealedSet:
     """What a full verify learns about the set S of sealed event ids while it reads them.
 
-    If every run of seals matched its events exactly (the rows of the chain in the run's id
-    range are exactly the run's ids, each once), and the runs of each chain cover disjoint,
-    increasing id ranges, then the ids in S are distinct and each is an existing row of
-    that chain. If moreover every such row has a txid below the sealer's frontier F, then S
-    is a subset of E, the events with txid below F; and |E| = |S| then means E = S: no
+    The rows of one batch are grouped by (chain, round); the batches cover disjoint,
+    increasing txid ranges, so no row is in two groups. A seal *matched* when its group's
+    ids are exactly its own (each row once) and their content is what it sealed; each group
+    is compared with at most one seal. If every seal matched, the entries of S are distinct
+    existing rows. If moreover every such row has a txid below the sealer's frontier F, then
+    S is a subset of E, the events with txid below F; and |E| = |S| then means E = S: no
     event behind the frontier is unsealed and none is sealed twice. That replaces two set
     queries over the whole table by one count; whenever a condition fails, the set queries
-    run and name the events, exactly as before. (Runs overlap when a transaction that took
-    its ids early commits after the next run's first event: correct, only slower.)"""
+    run and name the events, exactly as before."""
 
     exact: bool = True
     count: int = 0
     txid_max: int = -1
-    highs: dict[uuid.UUID, int] = field(default_factory=dict)
+    txid_high: int | None = None  # the end of the latest batch's txid range
 
-    def add_run(
-        self, workspace_id: uuid.UUID, seals: list[Any], matched: bool, txid_max: int | None
-    ) -> None:
-        ids = list(itertools.chain.from_iterable(row["event_ids"] for row in seals))
-        if not ids:
-            return
-        low, high = min(ids), max(ids)
-        previous = self.highs.get(workspace_id)
-        if not matched or txid_max is None or (previous is not None and low <= previous):
+    def add_batch(self, low: int, high: int) -> None:
+        if self.txid_high is not None and low < self.txid_high:
             self.exact = False
-        self.highs[workspace_id] = high
-        self.count += len(ids)
-        self.txid_max = max(self.txid_max, txid_max or -1)
+        self.txid_high = high
+
+    def add_seal(self, events: int, matched: bool, txid_max: int | None) -> None:
+        if not matched or txid_max is None:
+            self.exact = False
+        self.count += events
+        self.txid_max = max(self.txid_max, txid_max if txid_max is not None else -1)
 
 
 async def _check_unsealed(

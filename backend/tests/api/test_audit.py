@@ -5,7 +5,6 @@ own database role or by a superuser."""
 from __future__ import annotations
 
 import asyncio
-import hmac
 import itertools
 import uuid
 from collections.abc import AsyncIterator
@@ -17,11 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE
-from carevault.audit.sealing import EVENT_DIGEST_SQL
+from carevault.audit.sealing import content_digest, event_digest, seal_mac_v2
 from carevault.auth.models import Role
 from carevault.cli import app as cli
+from carevault.crypto import LocalFileProvider
 from tests.api.test_auth import sql
 from tests.api_support import ApiContext, running_api
+from tests.audit_support import forged_seal
 from tests.conftest import NewDatabase
 
 
@@ -287,7 +288,7 @@ async def test_superuser_truncating_a_chain_after_a_seal_is_a_deleted_tail(
 
 async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiContext) -> None:
     """A superuser alters an event and recomputes its digest and its seal, with every public
-    field right (key id included) but a MAC made without the ring's key."""
+    field right (key id and content digest included) but a MAC made without the ring's key."""
     workspace = await sealed_and_checkpointed(audit_api)
     target = (await event_ids(audit_api, workspace))[1]
     seq = await seal_of(audit_api, target)
@@ -299,24 +300,17 @@ async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiC
     connection = await asyncpg.connect(audit_api.database_url.replace("+asyncpg", ""))
     try:
         await connection.execute("SET session_replication_role = replica")
-        await connection.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'")
-        digest = await connection.fetchval(
-            f"SELECT {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = $1",
-            target,
-        )
         seal = await connection.fetchrow(
-            "SELECT event_ids, digests FROM audit_seals WHERE workspace_id = $1 AND seq = $2",
-            workspace,
-            seq,
+            "SELECT * FROM audit_seals WHERE workspace_id = $1 AND seq = $2", workspace, seq
         )
-        index = list(seal["event_ids"]).index(target)
-        digests = bytearray(seal["digests"])
-        digests[index * 32 : (index + 1) * 32] = digest
-        forged = hmac.digest(b"guessed key" * 3, bytes(digests), "sha256")
+        # Every public field recomputed over the rows as they are now, in the seal's format.
+        forged = await forged_seal(connection, seal, seal["prev_mac"], b"guessed key" * 3)
         await connection.execute(
-            "UPDATE audit_seals SET digests = $1, mac = $2 WHERE workspace_id = $3 AND seq = $4",
-            bytes(digests),
-            forged,
+            "UPDATE audit_seals SET digests = $1, content_digest = $2, mac = $3 "
+            "WHERE workspace_id = $4 AND seq = $5",
+            forged["digests"],
+            forged["content_digest"],
+            forged["mac"],
             workspace,
             seq,
         )
@@ -435,6 +429,29 @@ async def test_export_writes_events_seals_and_the_checkpoint(
     assert chain[-1]["mac"] == head["head_mac"]  # the seals reach the checkpoint's head
     for previous, following in itertools.pairwise(chain):
         assert following["prev_mac"] == previous["mac"]
+    # What an outside verifier does with the export and the audit key (format 2).
+    key = LocalFileProvider(audit_api.settings.data_dir / "keyring.json").load().audit_key
+    assert key is not None
+    encodings = {e["id"]: bytes.fromhex(e["encoding"]) for e in events if e["format"] == 2}
+    for event in events:
+        assert event_digest(encodings[event["id"]]).hex() == event["digest"]
+    for seal in chain:
+        ids = seal["event_ids"]
+        assert seal["format"] == 2
+        assert content_digest(encodings[i] for i in ids).hex() == seal["content_digest"]
+        mac = seal_mac_v2(
+            key,
+            uuid.UUID(seal["workspace_id"]),
+            seal["seq"],
+            seal["total"],
+            bytes.fromhex(seal["prev_mac"]),
+            seal["txid_from"],
+            seal["txid_to"],
+            ids,
+            bytes.fromhex(seal["digests"]),
+            bytes.fromhex(seal["content_digest"]),
+        )
+        assert mac.hex() == seal["mac"]
 
 
 async def test_checkpoints_go_to_the_data_directory_by_default(audit_api: ApiContext) -> None:

@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE, Checkpoint, FileStore
-from carevault.audit.sealing import EVENT_DIGEST_SQL, key_id, seal_mac
+from carevault.audit.sealing import key_id
 from carevault.audit.verify import verify as verify_trail
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
@@ -28,6 +28,7 @@ from tests.api.test_audit import (
 )
 from tests.api.test_auth import sql
 from tests.api_support import ApiContext, running_api
+from tests.audit_support import forged_seal
 from tests.conftest import NewDatabase
 
 __all__ = ["audit_api"]  # the fixture, imported for pytest
@@ -117,7 +118,8 @@ async def test_runtime_role_deleting_a_middle_event_is_named(audit_api: ApiConte
 
 async def test_runtime_role_rewriting_a_chain_is_caught(audit_api: ApiContext) -> None:
     """The owner alters an event and rebuilds every seal of its chain, consistently linked,
-    with the right key id and correct digests, but without the ring's key."""
+    with the right key id and correct digests (and content digests) in the seals' format, but
+    without the ring's key."""
     workspace = await seal_rounds(audit_api, 3)
     when = await checkpoint(audit_api)
     target = (await event_ids(audit_api, workspace))[0]
@@ -127,33 +129,23 @@ async def test_runtime_role_rewriting_a_chain_is_caught(audit_api: ApiContext) -
         await attacker.execute(
             "UPDATE audit_events SET action = 'auth.logout' WHERE id = $1", target
         )
-        await attacker.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'")
         previous = b"\x00" * 32
         rows = await attacker.fetch(
-            "SELECT seq, event_ids, total FROM audit_seals WHERE workspace_id = $1 ORDER BY seq",
-            workspace,
+            "SELECT * FROM audit_seals WHERE workspace_id = $1 ORDER BY seq", workspace
         )
         for row in rows:
-            ids = ids_of(row)
-            digests = b"".join(
-                [
-                    await attacker.fetchval(
-                        f"SELECT {EVENT_DIGEST_SQL} FROM audit_events e WHERE e.id = $1", i
-                    )
-                    for i in ids
-                ]
-            )
-            mac = seal_mac(GUESSED_KEY, workspace, row["seq"], row["total"], previous, ids, digests)
+            forged = await forged_seal(attacker, row, previous, GUESSED_KEY)
             await attacker.execute(
-                "UPDATE audit_seals SET digests = $1, prev_mac = $2, mac = $3 "
-                "WHERE workspace_id = $4 AND seq = $5",
-                digests,
+                "UPDATE audit_seals SET digests = $1, content_digest = $2, prev_mac = $3, "
+                "mac = $4 WHERE workspace_id = $5 AND seq = $6",
+                forged["digests"],
+                forged["content_digest"],
                 previous,
-                mac,
+                forged["mac"],
                 workspace,
                 row["seq"],
             )
-            previous = mac
+            previous = forged["mac"]
         for table in ("audit_events", "audit_seals"):
             await attacker.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
     code, output = await verify(audit_api)
