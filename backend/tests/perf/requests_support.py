@@ -159,7 +159,7 @@ async def seed_practice(app: InProcessApp, clients: int, seed: int) -> Practice:
     imported = await app.call(
         "POST",
         "/api/v1/clients/import",
-        practice.auth + [(b"content-type", b"text/csv")],
+        [*practice.auth, (b"content-type", b"text/csv")],
         fake_clients(clients, seed).encode(),
     )
     assert imported.status == 201, imported.body[:500]

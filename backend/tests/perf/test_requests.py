@@ -33,7 +33,9 @@ def served(
     """The app on a database of its own, with a practice of 100 clients and one of 10,000."""
     name = f"cv_perf_requests_{uuid.uuid4().hex[:8]}"
     app: InProcessApp | None = None
-    asyncio.run(admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"'))
+    asyncio.run(
+        admin_execute(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
+    )
     try:
         app = InProcessApp(pg_server.url(name), tmp_path_factory.mktemp("requests-data"))
         small = app.run(seed_practice(app, SMALL_PRACTICE, seed=1))
