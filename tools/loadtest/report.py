@@ -152,8 +152,21 @@ ENCRYPTION_HEADERS = (
 )
 
 
+def _health_floor(scenarios: Sequence[Mapping[str, Any]]) -> dict[int, float]:
+    """Server CPU per /health request, by concurrency (the `health` scenario's runs)."""
+    for scenario in scenarios:
+        if scenario.get("name") == "health" and scenario.get("available", True):
+            return {
+                run["concurrency"]: run["cpu"]["server_ms_per_request"]
+                for run in scenario["runs"]
+                if run["cpu"].get("server_ms_per_request")
+            }
+    return {}
+
+
 def cpu_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
     rows: list[list[object]] = []
+    floor = _health_floor(scenarios)
     for scenario in scenarios:
         if not scenario.get("available", True):
             continue
@@ -166,6 +179,7 @@ def cpu_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
                     scenario["title"],
                     run["concurrency"],
                     number(cpu["server_ms_per_request"], 2),
+                    _times(cpu["server_ms_per_request"], floor.get(run["concurrency"])),
                     number(cpu["postgres_ms_per_request"], 2),
                     number(cpu["generator_ms_per_request"], 3),
                     f"{cpu['machine_busy_cores']:.2f}",
@@ -177,10 +191,17 @@ def cpu_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
     return rows
 
 
+def _times(value: float | None, floor: float | None) -> str:
+    if value is None or not floor:
+        return EMPTY
+    return f"{value / floor:.1f}×"
+
+
 CPU_HEADERS = (
     "scenario",
     "concurrency",
     "server CPU ms/req",
+    "× /health",
     "PostgreSQL CPU ms/req",
     "load generator CPU ms/req",
     "machine busy (cores)",

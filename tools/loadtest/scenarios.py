@@ -120,7 +120,15 @@ def _clients_probe(workload: Workload) -> str:
     return f"{API}/clients?page=1&page_size=1"
 
 
+def health(workload: Workload, token: str) -> RequestMix:
+    """GET /health (no database, no authentication): the server's floor. Every other
+    scenario's server CPU per request is also shown as a multiple of it, measured in the
+    same run on the same server, so the ratio survives a noisy machine (issue 12)."""
+    return RequestMix(groups=(Group(token, ("/health",)),))
+
+
 SCENARIOS = (
+    Scenario("health", "GET /health (the floor)", "GET /health", None, health),
     Scenario("read_note", "Read a session note", "GET /sessions/{id}", None, read_note),
     Scenario(
         "autosave",

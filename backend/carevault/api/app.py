@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -81,6 +82,10 @@ def create_app(
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             app.state.carevault = state
             metrics.watch(state)
+            # Everything built so far (modules, routes, compiled statements, the key ring)
+            # lives as long as the process: out of the collector's sight, a full collection
+            # no longer walks it while a request waits.
+            gc.freeze()
             yield
         finally:
             if sealer is not None:
