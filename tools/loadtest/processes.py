@@ -237,7 +237,10 @@ class ServerProcess:
         raise RuntimeError(f"the server did not become ready in {timeout:g} s; see {self.log_path}")
 
     def _workers_up(self) -> bool:
-        """Every worker process exists (uvicorn starts them one after another)."""
+        """Every worker process exists (uvicorn starts them one after another); with one
+        worker, uvicorn serves from the process it started as."""
+        if self.workers <= 1:
+            return True
         children = [p for p in tree(self.pid)[1:] if _is_worker(p)]
         return len(children) >= self.workers
 
