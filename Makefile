@@ -67,6 +67,7 @@ lint: $(STAMP) ui-lint
 	$(BIN)/ruff format --check backend tools clients
 	$(BIN)/mypy
 	$(BIN)/python -m tools.generate_client --check
+	$(BIN)/python -m tools.lint_scoping
 
 ## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
 ## fails when it is out of date. See docs/api.md#python-client.

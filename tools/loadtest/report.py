@@ -194,14 +194,14 @@ def cpu_rows(scenarios: Sequence[Mapping[str, Any]]) -> list[list[object]]:
 def _times(value: float | None, floor: float | None) -> str:
     if value is None or not floor:
         return EMPTY
-    return f"{value / floor:.1f}×"
+    return f"{value / floor:.1f}\N{MULTIPLICATION SIGN}"
 
 
 CPU_HEADERS = (
     "scenario",
     "concurrency",
     "server CPU ms/req",
-    "× /health",
+    "\N{MULTIPLICATION SIGN} /health",
     "PostgreSQL CPU ms/req",
     "load generator CPU ms/req",
     "machine busy (cores)",

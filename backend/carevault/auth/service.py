@@ -51,6 +51,7 @@ def _now() -> datetime:
 async def accounts_by_email(db: AsyncSession, email: str) -> list[User]:
     """Every account with this address, oldest first: one per practice at most."""
     statement = (
+        # unscoped: sign-in by email finds the accounts (and so the practices) to check
         select(User)
         .where(func.lower(User.email) == email.strip().lower())
         .order_by(User.created_at, User.id)
@@ -457,11 +458,13 @@ class SessionAuth:
 # Every authenticated request runs one of these two: built once, with the user in the same
 # round trip, so that revocation and disabling still take effect on the very next request.
 _LOGIN_SESSION_BY_SECRET = (
+    # unscoped: the session's secret is what tells which practice the caller belongs to
     select(LoginSession, User)
     .join(User, User.id == LoginSession.user_id)
     .where(LoginSession.secret_hash == bindparam("digest"))
 )
 _TOKEN_BY_DIGEST = (
+    # unscoped: the token's digest is what tells which practice the caller belongs to
     select(ApiToken, User)
     .join(User, User.id == ApiToken.user_id)
     .where(ApiToken.token_hash == bindparam("digest"))

@@ -85,6 +85,7 @@ async def begin(
     await _delete_expired(db, now)
     # This key's own record, once expired, no longer holds it (even beyond the batch).
     await db.execute(
+        # unscoped: caller_hash names one credential (token or login session) of one practice
         delete(IdempotencyRecord).where(
             IdempotencyRecord.caller_hash == caller_hash,
             IdempotencyRecord.key_hash == key_hash,
@@ -108,6 +109,7 @@ async def begin(
     )
     if claimed is None:
         existing = await db.scalar(
+            # unscoped: caller_hash names one credential (token or login session) of one practice
             select(IdempotencyRecord).where(
                 IdempotencyRecord.caller_hash == caller_hash,
                 IdempotencyRecord.key_hash == key_hash,
@@ -119,6 +121,7 @@ async def begin(
         if existing.request_hash != request_hash:
             raise KeyReused("this Idempotency-Key was used with a different request")
         raise Replay(existing.response_status, json.loads(existing.response_body or "null"))
+    # unscoped: the row this transaction has just inserted for this caller
     record = await db.get(IdempotencyRecord, record_id)
     assert record is not None
     return record
