@@ -68,6 +68,7 @@ lint: $(STAMP) ui-lint
 	$(BIN)/mypy
 	$(BIN)/python -m tools.generate_client --check
 	$(BIN)/python -m tools.lint_scoping
+	$(BIN)/lint-imports
 
 ## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
 ## fails when it is out of date. See docs/api.md#python-client.
