@@ -76,7 +76,7 @@ def create_app(
                 settings=settings,
                 key_manager=manager,
                 engine=engine,
-                sessions=session_factory(engine),
+                db_sessions=session_factory(engine),
                 pgcrypto_available=has_pgcrypto,
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)

@@ -22,7 +22,7 @@ State = Annotated[AppState, Depends(get_state)]
 
 async def get_db(state: State) -> AsyncIterator[AsyncSession]:
     """One database session per request: committed on success, rolled back on error."""
-    async with state.sessions() as db:
+    async with state.db_sessions() as db:
         try:
             yield db
             await run_before_commit(db)

@@ -123,7 +123,7 @@ async def _record_decryption_failure(request: Request, route: str, reason: str) 
         None, ip_address=client_ip(request)
     )
     try:
-        async with request.app.state.carevault.sessions() as db, db.begin():
+        async with request.app.state.carevault.db_sessions() as db, db.begin():
             await audit.record(
                 db,
                 actor,

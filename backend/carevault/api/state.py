@@ -22,7 +22,7 @@ class AppState:
     settings: Settings
     key_manager: KeyRingManager
     engine: AsyncEngine
-    sessions: async_sessionmaker[AsyncSession]
+    db_sessions: async_sessionmaker[AsyncSession]
     pgcrypto_available: bool
     audit_sealer: AuditSealer | None = None
     # Database failures seen by requests (logged once per interval; read by readiness).

@@ -132,14 +132,14 @@ async def me(
 ) -> MeResponse:
     """Who is signed in; for cookie sessions also the CSRF token (a reloaded tab needs it)."""
     workspace = await db.get_one(Workspace, principal.workspace_id)
-    session = principal.login_session
-    secret = request.cookies.get(SESSION_COOKIE) if session else None
+    login_session = principal.login_session
+    secret = request.cookies.get(SESSION_COOKIE) if login_session else None
     return MeResponse(
         user=UserRead.model_validate(principal.user),
         workspace=WorkspaceRead.model_validate(workspace),
-        auth_method="session" if session else "token",
-        idle_timeout_seconds=state.settings.session_idle_minutes * 60 if session else None,
-        session_expires_at=session.expires_at if session else None,
+        auth_method="session" if login_session else "token",
+        idle_timeout_seconds=state.settings.session_idle_minutes * 60 if login_session else None,
+        session_expires_at=login_session.expires_at if login_session else None,
         csrf_token=tokens.csrf_token_for(secret) if secret else None,
     )
 
@@ -225,8 +225,8 @@ async def reauthenticate(
     body: ReauthRequest, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
     """Prove the password again; sensitive changes are then allowed for 5 minutes."""
-    session = _login_session(principal)
-    checked = await service.check_session_password(db, principal.user, session, body.password)
+    login_session = _login_session(principal)
+    checked = await service.check_session_password(db, principal.user, login_session, body.password)
     if isinstance(checked, service.LoginRateLimited):
         return _rate_limited(checked)
     if not checked:
@@ -235,10 +235,10 @@ async def reauthenticate(
             principal.actor,
             "auth.reauthenticate_failed",
             resource_type="login_session",
-            resource_ids=[session.id],
+            resource_ids=[login_session.id],
         )
         return JSONResponse(error_body("invalid_credentials", "wrong password"), status_code=401)
-    at = await service.reauthenticate(db, session, principal.actor)
+    at = await service.reauthenticate(db, login_session, principal.actor)
     payload = ReauthResponse(reauthenticated_until=at + service.REAUTH_WINDOW)
     return JSONResponse(payload.model_dump(mode="json"))
 
@@ -252,9 +252,9 @@ async def change_password(
     body: PasswordChange, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
     """Change your own password; every other session of yours ends (this one stays)."""
-    session = _login_session(principal)
+    login_session = _login_session(principal)
     checked = await service.check_session_password(
-        db, principal.user, session, body.current_password
+        db, principal.user, login_session, body.current_password
     )
     if isinstance(checked, service.LoginRateLimited):
         return _rate_limited(checked)
@@ -271,7 +271,7 @@ async def change_password(
         )
     try:
         ended = await service.change_password(
-            db, principal.user, session, body.new_password, principal.actor
+            db, principal.user, login_session, body.new_password, principal.actor
         )
     except service.UserError as exc:
         raise ApiError(422, "validation_error", str(exc)) from None

@@ -204,7 +204,7 @@ async def login(
     secret = tokens.new_secret()
     csrf = tokens.csrf_token_for(secret)
     now = _now()
-    session = LoginSession(
+    login_session = LoginSession(
         workspace_id=user.workspace_id,
         user_id=user.id,
         secret_hash=tokens.digest(secret),
@@ -214,7 +214,7 @@ async def login(
         expires_at=now + SESSION_LIFETIME,
         reauthenticated_at=now,
     )
-    db.add(session)
+    db.add(login_session)
     new_device_secret = None
     if device is None:
         # Browsers unused for the cookie's lifetime are forgotten when another one is added.
@@ -240,9 +240,9 @@ async def login(
     await db.flush()
     actor = audit.Actor(workspace_id=user.workspace_id, user_id=user.id, ip_address=ip)
     await audit.record(
-        db, actor, "auth.login", resource_type="login_session", resource_ids=[session.id]
+        db, actor, "auth.login", resource_type="login_session", resource_ids=[login_session.id]
     )
-    return LoginSucceeded(user, workspace, secret, csrf, session, new_device_secret)
+    return LoginSucceeded(user, workspace, secret, csrf, login_session, new_device_secret)
 
 
 async def check_session_password(
@@ -252,7 +252,7 @@ async def check_session_password(
     password: str,
 ) -> bool | LoginRateLimited:
     """Prove the password again inside a login session (re-authentication, password
-    change). Throttled per session, so a stolen cookie cannot be used to guess fast, and a
+    change). Throttled per login session, so a stolen cookie cannot be used to guess fast, and a
     stranger's sign-in guesses do not get in the way."""
     bucket = throttle.bucket_key("session", str(login_session.id))
     subject = throttle.Subject(_email_key(user.email), user.workspace_id, user.id)
@@ -450,7 +450,7 @@ class AuthFailure(Exception):
 
 
 @dataclass(frozen=True)
-class SessionAuth:
+class LoginSessionAuth:
     user: User
     login_session: LoginSession
 
@@ -473,7 +473,7 @@ _TOKEN_BY_DIGEST = (
 
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
-) -> SessionAuth:
+) -> LoginSessionAuth:
     found = (
         await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": tokens.digest(secret)})
     ).one_or_none()
@@ -497,7 +497,7 @@ async def resolve_login_session(
         raise AuthFailure("user_disabled", "this account is disabled")
     if now - login_session.last_seen_at > LAST_SEEN_GRANULARITY:
         login_session.last_seen_at = now
-    return SessionAuth(user, login_session)
+    return LoginSessionAuth(user, login_session)
 
 
 def csrf_matches(login_session: LoginSession, presented: str | None) -> bool:

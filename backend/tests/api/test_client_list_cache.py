@@ -287,7 +287,7 @@ async def test_a_view_holding_its_own_uncommitted_changes_is_never_cached(
             early = connection.transaction()
             await early.start()
             await connection.execute("SELECT 1")  # its now() is from before the next change
-            async with state.sessions() as db:
+            async with state.db_sessions() as db:
                 await db.execute(select(1))  # transaction A begins: its now() is fixed
                 await client.post("/clients", json={"first_name": "Grace", "last_name": "Hopper"})
                 ghost = sealed_client(space.id, "Ghost", "Uncommitted")
