@@ -9,8 +9,9 @@ thread-pool hops on the hot paths (issue 12). Each was a measured cost:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
@@ -20,7 +21,15 @@ from sqlalchemy import event
 
 from carevault.auth.models import Role
 from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext
+from tests.api_support import ApiContext, running_api
+from tests.conftest import NewDatabase
+
+
+@pytest.fixture
+async def api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiContext]:
+    """The app without its background sealer, whose statements would be counted too."""
+    async with running_api(await new_database(), data_dir, audit_sealer=False) as context:
+        yield context
 
 
 @contextmanager
