@@ -398,7 +398,7 @@ def example_keyring() -> dict[str, Any]:
 
 def encrypted_columns() -> list[dict[str, Any]]:
     """Every encrypted column of the schema, with the exact context bytes of its values."""
-    from carevault.crypto import EncryptedDate, EncryptedString
+    from carevault.crypto.types import EncryptedDate, EncryptedString
     from carevault.db.models import Base
 
     found = []

@@ -16,7 +16,6 @@ from sqlalchemy.orm import aliased
 from carevault.clients.models import Client
 from carevault.crypto import (
     DecryptionError,
-    EncryptedString,
     FieldCipher,
     PhiBackend,
     current_cipher,
@@ -24,6 +23,7 @@ from carevault.crypto import (
     install,
 )
 from carevault.crypto.datakeys import current_practice
+from carevault.crypto.types import EncryptedString
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available

@@ -34,8 +34,6 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from carevault.crypto import (
     BlindIndex,
     DecryptionError,
-    EncryptedDate,
-    EncryptedString,
     FieldCipher,
     StaticRing,
     datakeys,
@@ -46,6 +44,7 @@ from carevault.crypto import (
 from carevault.crypto.blind_index import PracticeBlindIndex
 from carevault.crypto.errors import UnknownKeyVersion
 from carevault.crypto.keyring import KeyRing, KeyVersion
+from carevault.crypto.types import EncryptedDate, EncryptedString
 from carevault.db.models import Base
 
 DATA = Path(__file__).resolve().parents[1] / "data"
