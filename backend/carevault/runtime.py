@@ -15,7 +15,6 @@ from carevault.crypto import (
     KeyRingError,
     KeyRingManager,
     LocalFileProvider,
-    SecretsManagerProvider,
     install,
 )
 
@@ -29,6 +28,8 @@ class StartupError(RuntimeError):
 def build_key_provider(settings: Settings) -> KeyProvider:
     match settings.key_provider:
         case KeyProviderName.AWS:
+            from carevault.crypto.aws import SecretsManagerProvider  # boto3: only when used
+
             return SecretsManagerProvider(
                 settings.aws_secret_id,
                 region=settings.aws_region,

@@ -7,7 +7,7 @@ from enum import StrEnum
 from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.crypto import EncryptedString
+from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
 
 

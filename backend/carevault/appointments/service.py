@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, func, select
@@ -23,6 +23,7 @@ from carevault.appointments.schemas import (
 )
 from carevault.audit import service as audit
 from carevault.clients import service as client_service
+from carevault.core.clock import utc_now
 from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
 RESOURCE_TYPE = "appointment"
 MAX_CALENDAR_RANGE = timedelta(days=62)
 _CANCELLED = AppointmentStatus.CANCELLED.value
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 async def _lock_schedule(db: AsyncSession, workspace_id: uuid.UUID) -> None:
@@ -172,7 +169,7 @@ async def update_appointment(
         await _refuse_overlap(db, workspace_id, starts_at, ends_at, excluding=appointment.id)
     for field, value in changes.items():
         setattr(appointment, field, value)
-    appointment.updated_at = _now()
+    appointment.updated_at = utc_now()
     await db.flush()
     await audit.record(
         db,

@@ -1,19 +1,18 @@
-"""`carevault audit seal | checkpoint | verify | export`, registered into cli.py's audit_app."""
+"""`carevault audit seal | checkpoint | verify | export`, registered into the command's
+`audit` group (carevault/cli/commands.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from carevault.audit.checkpoints import (
     Checkpoint,
@@ -35,13 +34,20 @@ from carevault.audit.sealing import (
     seal_all,
 )
 from carevault.audit.verify import VerifyReport, verify
+from carevault.cli.common import (
+    database_url_for,
+    fail,
+    friendly_errors,
+    load_settings,
+    one_off_engine,
+    run_async,
+)
 
 if TYPE_CHECKING:
     from carevault.config import Settings
 
 
 def _audit_key(settings: Settings) -> bytes:
-    from carevault.cli import fail
     from carevault.runtime import build_key_provider
 
     key = build_key_provider(settings).load().audit_key  # loading never creates a ring
@@ -51,29 +57,13 @@ def _audit_key(settings: Settings) -> bytes:
 
 
 def _store(settings: Settings) -> CheckpointStore:
-    from carevault.cli import fail
-
     try:
         return store_for(settings)
     except CheckpointError as exc:
         raise fail(str(exc)) from None
 
 
-@asynccontextmanager
-async def _engine(settings: Settings) -> AsyncIterator[AsyncEngine]:
-    from carevault.cli import database_url_for
-    from carevault.db.engine import create_engine
-
-    engine = create_engine(database_url_for(settings), pool_size=1)
-    try:
-        yield engine
-    finally:
-        await engine.dispose()
-
-
 def register(audit_app: typer.Typer) -> None:
-    from carevault.cli import fail, friendly_errors, load_settings, run_async
-
     @audit_app.command("seal")
     @friendly_errors
     def audit_seal() -> None:
@@ -82,7 +72,7 @@ def register(audit_app: typer.Typer) -> None:
         key = _audit_key(settings)
 
         async def seal() -> tuple[int, float]:
-            async with _engine(settings) as engine:
+            async with one_off_engine(database_url_for(settings)) as engine:
                 sealed = await seal_all(engine, key, wait_for_lock=True)
                 async with engine.connect() as connection:
                     lag = await measure_lag(connection)
@@ -99,7 +89,7 @@ def register(audit_app: typer.Typer) -> None:
         key, store = _audit_key(settings), _store(settings)
 
         async def checkpoint() -> Checkpoint:
-            async with _engine(settings) as engine:
+            async with one_off_engine(database_url_for(settings)) as engine:
                 await seal_all(engine, key, wait_for_lock=True)
                 async with engine.begin() as connection:
                     await connection.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), _lock())
@@ -132,7 +122,10 @@ def register(audit_app: typer.Typer) -> None:
         budget = lag_budget if lag_budget is not None else settings.audit_seal_lag_budget_seconds
 
         async def run() -> VerifyReport:
-            async with _engine(settings) as engine, engine.connect() as connection:
+            async with (
+                one_off_engine(database_url_for(settings)) as engine,
+                engine.connect() as connection,
+            ):
                 connection = await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
                     database = str(await connection.scalar(text("SELECT current_database()")))
@@ -200,7 +193,10 @@ def register(audit_app: typer.Typer) -> None:
         store = _store(settings)
 
         async def run(out: IO[str]) -> int:
-            async with _engine(settings) as engine, engine.connect() as connection:
+            async with (
+                one_off_engine(database_url_for(settings)) as engine,
+                engine.connect() as connection,
+            ):
                 connection = await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
                     database = str(await connection.scalar(text("SELECT current_database()")))

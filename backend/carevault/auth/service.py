@@ -6,7 +6,7 @@ import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,6 +21,7 @@ from carevault.auth.passwords import (
     verify_password,
 )
 from carevault.auth.scopes import EVERY_SCOPE
+from carevault.core.clock import utc_now
 from carevault.db.hooks import before_commit
 from carevault.db.paging import PageRequest, fetch_page
 from carevault.db.scoping import in_workspace, workspace_filter
@@ -42,10 +43,6 @@ class UserError(ValueError):
 
 class AccountConflict(ValueError):
     """The account change conflicts with the practice's state (for example, the last owner)."""
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 async def accounts_by_email(db: AsyncSession, email: str) -> list[User]:
@@ -203,7 +200,7 @@ async def login(
     workspace = await db.get_one(Workspace, user.workspace_id)
     secret = tokens.new_secret()
     csrf = tokens.csrf_token_for(secret)
-    now = _now()
+    now = utc_now()
     login_session = LoginSession(
         workspace_id=user.workspace_id,
         user_id=user.id,
@@ -267,7 +264,7 @@ async def check_session_password(
 async def reauthenticate(
     db: AsyncSession, login_session: LoginSession, actor: audit.Actor
 ) -> datetime:
-    now = _now()
+    now = utc_now()
     login_session.reauthenticated_at = now
     await audit.record(
         db,
@@ -281,7 +278,7 @@ async def reauthenticate(
 
 def recently_reauthenticated(login_session: LoginSession) -> bool:
     proved = login_session.reauthenticated_at
-    return proved is not None and _now() - proved <= REAUTH_WINDOW
+    return proved is not None and utc_now() - proved <= REAUTH_WINDOW
 
 
 # --- accounts ----------------------------------------------------------------------------------
@@ -297,7 +294,7 @@ async def _end_sessions(
             LoginSession.user_id == user.id,
             LoginSession.ended_at.is_(None),
         )
-        .values(ended_at=_now(), end_reason=reason)
+        .values(ended_at=utc_now(), end_reason=reason)
     )
     if keep is not None:
         statement = statement.where(LoginSession.id != keep)
@@ -320,7 +317,7 @@ async def change_password(
         raise UserError("the new password must differ from the current one")
     user.password_hash = await asyncio.to_thread(hash_password, new_password)
     user.must_change_password = False
-    login_session.reauthenticated_at = _now()
+    login_session.reauthenticated_at = utc_now()
     ended = await _end_sessions(db, user, "password", keep=login_session.id)
     await audit.record(
         db,
@@ -374,7 +371,7 @@ async def disable_user(
         return target
     if target.role == Role.OWNER.value and await _active_owners(db, target.workspace_id) <= 1:
         raise AccountConflict("the practice must keep at least one active owner")
-    now = _now()
+    now = utc_now()
     target.disabled_at = now
     sessions_ended = await _end_sessions(db, target, "disabled")
     revoked = await db.execute(
@@ -480,7 +477,7 @@ async def resolve_login_session(
     if found is None:
         raise AuthFailure("not_authenticated", "sign in first")
     login_session, user = found
-    now = _now()
+    now = utc_now()
     if login_session.ended_at is not None:
         if login_session.end_reason == "idle":
             raise AuthFailure("session_idle_timeout", "signed out after inactivity")
@@ -505,7 +502,7 @@ def csrf_matches(login_session: LoginSession, presented: str | None) -> bool:
 
 
 async def end_login_session(db: AsyncSession, login_session: LoginSession, ip: str | None) -> None:
-    login_session.ended_at, login_session.end_reason = _now(), "logout"
+    login_session.ended_at, login_session.end_reason = utc_now(), "logout"
     actor = audit.Actor(login_session.workspace_id, login_session.user_id, ip_address=ip)
     await audit.record(
         db, actor, "auth.logout", resource_type="login_session", resource_ids=[login_session.id]
@@ -525,7 +522,7 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
     token, user = found
     if token.revoked_at is not None:
         raise AuthFailure("token_revoked", "the API token has been revoked")
-    now = _now()
+    now = utc_now()
     if token.expires_at is not None and now >= token.expires_at:
         raise AuthFailure("token_expired", "the API token has expired")
     if user.disabled_at is not None:
@@ -564,7 +561,7 @@ async def create_api_token(
     if unknown or not scopes:
         raise UserError("name at least one known scope")
     secret = tokens.new_api_token()
-    now = _now()
+    now = utc_now()
     token = ApiToken(
         workspace_id=user.workspace_id,
         user_id=user.id,
@@ -611,7 +608,7 @@ async def revoke_api_token(
     if token is None:
         return False
     if token.revoked_at is None:
-        token.revoked_at = _now()
+        token.revoked_at = utc_now()
         await audit.record(
             db, actor, "api_token.revoke", resource_type="api_token", resource_ids=[token.id]
         )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
 from carevault.auth.models import LoginAttempt, LoginThrottleTally
+from carevault.core.clock import utc_now
 from carevault.db.housekeeping import delete_batch
 
 FREE_FAILURES = 5
@@ -47,10 +48,6 @@ HOUSEKEEPING_BATCH = 100
 
 # Two-integer advisory locks live in a key space apart from the audit chain's bigint locks.
 _LOCK_CLASS = 0x4356_4C47  # "CVLG"
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def required_wait(failures: int) -> timedelta:
@@ -168,7 +165,7 @@ async def begin(
     await _lock(db, bucket)
     if check_address and ip:
         await _lock(db, b"address:" + ip.encode())  # always after the bucket lock
-    now = _now()
+    now = utc_now()
     wait = await _bucket_wait(db, bucket, now)
     if check_address and ip:
         wait = max(wait, await _address_wait(db, ip, now))

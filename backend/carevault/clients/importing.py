@@ -42,8 +42,9 @@ from carevault.api.fields import (
 )
 from carevault.audit import service as audit
 from carevault.clients.models import Client
-from carevault.crypto import EncryptedString, PhiBackend, PracticeBlindIndex, current_cipher
+from carevault.crypto import PhiBackend, PracticeBlindIndex, current_cipher
 from carevault.crypto.registry import current_backend
+from carevault.crypto.types import EncryptedString
 from carevault.db.deadlines import DeadlineExceeded, remaining
 from carevault.db.encryption import bound_rows
 from carevault.workspaces.keys import load_workspace_keys, provision

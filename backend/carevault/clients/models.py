@@ -5,7 +5,7 @@ from datetime import date, datetime
 from sqlalchemy import DateTime, Index, LargeBinary
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.crypto import EncryptedDate, EncryptedString
+from carevault.crypto.types import EncryptedDate, EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
+from datetime import date
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -50,6 +50,7 @@ from carevault.audit import service as audit
 from carevault.clients import listing
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
+from carevault.core.clock import utc_now
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
@@ -64,10 +65,6 @@ RESOURCE_TYPE = "client"
 PHONE_SEARCH_MIN_DIGITS = 7
 
 SearchKind = Literal["email", "phone", "name"]
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def search_kind(q: str) -> SearchKind:
@@ -232,7 +229,7 @@ async def update_client(
     client = await _clients.get(db, principal.workspace_id, client_id)
     for field, value in (changes | _blind_indexes(changes, principal.workspace_id)).items():
         setattr(client, field, value)
-    client.updated_at = _now()
+    client.updated_at = utc_now()
     await db.flush()
     await audit.record(
         db,
@@ -248,7 +245,7 @@ async def update_client(
 async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> None:
     """Hide the client from lists until restored; their records stay. Archiving an archived
     client changes nothing."""
-    now = _now()
+    now = utc_now()
     archived_id = await db.scalar(
         update(Client)
         .where(
@@ -284,7 +281,7 @@ async def restore_client(db: AsyncSession, principal: Principal, client_id: uuid
     restored = client.archived_at is not None
     if restored:
         client.archived_at = None
-        client.updated_at = _now()
+        client.updated_at = utc_now()
         await db.flush()
     await audit.record(
         db,

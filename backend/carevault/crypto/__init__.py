@@ -1,4 +1,9 @@
-"""CareVault's encryption core. Depends on no web framework and no domain code."""
+"""CareVault's encryption core. Depends on no web framework and no domain code.
+
+Importing it needs only `cryptography`. The integrations are submodules, imported where
+used: `carevault.crypto.types` (the SQLAlchemy column types `EncryptedString`,
+`EncryptedDate`) and `carevault.crypto.aws` (`SecretsManagerProvider`, boto3).
+"""
 
 from carevault.crypto.binding import (
     BoundDate,
@@ -24,14 +29,8 @@ from carevault.crypto.errors import (
 )
 from carevault.crypto.keyring import KeyRing, KeyVersion
 from carevault.crypto.manager import KeyRingManager, KeyRingStatus
-from carevault.crypto.providers import (
-    EnvironmentProvider,
-    KeyProvider,
-    LocalFileProvider,
-    SecretsManagerProvider,
-)
+from carevault.crypto.providers import EnvironmentProvider, KeyProvider, LocalFileProvider
 from carevault.crypto.registry import PhiBackend, current_cipher, install, uninstall
-from carevault.crypto.types import EncryptedDate, EncryptedString
 
 __all__ = [
     "BlindIndex",
@@ -39,8 +38,6 @@ __all__ = [
     "BoundText",
     "DataKeyCache",
     "DecryptionError",
-    "EncryptedDate",
-    "EncryptedString",
     "EnvironmentProvider",
     "FieldCipher",
     "KeyProvider",
@@ -54,7 +51,6 @@ __all__ = [
     "PhiBackend",
     "PracticeBlindIndex",
     "RingSource",
-    "SecretsManagerProvider",
     "StaticRing",
     "UnboundValueError",
     "UnknownKeyVersion",

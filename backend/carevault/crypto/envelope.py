@@ -70,13 +70,19 @@ def read_header(value: bytes) -> tuple[int, int]:
     return value[0], int.from_bytes(value[1:HEADER_BYTES], "big")
 
 
-def seal_aesgcm(
-    cipher: AESGCM, head: bytes, plaintext: bytes, context: bytes, nonce: bytes | None = None
-) -> bytes:
+def seal_aesgcm(cipher: AESGCM, head: bytes, plaintext: bytes, context: bytes) -> bytes:
     """Encrypt with AES-256-GCM under the key `head` names (`header(FORMAT_AESGCM, version)`;
-    the key ring keeps the active one precomputed). `nonce` is only ever passed by test vectors."""
-    nonce = os.urandom(GCM_NONCE_BYTES) if nonce is None else nonce
+    the key ring keeps the active one precomputed), with a fresh random nonce."""
+    nonce = os.urandom(GCM_NONCE_BYTES)
     return head + nonce + cipher.encrypt(nonce, plaintext, head + context)
+
+
+def _seal_aesgcm_with_nonce(
+    cipher: AESGCM, head: bytes, plaintext: bytes, context: bytes, nonce: bytes
+) -> bytes:
+    """Format 0x01 with a fixed nonce, for test vectors only. Never call this to store data:
+    a nonce used twice under one key gives away the plaintexts and the authentication key."""
+    return _seal_gcm_with_nonce(cipher, head, plaintext, head + context, nonce)
 
 
 def open_aesgcm(cipher: AESGCM, value: bytes, context: bytes) -> bytes:
@@ -115,7 +121,8 @@ def seal_bound(
 def _seal_gcm_with_nonce(
     cipher: AESGCM, head: bytes, plaintext: bytes, associated: bytes, nonce: bytes
 ) -> bytes:
-    """Test vectors only: a fixed nonce. Never call this to store data."""
+    """GCM (0x01 or 0x03) with a fixed nonce and the associated data the caller assembled,
+    for test vectors only. Never call this to store data."""
     return head + nonce + cipher.encrypt(nonce, plaintext, associated)
 
 
@@ -143,14 +150,30 @@ def seal_cbc_hmac(
     key_version: int,
     plaintext: bytes,
     context: bytes,
-    iv: bytes | None = None,
+    *,
     format_byte: int = FORMAT_PGCRYPTO,
 ) -> bytes:
     """Formats 0x02 and 0x04 in Python: what the pgcrypto SQL functions compute, byte for
-    byte (for 0x04, `key` is the practice data key and `context` starts with the row ids)."""
+    byte (for 0x04, `key` is the practice data key and `context` starts with the row ids),
+    with a fresh random IV."""
+    return _seal_cbc_hmac_with_iv(
+        key, key_version, plaintext, context, os.urandom(CBC_IV_BYTES), format_byte=format_byte
+    )
+
+
+def _seal_cbc_hmac_with_iv(
+    key: bytes,
+    key_version: int,
+    plaintext: bytes,
+    context: bytes,
+    iv: bytes,
+    *,
+    format_byte: int = FORMAT_PGCRYPTO,
+) -> bytes:
+    """`seal_cbc_hmac` with a given IV: for test vectors, and for tests that rebuild what the
+    database sealed from the IV it chose. Never call this to store data."""
     enc_key, mac_key = pgcrypto_subkeys(key)
     head = header(format_byte, key_version)
-    iv = os.urandom(CBC_IV_BYTES) if iv is None else iv
     padder = padding.PKCS7(128).padder()
     padded = padder.update(plaintext) + padder.finalize()
     encryptor = Cipher(algorithms.AES(enc_key), modes.CBC(iv)).encryptor()

@@ -1,4 +1,7 @@
-"""Where the key ring lives: AWS Secrets Manager, a local file, or an environment variable."""
+"""Where the key ring lives: a local file or an environment variable.
+
+AWS Secrets Manager is `carevault.crypto.aws` (imported only when used, so the core runs
+without boto3)."""
 
 from __future__ import annotations
 
@@ -7,20 +10,11 @@ import logging
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-
-import boto3
-from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
+from typing import Protocol
 
 from carevault.crypto.errors import KeyRingError, KeyRingUnavailable
 from carevault.crypto.keyring import KeyRing
-
-if TYPE_CHECKING:
-    from mypy_boto3_secretsmanager import SecretsManagerClient
 
 log = logging.getLogger(__name__)
 
@@ -130,71 +124,3 @@ class EnvironmentProvider:
 
     def initialize(self) -> tuple[KeyRing, bool]:
         return self.load(), False
-
-
-class SecretsManagerProvider:
-    """One Secrets Manager secret holds the ring as JSON (schema in docs/encryption.md)."""
-
-    def __init__(
-        self,
-        secret_id: str,
-        *,
-        region: str | None = None,
-        endpoint_url: str | None = None,
-        client: SecretsManagerClient | None = None,
-    ) -> None:
-        self.secret_id = secret_id
-        self.region = region
-        self.endpoint_url = endpoint_url
-        self._client = client or boto3.client(
-            "secretsmanager",
-            region_name=region,
-            endpoint_url=endpoint_url,
-            # Short timeouts: a refresh that hangs must not delay noticing an outage.
-            config=Config(connect_timeout=3, read_timeout=5, retries={"max_attempts": 2}),
-        )
-
-    @property
-    def client(self) -> SecretsManagerClient:
-        return self._client
-
-    @property
-    def description(self) -> str:
-        where = f" at {self.endpoint_url}" if self.endpoint_url else ""
-        return f"AWS Secrets Manager secret {self.secret_id}{where}"
-
-    def load(self) -> KeyRing:
-        with _secrets_manager_errors(f"read {self.secret_id}"):
-            response = self._client.get_secret_value(SecretId=self.secret_id)
-        if "SecretString" not in response:
-            raise KeyRingError(f"secret {self.secret_id} has no SecretString")
-        return KeyRing.from_json(response["SecretString"])
-
-    def store(self, ring: KeyRing) -> None:
-        with _secrets_manager_errors(f"update {self.secret_id}"):
-            self._client.put_secret_value(SecretId=self.secret_id, SecretString=ring.to_json())
-
-    def initialize(self) -> tuple[KeyRing, bool]:
-        try:
-            return self.load(), False
-        except KeyRingUnavailable as missing:
-            if "ResourceNotFoundException" not in str(missing):
-                raise
-        ring = KeyRing.generate()
-        with _secrets_manager_errors(f"create {self.secret_id}"):
-            self._client.create_secret(Name=self.secret_id, SecretString=ring.to_json())
-        return ring, True
-
-
-@contextmanager
-def _secrets_manager_errors(action: str) -> Iterator[None]:
-    """Turn boto errors into KeyRingUnavailable with the AWS error code and nothing else."""
-    try:
-        yield
-    except ClientError as exc:
-        code = exc.response.get("Error", {}).get("Code", "error")
-        raise KeyRingUnavailable(f"Secrets Manager could not {action}: {code}") from None
-    except BotoCoreError as exc:
-        raise KeyRingUnavailable(
-            f"Secrets Manager unreachable ({type(exc).__name__}) trying to {action}"
-        ) from None

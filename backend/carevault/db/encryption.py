@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Mapper
 
-from carevault.crypto import EncryptedString, bind_row_values, bind_to
+from carevault.crypto import bind_row_values, bind_to
+from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base
 
 

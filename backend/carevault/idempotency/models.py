@@ -5,7 +5,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, Index, Integer, LargeBinary
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.crypto import EncryptedString
+from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base, UUIDPrimaryKey, WorkspaceScoped
 
 

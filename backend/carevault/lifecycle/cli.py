@@ -8,8 +8,7 @@ OLD`; and, to end a practice, `workspaces shred`.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -17,11 +16,12 @@ from typing import Annotated, Any, TypeVar
 import typer
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from carevault.cli import (
+from carevault.cli.common import (
     database_url_for,
     fail,
     friendly_errors,
     load_settings,
+    one_off_engine,
     run_async,
 )
 from carevault.config import Settings
@@ -40,17 +40,6 @@ def distribution_seconds(settings: Settings) -> float:
     return settings.key_cache_ttl_seconds + settings.key_activation_margin_seconds
 
 
-@asynccontextmanager
-async def one_off_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
-    from carevault.db.engine import create_engine
-
-    engine = create_engine(database_url_for(settings), pool_size=2)
-    try:
-        yield engine
-    finally:
-        await engine.dispose()
-
-
 def with_database(
     settings: Settings, work: Callable[[AsyncEngine], Awaitable[T]], *, keys: bool = True
 ) -> T:
@@ -60,7 +49,7 @@ def with_database(
     manager = start_key_ring(settings) if keys else None
 
     async def run() -> T:
-        async with one_off_database(settings) as engine:
+        async with one_off_engine(database_url_for(settings), pool_size=2) as engine:
             return await work(engine)
 
     try:

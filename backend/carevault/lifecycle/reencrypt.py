@@ -46,7 +46,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.crypto import (
     DecryptionError,
-    EncryptedString,
     FieldCipher,
     KeyRingError,
     PracticeBlindIndex,
@@ -54,6 +53,7 @@ from carevault.crypto import (
     envelope,
 )
 from carevault.crypto.registry import PhiBackend, current_backend
+from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
 from carevault.workspaces.keys import load_workspace_keys, provision, rewrap_index_keys
 from carevault.workspaces.models import Workspace

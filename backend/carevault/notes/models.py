@@ -10,7 +10,7 @@ from enum import StrEnum
 from sqlalchemy import CheckConstraint, Date, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.crypto import EncryptedString
+from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
 
 

@@ -5,7 +5,7 @@ is audited with ids, versions and field names only, never the content."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, func, select, update
@@ -17,6 +17,7 @@ from carevault.api.pagination import Pagination
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.clients.models import Client
+from carevault.core.clock import utc_now
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
@@ -32,10 +33,6 @@ RESOURCE_TYPE = "session"
 SOAP_FIELDS = ("subjective", "objective", "assessment", "plan")
 # session_versions keeps the SOAP sections only, so amending these would lose the old value.
 LOCKED_WHEN_FINALIZED = ("session_date", "duration_minutes")
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _version_conflict(current_version: int) -> ApiError:
@@ -265,7 +262,7 @@ async def _amend(
         raise invalid(
             "empty_note", "a finalized note needs at least one SOAP section", *SOAP_FIELDS
         )
-    now = _now()
+    now = utc_now()
     db.add(
         SessionNoteVersion(
             workspace_id=workspace_id,
@@ -313,7 +310,7 @@ async def finalize_note(
         raise invalid(
             "empty_note", "write at least one SOAP section before finalizing", *SOAP_FIELDS
         )
-    now = _now()
+    now = utc_now()
     note.status = NoteStatus.FINALIZED.value
     note.finalized_at = now
     note.version = seen_version + 1
@@ -339,7 +336,7 @@ async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID
             SessionNote.id == note_id,
             SessionNote.deleted_at.is_(None),
         )
-        .values(deleted_at=_now())
+        .values(deleted_at=utc_now())
         .returning(SessionNote.id)
         .execution_options(synchronize_session=False)
     )
@@ -356,7 +353,7 @@ async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUI
     restored = note.deleted_at is not None
     if restored:
         note.deleted_at = None
-        note.updated_at = _now()
+        note.updated_at = utc_now()
         await db.flush()
     await audit.record(
         db,

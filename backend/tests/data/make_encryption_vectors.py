@@ -228,16 +228,18 @@ def field_vector(
     }
     if fmt == envelope.FORMAT_AESGCM:
         vector["nonce"] = nonce(n).hex()
-        sealed = envelope.seal_aesgcm(
+        sealed = envelope._seal_aesgcm_with_nonce(
             AESGCM(key),
             envelope.header(envelope.FORMAT_AESGCM, version),
             text.encode(),
             context.encode(),
-            nonce=nonce(n),
+            nonce(n),
         )
     else:
         vector["iv"] = iv(n).hex()
-        sealed = envelope.seal_cbc_hmac(key, version, text.encode(), context.encode(), iv=iv(n))
+        sealed = envelope._seal_cbc_hmac_with_iv(
+            key, version, text.encode(), context.encode(), iv(n)
+        )
     vector.update(context=context, plaintext=text, expected=sealed.hex())
     return vector
 
@@ -300,12 +302,12 @@ def pgcrypto_bound_vector(
     the MAC's context (what carevault_pgc_seal_bound computes)."""
     bound_context = uuid.UUID(workspace).bytes + uuid.UUID(row).bytes + context.encode()
     data_key = DATA_KEYS[(workspace, version)]
-    sealed = envelope.seal_cbc_hmac(
+    sealed = envelope._seal_cbc_hmac_with_iv(
         data_key,
         version,
         text.encode(),
         bound_context,
-        iv=iv(n),
+        iv(n),
         format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
     )
     return {
@@ -396,7 +398,7 @@ def example_keyring() -> dict[str, Any]:
 
 def encrypted_columns() -> list[dict[str, Any]]:
     """Every encrypted column of the schema, with the exact context bytes of its values."""
-    from carevault.crypto import EncryptedDate, EncryptedString
+    from carevault.crypto.types import EncryptedDate, EncryptedString
     from carevault.db.models import Base
 
     found = []

@@ -11,7 +11,8 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import DecryptionError, EncryptedString, KeyRing, current_cipher
+from carevault.crypto import DecryptionError, KeyRing, current_cipher
+from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote

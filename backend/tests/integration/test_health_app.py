@@ -16,7 +16,7 @@ from sqlalchemy import make_url
 from carevault.api.app import create_app
 from carevault.auth.models import Role
 from carevault.config import Settings
-from carevault.crypto import SecretsManagerProvider
+from carevault.crypto.aws import SecretsManagerProvider
 from carevault.db.migrate import head_revision
 from carevault.runtime import StartupError, start_key_ring
 from tests.api_support import ApiContext

@@ -16,7 +16,6 @@ from sqlalchemy.orm import aliased
 from carevault.clients.models import Client
 from carevault.crypto import (
     DecryptionError,
-    EncryptedString,
     FieldCipher,
     PhiBackend,
     current_cipher,
@@ -24,6 +23,7 @@ from carevault.crypto import (
     install,
 )
 from carevault.crypto.datakeys import current_practice
+from carevault.crypto.types import EncryptedString
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
@@ -103,7 +103,7 @@ async def test_database_output_matches_the_python_reference(
         {"p": b"reference", "k": key},
     )
     iv = sealed[5:21]
-    assert sealed == envelope.seal_cbc_hmac(key, 7, b"reference", b"clients.notes", iv=iv)
+    assert sealed == envelope._seal_cbc_hmac_with_iv(key, 7, b"reference", b"clients.notes", iv)
     verified = await pg_db.scalar(
         text(
             "SELECT carevault_pgc_verify(CAST(:v AS bytea), ARRAY[7::bigint], "
@@ -248,8 +248,8 @@ async def test_bound_format_matches_the_python_reference_byte_for_byte(
         text("SELECT carevault_pgc_seal_bound(:p, 'clients.notes')"), {"p": packed}
     )
     context = workspace.bytes + row.bytes + b"clients.notes"
-    expected = envelope.seal_cbc_hmac(
-        data_key, 9, b"reference", context, iv=sealed[5:21], format_byte=0x04
+    expected = envelope._seal_cbc_hmac_with_iv(
+        data_key, 9, b"reference", context, sealed[5:21], format_byte=0x04
     )
     assert sealed == expected
 
@@ -312,12 +312,12 @@ async def test_the_sql_function_opens_every_format_04_vector(
         text("SELECT carevault_pgc_seal_bound(:p, :c)"), {"p": packed, "c": vector["context"]}
     )
     assert sealed[:5] == expected[:5] and len(sealed) == len(expected)
-    assert sealed == envelope.seal_cbc_hmac(
+    assert sealed == envelope._seal_cbc_hmac_with_iv(
         data_key,
         version,
         vector["plaintext"].encode(),
         bytes.fromhex(vector["bound_context"]),
-        iv=sealed[5:21],
+        sealed[5:21],
         format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
     )
 

@@ -21,10 +21,10 @@ from carevault.crypto import (
     KeyRing,
     KeyRingManager,
     KeyRingUnavailable,
-    SecretsManagerProvider,
     current_cipher,
     install,
 )
+from carevault.crypto.aws import SecretsManagerProvider
 from carevault.runtime import StartupError, start_key_ring
 from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.integration import factories

@@ -20,13 +20,13 @@ from sqlalchemy.sql.expression import ColumnElement, TableClause
 
 from carevault.crypto import (
     BoundText,
-    EncryptedString,
     FieldCipher,
     PhiBackend,
     envelope,
     install,
     new_wrapped_data_key,
 )
+from carevault.crypto.types import EncryptedString
 from carevault.db.encryption import bound_rows
 from carevault.db.engine import create_engine
 from carevault.notes.models import SessionNote

@@ -3,7 +3,7 @@ write the pgcrypto backend's key parameters to the server log."""
 
 import pytest
 
-from carevault.cli import parameter_logging
+from carevault.cli.doctor import parameter_logging
 
 QUIET = {
     "log_statement": "none",

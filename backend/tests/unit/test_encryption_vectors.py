@@ -34,8 +34,6 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from carevault.crypto import (
     BlindIndex,
     DecryptionError,
-    EncryptedDate,
-    EncryptedString,
     FieldCipher,
     StaticRing,
     datakeys,
@@ -46,6 +44,7 @@ from carevault.crypto import (
 from carevault.crypto.blind_index import PracticeBlindIndex
 from carevault.crypto.errors import UnknownKeyVersion
 from carevault.crypto.keyring import KeyRing, KeyVersion
+from carevault.crypto.types import EncryptedDate, EncryptedString
 from carevault.db.models import Base
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -106,15 +105,15 @@ def seal(vector: dict[str, Any]) -> bytes:
     plaintext = vector["plaintext"].encode()
     context = vector["context"].encode()
     if vector["format"] == "aesgcm":
-        return envelope.seal_aesgcm(
+        return envelope._seal_aesgcm_with_nonce(
             AESGCM(key),
             envelope.header(envelope.FORMAT_AESGCM, vector["key_version"]),
             plaintext,
             context,
-            nonce=bytes.fromhex(vector["nonce"]),
+            bytes.fromhex(vector["nonce"]),
         )
-    return envelope.seal_cbc_hmac(
-        key, vector["key_version"], plaintext, context, iv=bytes.fromhex(vector["iv"])
+    return envelope._seal_cbc_hmac_with_iv(
+        key, vector["key_version"], plaintext, context, bytes.fromhex(vector["iv"])
     )
 
 
@@ -1032,12 +1031,12 @@ def pg_bound_context(vector: dict[str, Any]) -> bytes:
 @by_name(PG_BOUND)
 def test_pgcrypto_bound_sealing_reproduces_expected(vector: dict[str, Any]) -> None:
     stored, workspace, row, context = bound_inputs(vector)
-    sealed = envelope.seal_cbc_hmac(
+    sealed = envelope._seal_cbc_hmac_with_iv(
         bytes.fromhex(vector["data_key"]),
         vector["key_version"],
         vector["plaintext"].encode(),
         workspace + row + context,
-        iv=bytes.fromhex(vector["iv"]),
+        bytes.fromhex(vector["iv"]),
         format_byte=envelope.FORMAT_PGCRYPTO_BOUND,
     )
     assert sealed == stored

@@ -166,6 +166,37 @@ def test_legacy_column_bound_values_still_open() -> None:
     assert open_(CIPHER, sealed) == "Ada"
 
 
+def test_no_public_sealing_function_accepts_a_nonce_or_iv() -> None:
+    """A fixed nonce is for test vectors only, through the private helpers (as Fernet keeps
+    `_encrypt_from_parts` private): the public functions refuse one by name and by position."""
+    material = RING.active.material
+    assert material is not None
+    gcm, head = RING.active_cipher, RING.active_header
+    fixed_nonce, fixed_iv = bytes(envelope.GCM_NONCE_BYTES), bytes(envelope.CBC_IV_BYTES)
+    with pytest.raises(TypeError):
+        envelope.seal_aesgcm(gcm, head, b"Ada", CONTEXT, nonce=fixed_nonce)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        envelope.seal_aesgcm(gcm, head, b"Ada", CONTEXT, fixed_nonce)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        envelope.seal_cbc_hmac(material, 1, b"Ada", CONTEXT, iv=fixed_iv)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        envelope.seal_cbc_hmac(material, 1, b"Ada", CONTEXT, fixed_iv)  # type: ignore[misc]
+    for sealed in (
+        envelope.seal_aesgcm(gcm, head, b"Ada", CONTEXT),
+        envelope.seal_cbc_hmac(material, RING.active_version, b"Ada", CONTEXT),
+    ):
+        # The nonce (12 bytes) or IV (16) after the header is never the fixed one.
+        assert sealed[5:17] != fixed_nonce
+        assert open_(CIPHER, sealed) == "Ada"
+    # The private helpers give exactly what the public ones would with that nonce or IV.
+    with_nonce = envelope._seal_aesgcm_with_nonce(gcm, head, b"Ada", CONTEXT, fixed_nonce)
+    assert with_nonce[5:17] == fixed_nonce and open_(CIPHER, with_nonce) == "Ada"
+    with_iv = envelope._seal_cbc_hmac_with_iv(
+        material, RING.active_version, b"Ada", CONTEXT, fixed_iv
+    )
+    assert with_iv[5:21] == fixed_iv and open_(CIPHER, with_iv) == "Ada"
+
+
 def test_pending_version_decrypts_everywhere_but_seals_only_after_its_time() -> None:
     from dataclasses import replace
     from datetime import UTC, datetime, timedelta
