@@ -8,7 +8,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,13 +21,11 @@ from carevault.appointments.schemas import (
     check_duration,
 )
 from carevault.audit import service as audit
+from carevault.auth.principal import Principal
 from carevault.clients import service as client_service
 from carevault.core.clock import utc_now
 from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
-
-if TYPE_CHECKING:
-    from carevault.auth.dependencies import Principal
 
 RESOURCE_TYPE = "appointment"
 MAX_CALENDAR_RANGE = timedelta(days=62)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 import uuid
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated
 
@@ -13,9 +12,8 @@ from fastapi.security import APIKeyCookie, HTTPBearer
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import ApiError
-from carevault.audit.service import Actor
 from carevault.auth import service
-from carevault.auth.models import LoginSession, Role, User
+from carevault.auth.principal import Principal
 from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.workspaces.keys import WorkspaceShredded, load_workspace_keys
 
@@ -27,26 +25,6 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DURING_PASSWORD_CHANGE = frozenset(
     {"/api/v1/auth/me", "/api/v1/auth/password", "/api/v1/auth/logout"}
 )
-
-
-@dataclass(frozen=True)
-class Principal:
-    user: User
-    ip_address: str | None
-    token_id: uuid.UUID | None = None
-    login_session: LoginSession | None = None
-
-    @property
-    def workspace_id(self) -> uuid.UUID:
-        return self.user.workspace_id
-
-    @property
-    def is_owner(self) -> bool:
-        return self.user.role == Role.OWNER.value
-
-    @property
-    def actor(self) -> Actor:
-        return Actor(self.workspace_id, self.user.id, self.token_id, self.ip_address)
 
 
 def client_ip(request: Request) -> str | None:

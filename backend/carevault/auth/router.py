@@ -22,12 +22,12 @@ from carevault.auth.dependencies import (
     SESSION_COOKIE,
     CurrentOwner,
     CurrentPrincipal,
-    Principal,
     RecentOwner,
     RecentPassword,
     client_ip,
 )
 from carevault.auth.models import LoginSession, Role, User
+from carevault.auth.principal import Principal
 from carevault.auth.schemas import (
     LoginRequest,
     LoginResponse,

@@ -36,7 +36,7 @@ import uuid
 from collections.abc import Iterable
 from datetime import date
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from sqlalchemy import Row, any_, bindparam, update
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -47,6 +47,7 @@ from carevault.api.errors import ApiError, not_found
 from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
+from carevault.auth.principal import Principal
 from carevault.clients import listing
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
@@ -56,9 +57,6 @@ from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unr
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.time import after_practice_today
-
-if TYPE_CHECKING:
-    from carevault.auth.dependencies import Principal
 
 RESOURCE_TYPE = "client"
 # Fewer digits than this is not a phone number: "Room 12" or a year is searched as a name.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Row, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,6 +16,7 @@ from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
+from carevault.auth.principal import Principal
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
 from carevault.db.encryption import bound_changes
@@ -25,9 +26,6 @@ from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_fi
 from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
 from carevault.workspaces.time import after_practice_today
-
-if TYPE_CHECKING:
-    from carevault.auth.dependencies import Principal
 
 RESOURCE_TYPE = "session"
 SOAP_FIELDS = ("subjective", "objective", "assessment", "plan")
