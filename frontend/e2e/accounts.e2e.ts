@@ -67,7 +67,10 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
 
   it('disabling signs the other browser out on its next request; enabling lets them back in', async () => {
     await ownerPage.getByRole('button', { name: `Disable ${CLINICIAN}` }).click();
-    await ownerPage.getByRole('alertdialog', { name: 'Disable this account?' }).getByRole('button', { name: 'Disable account' }).click();
+    await ownerPage
+      .getByRole('alertdialog', { name: 'Disable this account?' })
+      .getByRole('button', { name: 'Disable account' })
+      .click();
     await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText('Disabled').waitFor();
 
     await clinicianPage.getByRole('link', { name: 'Clients' }).click();
@@ -76,7 +79,11 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
     await clinicianPage.getByText('Wrong email or password').waitFor();
 
     await ownerPage.getByRole('button', { name: `Enable ${CLINICIAN}` }).click();
-    await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText(/^Active$/).waitFor();
+    await ownerPage
+      .getByRole('row')
+      .filter({ hasText: CLINICIAN })
+      .getByText(/^Active$/)
+      .waitFor();
     await signIn(clinicianPage, CLINICIAN, CHOSEN);
     await clinicianPage.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
   });

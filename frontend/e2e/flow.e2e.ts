@@ -31,7 +31,9 @@ async function newContext(viewport = { width: 1280, height: 900 }): Promise<Brow
   created.setDefaultTimeout(15_000);
   // Nothing leaves the machine: only the app's own origin is allowed.
   await created.route(/.*/, (route) =>
-    route.request().url().startsWith(baseUrl) || route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+    route.request().url().startsWith(baseUrl) || route.request().url().startsWith('data:')
+      ? route.continue()
+      : route.abort(),
   );
   return created;
 }
@@ -43,7 +45,10 @@ async function signIn(target: Page, credentials = OWNER): Promise<void> {
 }
 
 async function savedState(target: Page): Promise<void> {
-  await target.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor();
+  await target
+    .getByRole('status')
+    .filter({ hasText: /^All changes saved/ })
+    .waitFor();
 }
 
 /** A reloaded tab with no other tab open asks for the password before it can save. */
@@ -81,7 +86,10 @@ describe('the clinician web UI', () => {
     // On a shared server (E2E_BASE_URL) failures count against real limits: fail only for a
     // made-up address there, and leave the rate limit to fresh databases.
     const shared = Boolean(process.env.E2E_BASE_URL);
-    await signIn(page, { email: shared ? `nobody${tag}@demo.carevault.local` : OWNER.email, password: 'not-the-password' });
+    await signIn(page, {
+      email: shared ? `nobody${tag}@demo.carevault.local` : OWNER.email,
+      password: 'not-the-password',
+    });
     await page.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor();
     if (shared) return;
 
@@ -96,7 +104,10 @@ describe('the clinician web UI', () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Next week' }).waitFor();
-    await page.getByRole('button', { name: /^Open note for / }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Open note for / })
+      .first()
+      .waitFor();
     await screenshot(page, 'calendar');
   });
 
@@ -111,17 +122,30 @@ describe('the clinician web UI', () => {
     await dialog.getByLabel('Phone', { exact: true }).fill(CLIENT.phone);
     await dialog.getByRole('button', { name: 'Add client' }).click();
     await page.getByRole('heading', { name: CLIENT_NAME, level: 1 }).waitFor();
-    await page.getByRole('heading', { name: 'No session notes yet' }).or(page.getByText('No session notes yet')).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'No session notes yet' })
+      .or(page.getByText('No session notes yet'))
+      .first()
+      .waitFor();
 
     await page.getByRole('link', { name: 'Clients' }).first().click();
     await page.getByLabel('Search clients').fill(CLIENT.email);
-    await page.getByRole('status').filter({ hasText: `1 client matching “${CLIENT.email}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${CLIENT.email}”` })
+      .waitFor();
     expect(await page.getByRole('row').count()).toBe(2); // the header and the one match
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await page.getByLabel('Search clients').fill(CLIENT.phone);
-    await page.getByRole('status').filter({ hasText: `1 client matching “${CLIENT.phone}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${CLIENT.phone}”` })
+      .waitFor();
     await page.getByLabel('Search clients').fill(CLIENT.last.slice(0, 8));
-    await page.getByRole('status').filter({ hasText: `matching “${CLIENT.last.slice(0, 8)}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `matching “${CLIENT.last.slice(0, 8)}”` })
+      .waitFor();
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await page.getByLabel('Search clients').fill(`nobody${tag}@example.org`);
     await page.getByText(`No clients match “nobody${tag}@example.org”`).waitFor();
@@ -129,7 +153,9 @@ describe('the clinician web UI', () => {
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await screenshot(page, 'clients');
     // Search terms are PHI: they went in request bodies, never into any URL.
-    const leaked = [...requestedUrls, page.url()].filter((url) => /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)));
+    const leaked = [...requestedUrls, page.url()].filter((url) =>
+      /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)),
+    );
     expect(leaked).toEqual([]);
   });
 
@@ -193,7 +219,10 @@ describe('the clinician web UI', () => {
     await screenshot(page, 'note-editor');
     await savedState(page);
     await page.getByRole('button', { name: 'Finalize note' }).click();
-    await page.getByRole('dialog', { name: 'Finalize this note?' }).getByRole('button', { name: 'Finalize', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Finalize this note?' })
+      .getByRole('button', { name: 'Finalize', exact: true })
+      .click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     expect(await page.getByLabel('Subjective').getAttribute('readonly')).not.toBeNull();
 
@@ -202,8 +231,14 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     const history = page.getByRole('list', { name: 'Earlier versions' });
-    await history.getByText(/^Version \d+, replaced .* by you$/).first().waitFor();
-    await history.getByText(/^Version \d+, replaced/).first().click();
+    await history
+      .getByText(/^Version \d+, replaced .* by you$/)
+      .first()
+      .waitFor();
+    await history
+      .getByText(/^Version \d+, replaced/)
+      .first()
+      .click();
     await history.getByText('Sleep hygiene plan is working.').waitFor();
     await screenshot(page, 'note-history');
   });
@@ -211,7 +246,10 @@ describe('the clinician web UI', () => {
   it('shows the client page with the note in its timeline', async () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: CLIENT_NAME }).click();
     await page.getByRole('heading', { name: CLIENT_NAME, level: 1 }).waitFor();
-    await page.getByRole('link', { name: /^Note of / }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^Note of / })
+      .first()
+      .waitFor();
     await page.getByText('Reports sleeping through the night').waitFor();
     await screenshot(page, 'client');
   });
@@ -228,7 +266,10 @@ describe('the clinician web UI', () => {
     await page.getByLabel('Plan').fill('Written in the first tab.');
     await savedState(page);
     await other.getByLabel('Plan').fill('Written in the second tab.');
-    await other.getByRole('alert').filter({ hasText: 'Another tab or device saved a newer version of this note' }).waitFor();
+    await other
+      .getByRole('alert')
+      .filter({ hasText: 'Another tab or device saved a newer version of this note' })
+      .waitFor();
     await other.getByRole('status').filter({ hasText: 'Not saved — a newer version exists' }).waitFor();
     await screenshot(other, 'note-conflict');
 
@@ -275,8 +316,15 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByLabel('New token').count()).toBe(0);
     await page.getByRole('button', { name: `Revoke ${TOKEN_NAME}` }).click();
-    await page.getByRole('alertdialog', { name: 'Revoke this token?' }).getByRole('button', { name: 'Revoke token' }).click();
-    await page.getByRole('row').filter({ hasText: TOKEN_NAME }).getByText(/^Revoked/).waitFor();
+    await page
+      .getByRole('alertdialog', { name: 'Revoke this token?' })
+      .getByRole('button', { name: 'Revoke token' })
+      .click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: TOKEN_NAME })
+      .getByText(/^Revoked/)
+      .waitFor();
     await screenshot(page, 'api-tokens');
 
     await page.getByRole('link', { name: 'Key status' }).click();
@@ -305,15 +353,27 @@ describe('the clinician web UI', () => {
     await small.goto('/calendar');
     await signIn(small);
     await small.getByRole('button', { name: 'Next day' }).waitFor();
-    await small.getByRole('button', { name: /^Open note for / }).first().or(small.getByText(/^No appointments on this day/)).waitFor();
-    expect(await small.getByRole('region').filter({ has: small.getByRole('heading', { level: 2 }) }).count()).toBeGreaterThan(0);
+    await small
+      .getByRole('button', { name: /^Open note for / })
+      .first()
+      .or(small.getByText(/^No appointments on this day/))
+      .waitFor();
+    expect(
+      await small
+        .getByRole('region')
+        .filter({ has: small.getByRole('heading', { level: 2 }) })
+        .count(),
+    ).toBeGreaterThan(0);
     await screenshot(small, 'calendar-phone', { fullPage: false });
     await small.getByRole('button', { name: 'Menu' }).click();
     await small.getByRole('link', { name: 'Clients' }).click();
     await small.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
     await small.getByLabel('Search clients').fill(CLIENT.email);
     await small.getByRole('link', { name: CLIENT_NAME }).click();
-    await small.getByRole('link', { name: /^Note of / }).first().click();
+    await small
+      .getByRole('link', { name: /^Note of / })
+      .first()
+      .click();
     await small.getByLabel('Subjective').waitFor();
     await screenshot(small, 'note-editor-phone', { fullPage: false });
     await phone.close();

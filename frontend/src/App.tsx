@@ -44,10 +44,34 @@ export function App() {
           <Route path="/notes/:noteId" element={<NoteEditorPage />} />
           <Route path="/settings/tokens" element={<TokensPage />} />
           <Route path="/settings/account" element={<AccountPage />} />
-          <Route path="/admin/audit" element={<OwnerOnly><AuditPage /></OwnerOnly>} />
-          <Route path="/admin/team" element={<OwnerOnly><TeamPage /></OwnerOnly>} />
-          <Route path="/admin/keys" element={<OwnerOnly><KeyStatusPage /></OwnerOnly>} />
-          <Route path="*" element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />} />
+          <Route
+            path="/admin/audit"
+            element={
+              <OwnerOnly>
+                <AuditPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path="/admin/team"
+            element={
+              <OwnerOnly>
+                <TeamPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path="/admin/keys"
+            element={
+              <OwnerOnly>
+                <KeyStatusPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path="*"
+            element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />}
+          />
         </Routes>
       </Layout>
     </ReauthProvider>

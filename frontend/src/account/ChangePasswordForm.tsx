@@ -22,7 +22,8 @@ export function ChangePasswordForm({
   const [problem, setProblem] = useState<string | null>(null);
 
   const change = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/auth/password', { body: { current_password: current, new_password: next } })),
+    mutationFn: () =>
+      call(api.POST('/api/v1/auth/password', { body: { current_password: current, new_password: next } })),
     onSuccess: (result) => {
       setCurrent('');
       setNext('');

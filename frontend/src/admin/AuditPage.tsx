@@ -120,7 +120,9 @@ export function AuditPage() {
       <header className="page-header">
         <div>
           <h1 id="audit-title">Audit log</h1>
-          <p className="muted">Every read and change of protected information, every sign-in and token use. Newest first.</p>
+          <p className="muted">
+            Every read and change of protected information, every sign-in and token use. Newest first.
+          </p>
         </div>
       </header>
       <form className="filters" onSubmit={apply} aria-label="Filter audit events">
@@ -178,7 +180,11 @@ export function AuditPage() {
       {events.isPending ? (
         <Loading label="Loading audit events…" />
       ) : events.isError ? (
-        <ErrorState error={events.error} onRetry={() => void events.refetch()} title="The audit log could not be loaded" />
+        <ErrorState
+          error={events.error}
+          onRetry={() => void events.refetch()}
+          title="The audit log could not be loaded"
+        />
       ) : events.data.items.length === 0 ? (
         <EmptyState title="No audit events match these filters" />
       ) : (
@@ -214,7 +220,9 @@ export function AuditPage() {
                       {event.resource_ids && event.resource_ids.length > 0 && (
                         <span className="muted ids" title={event.resource_ids.join(', ')}>
                           {' '}
-                          {event.resource_ids.length === 1 ? event.resource_ids[0] : `${event.resource_ids.length} records`}
+                          {event.resource_ids.length === 1
+                            ? event.resource_ids[0]
+                            : `${event.resource_ids.length} records`}
                         </span>
                       )}
                     </td>

@@ -34,7 +34,11 @@ export function KeyStatusPage() {
       {ready.isPending ? (
         <Loading label="Checking the key ring…" />
       ) : ready.isError ? (
-        <ErrorState error={ready.error instanceof ApiError ? ready.error : ready.error} onRetry={() => void ready.refetch()} title="The key status could not be read" />
+        <ErrorState
+          error={ready.error instanceof ApiError ? ready.error : ready.error}
+          onRetry={() => void ready.refetch()}
+          title="The key status could not be read"
+        />
       ) : (
         <KeyStatus data={ready.data} />
       )}
@@ -45,7 +49,11 @@ export function KeyStatusPage() {
 function KeyStatus({ data }: { data: Readiness }) {
   const ring = data.key_ring;
   const tone = data.status === 'ready' ? 'success' : data.status === 'degraded' ? 'warning' : 'danger';
-  const overall = { ready: 'Everything is working', degraded: 'Working, with a problem to look at', unavailable: 'Not able to serve' }[data.status];
+  const overall = {
+    ready: 'Everything is working',
+    degraded: 'Working, with a problem to look at',
+    unavailable: 'Not able to serve',
+  }[data.status];
   return (
     <div className="stack">
       <Banner tone={tone} title={overall} role="status" />
@@ -71,7 +79,9 @@ function KeyStatus({ data }: { data: Readiness }) {
             </div>
             <div>
               <dt>Last refresh error</dt>
-              <dd>{ring.last_refresh_error ? <span className="text-danger">{ring.last_refresh_error}</span> : 'None'}</dd>
+              <dd>
+                {ring.last_refresh_error ? <span className="text-danger">{ring.last_refresh_error}</span> : 'None'}
+              </dd>
             </div>
             <div>
               <dt>Refreshed every</dt>

@@ -9,7 +9,6 @@ import { useRecentPassword } from '../auth/ReauthProvider';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Field, Loading } from '../ui/components';
 
-
 export function TeamPage() {
   useDocumentTitle('Team');
   const users = useUsers();
@@ -28,7 +27,11 @@ export function TeamPage() {
   const create = useMutation({
     mutationFn: () =>
       recent(() =>
-        call(api.POST('/api/v1/users', { body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() } })),
+        call(
+          api.POST('/api/v1/users', {
+            body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() },
+          }),
+        ),
       ),
     onSuccess: (user) => {
       setAdded(user.display_name || user.email);
@@ -103,7 +106,11 @@ export function TeamPage() {
                       <td data-label="Email">{user.email}</td>
                       <td data-label="Role">{user.role === 'owner' ? 'Owner' : 'Clinician'}</td>
                       <td data-label="Status">
-                        {user.disabled_at ? 'Disabled' : user.must_change_password ? 'Active (temporary password)' : 'Active'}
+                        {user.disabled_at
+                          ? 'Disabled'
+                          : user.must_change_password
+                            ? 'Active (temporary password)'
+                            : 'Active'}
                       </td>
                       <td data-label="Actions">
                         {user.id === me.id ? (
@@ -120,7 +127,11 @@ export function TeamPage() {
                                 Enable <span className="visually-hidden">{user.email}</span>
                               </button>
                             ) : (
-                              <button type="button" className="button button-danger-quiet" onClick={() => setDisabling(user)}>
+                              <button
+                                type="button"
+                                className="button button-danger-quiet"
+                                onClick={() => setDisabling(user)}
+                              >
                                 Disable <span className="visually-hidden">{user.email}</span>
                               </button>
                             )}
@@ -140,21 +151,47 @@ export function TeamPage() {
         <section className="panel" aria-labelledby="add-member-title">
           <h2 id="add-member-title">Add a team member</h2>
           <form onSubmit={submit} className="stack">
-            {added && <Banner tone="success">{added} was added. Give them their password in person or over a secure channel.</Banner>}
-            {create.isError && Object.keys(errors).length === 0 && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
+            {added && (
+              <Banner tone="success">
+                {added} was added. Give them their password in person or over a secure channel.
+              </Banner>
+            )}
+            {create.isError && Object.keys(errors).length === 0 && !(create.error instanceof ReauthCancelled) && (
+              <Banner tone="danger">{describeError(create.error)}</Banner>
+            )}
             <Field id={`${id}-name`} label="Name" error={errors.display_name}>
-              <input id={`${id}-name`} value={form.display_name} maxLength={200} onChange={(event) => setForm({ ...form, display_name: event.target.value })} />
+              <input
+                id={`${id}-name`}
+                value={form.display_name}
+                maxLength={200}
+                onChange={(event) => setForm({ ...form, display_name: event.target.value })}
+              />
             </Field>
             <Field id={`${id}-email`} label="Email" error={errors.email}>
-              <input id={`${id}-email`} type="email" required value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
+              <input
+                id={`${id}-email`}
+                type="email"
+                required
+                value={form.email}
+                onChange={(event) => setForm({ ...form, email: event.target.value })}
+              />
             </Field>
             <Field id={`${id}-role`} label="Role">
-              <select id={`${id}-role`} value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value as 'owner' | 'clinician' })}>
+              <select
+                id={`${id}-role`}
+                value={form.role}
+                onChange={(event) => setForm({ ...form, role: event.target.value as 'owner' | 'clinician' })}
+              >
                 <option value="clinician">Clinician</option>
                 <option value="owner">Owner (manages the team, tokens and audit log)</option>
               </select>
             </Field>
-            <Field id={`${id}-password`} label="Initial password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
+            <Field
+              id={`${id}-password`}
+              label="Initial password"
+              hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+              error={errors.password}
+            >
               <input
                 id={`${id}-password`}
                 type="password"
@@ -175,12 +212,19 @@ export function TeamPage() {
         </section>
       </div>
 
-      <Dialog title="Disable this account?" open={disabling !== null} onClose={() => setDisabling(null)} role="alertdialog">
+      <Dialog
+        title="Disable this account?"
+        open={disabling !== null}
+        onClose={() => setDisabling(null)}
+        role="alertdialog"
+      >
         <p>
           {disabling?.display_name || disabling?.email} is signed out everywhere at once, every API token of theirs is
           revoked, and they cannot sign in until an owner enables the account again. Their records stay.
         </p>
-        {setEnabled.isError && !(setEnabled.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(setEnabled.error)}</Banner>}
+        {setEnabled.isError && !(setEnabled.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(setEnabled.error)}</Banner>
+        )}
         <div className="actions">
           <button
             type="button"
@@ -208,7 +252,15 @@ export function TeamPage() {
   );
 }
 
-function TemporaryPasswordDialog({ user, onClose, onDone }: { user: User | null; onClose: () => void; onDone: (user: User) => void }) {
+function TemporaryPasswordDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: User | null;
+  onClose: () => void;
+  onDone: (user: User) => void;
+}) {
   const recent = useRecentPassword();
   const id = useId();
   const [password, setPassword] = useState('');
@@ -241,7 +293,9 @@ function TemporaryPasswordDialog({ user, onClose, onDone }: { user: User | null;
           {user?.display_name || user?.email} is signed out everywhere now and must replace this password at their next
           sign-in. Give it to them in person or over a secure channel.
         </p>
-        {reset.isError && !(reset.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(reset.error)}</Banner>}
+        {reset.isError && !(reset.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(reset.error)}</Banner>
+        )}
         <Field id={`${id}-temporary`} label="Temporary password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
           <input
             id={`${id}-temporary`}

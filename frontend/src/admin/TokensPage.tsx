@@ -33,7 +33,9 @@ export function TokensPage() {
 
   const create = useMutation({
     mutationFn: () =>
-      recent(() => call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim(), scopes, expires_in_days: expiry } }))),
+      recent(() =>
+        call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim(), scopes, expires_in_days: expiry } })),
+      ),
     onSuccess: (token) => {
       setCreated(token);
       setCopied(false);
@@ -42,7 +44,8 @@ export function TokensPage() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (token: Token) => call(api.DELETE('/api/v1/auth/tokens/{token_id}', { params: { path: { token_id: token.id } } })),
+    mutationFn: (token: Token) =>
+      call(api.DELETE('/api/v1/auth/tokens/{token_id}', { params: { path: { token_id: token.id } } })),
     onSuccess: () => {
       setRevoking(null);
       void queryClient.invalidateQueries({ queryKey: keys.tokens });
@@ -67,7 +70,8 @@ export function TokensPage() {
         <div>
           <h1 id="tokens-title">API tokens</h1>
           <p className="muted">
-            Tokens let integrations and scripts call the CareVault API as you. {user.role === 'owner' ? 'As an owner you see every token of the practice.' : ''}
+            Tokens let integrations and scripts call the CareVault API as you.{' '}
+            {user.role === 'owner' ? 'As an owner you see every token of the practice.' : ''}
           </p>
         </div>
       </header>
@@ -78,7 +82,14 @@ export function TokensPage() {
           <div className="inline-form">
             <div className="field">
               <label htmlFor={`${id}-name`}>Token name</label>
-              <input id={`${id}-name`} required maxLength={200} value={name} placeholder="e.g. billing export" onChange={(event) => setName(event.target.value)} />
+              <input
+                id={`${id}-name`}
+                required
+                maxLength={200}
+                value={name}
+                placeholder="e.g. billing export"
+                onChange={(event) => setName(event.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-expiry`}>Expires</label>
@@ -99,7 +110,11 @@ export function TokensPage() {
             <legend>What it may do</legend>
             {SCOPES.filter((scope) => user.role === 'owner' || scope.value !== 'audit:read').map((scope) => (
               <label key={scope.value} className="checkbox">
-                <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(event) => toggle(scope.value, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope.value)}
+                  onChange={(event) => toggle(scope.value, event.target.checked)}
+                />
                 {scope.label}
               </label>
             ))}
@@ -112,7 +127,9 @@ export function TokensPage() {
             </button>
           </div>
         </form>
-        {create.isError && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
+        {create.isError && !(create.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(create.error)}</Banner>
+        )}
         {created && (
           <Banner tone="success" title={`Token “${created.name}” created`}>
             <p>
@@ -201,7 +218,12 @@ export function TokensPage() {
         </p>
         {revoke.isError && <Banner tone="danger">{describeError(revoke.error)}</Banner>}
         <div className="actions">
-          <button type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={revoke.isPending}
+            onClick={() => revoking && revoke.mutate(revoking)}
+          >
             Revoke token
           </button>
           <button type="button" className="button" onClick={() => setRevoking(null)}>

@@ -60,7 +60,11 @@ export function useNoteVersions(id: string) {
     queryKey: keys.noteVersions(id),
     // Amendments are few; one page of 100 holds a note's whole history.
     queryFn: () =>
-      call(api.GET('/api/v1/sessions/{note_id}/versions', { params: { path: { note_id: id }, query: { page_size: 100 } } })),
+      call(
+        api.GET('/api/v1/sessions/{note_id}/versions', {
+          params: { path: { note_id: id }, query: { page_size: 100 } },
+        }),
+      ),
     select: (page) => page.items,
   });
 }

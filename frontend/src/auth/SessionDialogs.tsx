@@ -12,7 +12,12 @@ export function IdleWarning() {
   const deadline = state.status === 'signed-in' ? state.warningDeadline : null;
   const seconds = deadline ? Math.max(0, Math.ceil((deadline - now) / 1000)) : 0;
   return (
-    <Dialog title="Are you still there?" open={deadline !== null} onClose={() => void staySignedIn()} role="alertdialog">
+    <Dialog
+      title="Are you still there?"
+      open={deadline !== null}
+      onClose={() => void staySignedIn()}
+      role="alertdialog"
+    >
       <p>
         For your clients' privacy you will be signed out in{' '}
         <strong>
@@ -62,8 +67,8 @@ export function ConfirmPasswordBanner() {
     <>
       <Banner tone="warning" title="Confirm your password to make changes">
         <p>
-          This tab was reloaded, so it can show your practice but not save changes yet. CareVault keeps its save key only
-          in memory, never on disk.
+          This tab was reloaded, so it can show your practice but not save changes yet. CareVault keeps its save key
+          only in memory, never on disk.
         </p>
         <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
           Confirm password

@@ -1,14 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Appointment, type AppointmentCreate, type AppointmentUpdate, type Client } from '../api/client';
+import {
+  api,
+  call,
+  type Appointment,
+  type AppointmentCreate,
+  type AppointmentUpdate,
+  type Client,
+} from '../api/client';
 import { describeError, fieldErrors, isApiError } from '../api/errors';
 import { keys } from '../api/queries';
 import { dateKey, formatTime } from '../lib/format';
 import { Banner, Dialog, Field } from '../ui/components';
 
 export type DialogTarget =
-  | { kind: 'new'; date: string; time: string; clientId?: string }
-  | { kind: 'edit'; appointment: Appointment };
+  { kind: 'new'; date: string; time: string; clientId?: string } | { kind: 'edit'; appointment: Appointment };
 
 const DURATIONS = [15, 30, 45, 50, 60, 75, 90, 120, 180];
 const STATUSES: Array<{ value: Appointment['status']; label: string }> = [
@@ -43,9 +49,15 @@ export function AppointmentDialog({
   const queryClient = useQueryClient();
   const id = useId();
   const editing = target.kind === 'edit' ? target.appointment : null;
-  const [clientId, setClientId] = useState(editing?.client_id ?? (target.kind === 'new' ? (target.clientId ?? '') : ''));
-  const [date, setDate] = useState(editing ? dateKey(new Date(editing.starts_at)) : target.kind === 'new' ? target.date : '');
-  const [time, setTime] = useState(editing ? localTime(editing.starts_at) : target.kind === 'new' ? target.time : '09:00');
+  const [clientId, setClientId] = useState(
+    editing?.client_id ?? (target.kind === 'new' ? (target.clientId ?? '') : ''),
+  );
+  const [date, setDate] = useState(
+    editing ? dateKey(new Date(editing.starts_at)) : target.kind === 'new' ? target.date : '',
+  );
+  const [time, setTime] = useState(
+    editing ? localTime(editing.starts_at) : target.kind === 'new' ? target.time : '09:00',
+  );
   const [duration, setDuration] = useState(
     editing ? Math.round((Date.parse(editing.ends_at) - Date.parse(editing.starts_at)) / 60_000) : 50,
   );
@@ -73,7 +85,12 @@ export function AppointmentDialog({
           notes: notes.trim() || null,
           allow_overlap: allowOverlap,
         };
-        return call(api.PATCH('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing.id } }, body }));
+        return call(
+          api.PATCH('/api/v1/appointments/{appointment_id}', {
+            params: { path: { appointment_id: editing.id } },
+            body,
+          }),
+        );
       }
       const body: AppointmentCreate = {
         client_id: clientId,
@@ -107,7 +124,8 @@ export function AppointmentDialog({
   });
 
   const remove = useMutation({
-    mutationFn: () => call(api.DELETE('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing!.id } } })),
+    mutationFn: () =>
+      call(api.DELETE('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing!.id } } })),
     onSuccess: done,
   });
 
@@ -135,7 +153,13 @@ export function AppointmentDialog({
         ) : (
           <Field id={`${id}-client`} label="Client" error={errors.client_id}>
             <select id={`${id}-client`} required value={clientId} onChange={(event) => setClientId(event.target.value)}>
-              <option value="">{clientsLoading ? 'Loading clients…' : activeClients.length ? 'Choose a client' : 'No clients yet: add one first'}</option>
+              <option value="">
+                {clientsLoading
+                  ? 'Loading clients…'
+                  : activeClients.length
+                    ? 'Choose a client'
+                    : 'No clients yet: add one first'}
+              </option>
               {activeClients.map((client) => (
                 <option key={client.id} value={client.id}>
                   {client.last_name}, {client.first_name}
@@ -146,13 +170,30 @@ export function AppointmentDialog({
         )}
         <div className="field-row">
           <Field id={`${id}-date`} label="Date" error={errors.starts_at}>
-            <input id={`${id}-date`} type="date" required value={date} onChange={(event) => setDate(event.target.value)} />
+            <input
+              id={`${id}-date`}
+              type="date"
+              required
+              value={date}
+              onChange={(event) => setDate(event.target.value)}
+            />
           </Field>
           <Field id={`${id}-time`} label="Start time">
-            <input id={`${id}-time`} type="time" required step={300} value={time} onChange={(event) => setTime(event.target.value)} />
+            <input
+              id={`${id}-time`}
+              type="time"
+              required
+              step={300}
+              value={time}
+              onChange={(event) => setTime(event.target.value)}
+            />
           </Field>
           <Field id={`${id}-duration`} label="Duration (minutes)" error={errors.ends_at}>
-            <select id={`${id}-duration`} value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
+            <select
+              id={`${id}-duration`}
+              value={duration}
+              onChange={(event) => setDuration(Number(event.target.value))}
+            >
               {[...new Set([...DURATIONS, duration])]
                 .sort((a, b) => a - b)
                 .map((minutes) => (
@@ -165,7 +206,11 @@ export function AppointmentDialog({
         </div>
         {editing && (
           <Field id={`${id}-status`} label="Status">
-            <select id={`${id}-status`} value={status} onChange={(event) => setStatus(event.target.value as Appointment['status'])}>
+            <select
+              id={`${id}-status`}
+              value={status}
+              onChange={(event) => setStatus(event.target.value as Appointment['status'])}
+            >
               {STATUSES.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -175,10 +220,21 @@ export function AppointmentDialog({
           </Field>
         )}
         <Field id={`${id}-location`} label="Location" error={errors.location}>
-          <input id={`${id}-location`} value={location} maxLength={500} onChange={(event) => setLocation(event.target.value)} />
+          <input
+            id={`${id}-location`}
+            value={location}
+            maxLength={500}
+            onChange={(event) => setLocation(event.target.value)}
+          />
         </Field>
         <Field id={`${id}-notes`} label="Scheduling notes" error={errors.notes}>
-          <textarea id={`${id}-notes`} rows={2} value={notes} maxLength={5000} onChange={(event) => setNotes(event.target.value)} />
+          <textarea
+            id={`${id}-notes`}
+            rows={2}
+            value={notes}
+            maxLength={5000}
+            onChange={(event) => setNotes(event.target.value)}
+          />
         </Field>
 
         {conflictIds && (
@@ -186,7 +242,9 @@ export function AppointmentDialog({
             <ul>
               {conflicting.map((item, index) => (
                 <li key={conflictIds[index]}>
-                  {item ? `${formatTime(item.starts_at)}–${formatTime(item.ends_at)}: ${nameOf(item)}` : 'An appointment outside this view'}
+                  {item
+                    ? `${formatTime(item.starts_at)}–${formatTime(item.ends_at)}: ${nameOf(item)}`
+                    : 'An appointment outside this view'}
                 </li>
               ))}
             </ul>
@@ -214,11 +272,21 @@ export function AppointmentDialog({
             Open note
           </button>
           {editing.status === 'cancelled' ? (
-            <button type="button" className="button" disabled={setStatusNow.isPending} onClick={() => setStatusNow.mutate('scheduled')}>
+            <button
+              type="button"
+              className="button"
+              disabled={setStatusNow.isPending}
+              onClick={() => setStatusNow.mutate('scheduled')}
+            >
               Restore appointment
             </button>
           ) : (
-            <button type="button" className="button" disabled={setStatusNow.isPending} onClick={() => setStatusNow.mutate('cancelled')}>
+            <button
+              type="button"
+              className="button"
+              disabled={setStatusNow.isPending}
+              onClick={() => setStatusNow.mutate('cancelled')}
+            >
               Cancel appointment
             </button>
           )}
@@ -242,4 +310,3 @@ export function AppointmentDialog({
     </Dialog>
   );
 }
-

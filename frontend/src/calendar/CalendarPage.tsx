@@ -47,9 +47,7 @@ export function CalendarPage() {
   const items = appointments.data ?? [];
   const [firstHour, lastHour] = visibleHours(items);
   const today = new Date();
-  const title = narrow
-    ? formatLongDay(days[0])
-    : `${formatShortDay(days[0])} – ${formatDate(days[6])}`;
+  const title = narrow ? formatLongDay(days[0]) : `${formatShortDay(days[0])} – ${formatDate(days[6])}`;
 
   const nameOf = (appointment: Appointment) => {
     const client = directory.data?.get(appointment.client_id);
@@ -78,7 +76,9 @@ export function CalendarPage() {
           <button
             type="button"
             className="button button-primary"
-            onClick={() => setDialog({ kind: 'new', date: dateKey(sameDayInRange(days, today) ? today : days[0]), time: '09:00' })}
+            onClick={() =>
+              setDialog({ kind: 'new', date: dateKey(sameDayInRange(days, today) ? today : days[0]), time: '09:00' })
+            }
           >
             New appointment
           </button>
@@ -95,7 +95,11 @@ export function CalendarPage() {
       )}
 
       {appointments.isError && !appointments.data ? (
-        <ErrorState error={appointments.error} onRetry={() => void appointments.refetch()} title="The calendar could not be loaded" />
+        <ErrorState
+          error={appointments.error}
+          onRetry={() => void appointments.refetch()}
+          title="The calendar could not be loaded"
+        />
       ) : (
         <div className="calendar-body">
           {appointments.isPending && <Loading label="Loading appointments…" />}
@@ -249,4 +253,3 @@ function DayColumn({
     </section>
   );
 }
-

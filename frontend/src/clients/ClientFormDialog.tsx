@@ -7,7 +7,14 @@ import { Banner, Dialog, Field } from '../ui/components';
 
 type FormValues = Record<keyof ClientCreate, string>;
 
-const FIELDS: Array<{ name: keyof ClientCreate; label: string; type?: string; long?: boolean; required?: boolean; autoComplete?: string }> = [
+const FIELDS: Array<{
+  name: keyof ClientCreate;
+  label: string;
+  type?: string;
+  long?: boolean;
+  required?: boolean;
+  autoComplete?: string;
+}> = [
   { name: 'first_name', label: 'First name', required: true, autoComplete: 'off' },
   { name: 'last_name', label: 'Last name', required: true, autoComplete: 'off' },
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'off' },
@@ -22,11 +29,20 @@ const FIELDS: Array<{ name: keyof ClientCreate; label: string; type?: string; lo
 
 function valuesOf(client: Client | null): FormValues {
   const values = {} as FormValues;
-  for (const field of FIELDS) values[field.name] = ((client?.[field.name] as string | null | undefined) ?? '').toString();
+  for (const field of FIELDS)
+    values[field.name] = ((client?.[field.name] as string | null | undefined) ?? '').toString();
   return values;
 }
 
-export function ClientFormDialog({ client, onClose, onSaved }: { client: Client | null; onClose: () => void; onSaved: (client: Client) => void }) {
+export function ClientFormDialog({
+  client,
+  onClose,
+  onSaved,
+}: {
+  client: Client | null;
+  onClose: () => void;
+  onSaved: (client: Client) => void;
+}) {
   const queryClient = useQueryClient();
   const id = useId();
   const initial = valuesOf(client);
@@ -41,7 +57,10 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
         }
         if (Object.keys(changes).length === 0) return client;
         return call(
-          api.PATCH('/api/v1/clients/{client_id}', { params: { path: { client_id: client.id } }, body: changes as ClientUpdate }),
+          api.PATCH('/api/v1/clients/{client_id}', {
+            params: { path: { client_id: client.id } },
+            body: changes as ClientUpdate,
+          }),
         );
       }
       const body: Record<string, string | null> = {};
@@ -66,7 +85,11 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
       <form onSubmit={submit} className="form-grid">
         {FIELDS.map((field) => (
           <div key={field.name} className={field.long ? 'span-2' : undefined}>
-            <Field id={`${id}-${field.name}`} label={field.required ? `${field.label} (required)` : field.label} error={errors[field.name]}>
+            <Field
+              id={`${id}-${field.name}`}
+              label={field.required ? `${field.label} (required)` : field.label}
+              error={errors[field.name]}
+            >
               {field.long ? (
                 <textarea
                   id={`${id}-${field.name}`}

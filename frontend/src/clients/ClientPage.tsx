@@ -16,7 +16,10 @@ export function ClientPage() {
   const client = useClient(clientId);
   useDocumentTitle(client.data ? fullName(client.data) : 'Client');
   if (client.isPending) return <Loading label="Loading the client…" />;
-  if (client.isError) return <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />;
+  if (client.isError)
+    return (
+      <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />
+    );
   return <ClientDetails client={client.data} />;
 }
 
@@ -52,7 +55,11 @@ function ClientDetails({ client }: { client: Client }) {
 
   const newNote = useMutation({
     mutationFn: () =>
-      call(api.POST('/api/v1/sessions', { body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 } })),
+      call(
+        api.POST('/api/v1/sessions', {
+          body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
+        }),
+      ),
     onSuccess: (note) => navigate(`/notes/${note.id}`),
   });
 
@@ -69,7 +76,12 @@ function ClientDetails({ client }: { client: Client }) {
           <p className="muted">Client since {formatDate(new Date(client.created_at))}</p>
         </div>
         <div className="toolbar">
-          <button type="button" className="button button-primary" disabled={newNote.isPending || !!client.archived_at} onClick={() => newNote.mutate()}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={newNote.isPending || !!client.archived_at}
+            onClick={() => newNote.mutate()}
+          >
             New note
           </button>
           <button type="button" className="button" disabled={!!client.archived_at} onClick={() => setBooking(true)}>
@@ -78,7 +90,12 @@ function ClientDetails({ client }: { client: Client }) {
           <button type="button" className="button" onClick={() => setEditing(true)}>
             Edit details
           </button>
-          <button type="button" className="button" disabled={archive.isPending} onClick={() => archive.mutate(!!client.archived_at)}>
+          <button
+            type="button"
+            className="button"
+            disabled={archive.isPending}
+            onClick={() => archive.mutate(!!client.archived_at)}
+          >
             {client.archived_at ? 'Restore client' : 'Archive client'}
           </button>
         </div>
@@ -88,7 +105,9 @@ function ClientDetails({ client }: { client: Client }) {
           <p>Archived {formatDateTime(client.archived_at)}. Restore the client to book appointments or start notes.</p>
         </Banner>
       )}
-      {(archive.isError || newNote.isError) && <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>}
+      {(archive.isError || newNote.isError) && (
+        <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>
+      )}
 
       <div className="client-columns">
         <section aria-labelledby="details-title" className="panel">
@@ -99,7 +118,9 @@ function ClientDetails({ client }: { client: Client }) {
               return (
                 <div key={key}>
                   <dt>{label}</dt>
-                  <dd>{value ? (key === 'date_of_birth' ? formatDateKey(value) : value) : <span className="muted">—</span>}</dd>
+                  <dd>
+                    {value ? key === 'date_of_birth' ? formatDateKey(value) : value : <span className="muted">—</span>}
+                  </dd>
                 </div>
               );
             })}
@@ -111,7 +132,9 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
       </div>
 
-      {editing && <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />}
+      {editing && (
+        <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />
+      )}
       {booking && (
         <AppointmentDialog
           target={{ kind: 'new', date: dateKey(new Date()), time: '09:00', clientId: client.id }}
@@ -189,7 +212,11 @@ function NotesTimeline({ clientId }: { clientId: string }) {
                   <Link to={`/notes/${note.id}`}>Note of {formatDateKey(note.session_date)}</Link>{' '}
                   <StatusBadge status={note.status} /> <span className="muted">· {note.duration_minutes} min</span>
                 </div>
-                {excerpt(note) ? <p className="timeline-excerpt">{excerpt(note)}</p> : <p className="muted">(empty so far)</p>}
+                {excerpt(note) ? (
+                  <p className="timeline-excerpt">{excerpt(note)}</p>
+                ) : (
+                  <p className="muted">(empty so far)</p>
+                )}
               </li>
             ))}
           </ol>

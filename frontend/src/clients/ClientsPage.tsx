@@ -17,9 +17,13 @@ let rememberedSearch = '';
 
 function listClients(q: string, page: number, archived: boolean) {
   if (q) {
-    return call(api.POST('/api/v1/clients/search', { body: { q, page, page_size: PAGE_SIZE, include_archived: archived } }));
+    return call(
+      api.POST('/api/v1/clients/search', { body: { q, page, page_size: PAGE_SIZE, include_archived: archived } }),
+    );
   }
-  return call(api.GET('/api/v1/clients', { params: { query: { page, page_size: PAGE_SIZE, include_archived: archived } } }));
+  return call(
+    api.GET('/api/v1/clients', { params: { query: { page, page_size: PAGE_SIZE, include_archived: archived } } }),
+  );
 }
 
 export function ClientsPage() {
@@ -94,7 +98,11 @@ export function ClientsPage() {
           </p>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={archived} onChange={(event) => update({ archived: event.target.checked ? '1' : null, page: null })} />
+          <input
+            type="checkbox"
+            checked={archived}
+            onChange={(event) => update({ archived: event.target.checked ? '1' : null, page: null })}
+          />
           Include archived clients
         </label>
       </form>
@@ -142,7 +150,9 @@ export function ClientsPage() {
                     </td>
                     <td data-label="Email">{client.email ?? '—'}</td>
                     <td data-label="Phone">{client.phone ?? '—'}</td>
-                    <td data-label="Date of birth">{client.date_of_birth ? formatDateKey(client.date_of_birth) : '—'}</td>
+                    <td data-label="Date of birth">
+                      {client.date_of_birth ? formatDateKey(client.date_of_birth) : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -158,7 +168,11 @@ export function ClientsPage() {
         </>
       )}
       {creating && (
-        <ClientFormDialog client={null} onClose={() => setCreating(false)} onSaved={(client) => navigate(`/clients/${client.id}`)} />
+        <ClientFormDialog
+          client={null}
+          onClose={() => setCreating(false)}
+          onSaved={(client) => navigate(`/clients/${client.id}`)}
+        />
       )}
     </section>
   );

@@ -39,7 +39,9 @@ describe('API errors', () => {
 
 describe('sign-in messages', () => {
   it('say what went wrong for a wrong password, rate limiting and a lost connection', () => {
-    expect(signInMessage(new ApiError(401, 'invalid_credentials', 'wrong email or password')).title).toBe('Wrong email or password');
+    expect(signInMessage(new ApiError(401, 'invalid_credentials', 'wrong email or password')).title).toBe(
+      'Wrong email or password',
+    );
     const limited = signInMessage(new ApiError(429, 'rate_limited', 'later', undefined, 600));
     expect(limited.title).toBe('Too many sign-in attempts');
     expect(limited.text).toContain('about 10 minutes');
@@ -55,12 +57,17 @@ describe('sign-in messages', () => {
 });
 
 describe('notes for appointments', () => {
-  const appointment = { starts_at: new Date(2026, 10, 23, 17, 0).toISOString(), ends_at: new Date(2026, 10, 23, 17, 50).toISOString() };
+  const appointment = {
+    starts_at: new Date(2026, 10, 23, 17, 0).toISOString(),
+    ends_at: new Date(2026, 10, 23, 17, 50).toISOString(),
+  };
 
   it('date the note on the local day of the appointment, for its length', () => {
     expect(sessionDateOf(appointment)).toBe('2026-11-23');
     expect(durationOf(appointment)).toBe(50);
-    expect(durationOf({ starts_at: appointment.starts_at, ends_at: new Date(2026, 10, 24, 17, 0).toISOString() })).toBe(600);
+    expect(durationOf({ starts_at: appointment.starts_at, ends_at: new Date(2026, 10, 24, 17, 0).toISOString() })).toBe(
+      600,
+    );
   });
 
   it('cannot start a note before the day of the session', () => {

@@ -8,22 +8,16 @@ import { realClock } from '../lib/clock';
 import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
 import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/components';
-import {
-  NoteAutosave,
-  SOAP_FIELDS,
-  SOAP_MAX_CHARACTERS,
-  type AutosaveState,
-  type SoapField,
-} from './autosave';
+import { NoteAutosave, SOAP_FIELDS, SOAP_MAX_CHARACTERS, type AutosaveState, type SoapField } from './autosave';
 import { SECTION_LABELS } from './sections';
 import { VersionHistory } from './VersionHistory';
-
 
 export function NoteEditorPage() {
   const { noteId = '' } = useParams();
   const note = useNote(noteId);
   if (note.isPending) return <Loading label="Loading the note…" />;
-  if (note.isError) return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
+  if (note.isError)
+    return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
   return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
 }
 
@@ -36,7 +30,8 @@ function useAutosave(initial: Note) {
       clock: realClock,
       initial,
       api: {
-        save: (version, changes) => call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
+        save: (version, changes) =>
+          call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
         finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
         load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
       },
@@ -100,7 +95,9 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
   }, [editor]);
 
   const stuck = state.dirty && ['retrying', 'failed', 'invalid', 'conflict'].includes(state.status);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname,
+  );
 
   return (
     <article className="note-editor" aria-labelledby="note-title">
@@ -113,8 +110,8 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
         <div>
           <h1 id="note-title">Session note: {clientName}</h1>
           <p className="muted">
-            {formatDateKey(note.session_date)} · {note.duration_minutes} minutes · <StatusBadge status={state.noteStatus} />{' '}
-            · version {state.version}
+            {formatDateKey(note.session_date)} · {note.duration_minutes} minutes ·{' '}
+            <StatusBadge status={state.noteStatus} /> · version {state.version}
             {note.finalized_at && <> · finalized {formatDateTime(note.finalized_at)}</>}
           </p>
         </div>
@@ -124,15 +121,25 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
       {state.conflictVersion !== null && (
         <Banner tone="warning" title="Another tab or device saved a newer version of this note">
           <p>
-            Version {state.conflictVersion} was saved somewhere else while you were editing here. Your changes in this tab
-            have not been saved, so nothing was overwritten. Load the newer version (your text from this tab stays
+            Version {state.conflictVersion} was saved somewhere else while you were editing here. Your changes in this
+            tab have not been saved, so nothing was overwritten. Load the newer version (your text from this tab stays
             available to copy), or save your version over it.
           </p>
           <div className="actions">
-            <button type="button" className="button button-primary" disabled={state.busy !== null} onClick={() => void editor.loadNewest()}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={state.busy !== null}
+              onClick={() => void editor.loadNewest()}
+            >
               Load newer version
             </button>
-            <button type="button" className="button" disabled={state.busy !== null} onClick={() => void editor.keepMine()}>
+            <button
+              type="button"
+              className="button"
+              disabled={state.busy !== null}
+              onClick={() => void editor.keepMine()}
+            >
               Save my version over it
             </button>
           </div>
@@ -194,7 +201,11 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
           )}
           {state.mode === 'amending' && (
             <>
-              <button type="submit" className="button button-primary" disabled={!state.dirty || state.status === 'saving'}>
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!state.dirty || state.status === 'saving'}
+              >
                 Save amendment
               </button>
               <button type="button" className="button" onClick={() => editor.cancelAmendment()}>
@@ -227,7 +238,12 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
         </div>
       </Dialog>
 
-      <Dialog title="Leave without saving?" open={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} role="alertdialog">
+      <Dialog
+        title="Leave without saving?"
+        open={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        role="alertdialog"
+      >
         <p>Some of this note is not saved yet. If you leave now, those changes will be lost.</p>
         <div className="actions">
           <button type="button" className="button button-primary" onClick={() => blocker.reset?.()}>
@@ -290,7 +306,9 @@ function SaveIndicator({ state, onRetry }: { state: AutosaveState; onRetry: () =
   let text: string;
   switch (state.status) {
     case 'saved':
-      text = state.lastSavedAt ? `All changes saved at ${formatTime(new Date(state.lastSavedAt))}` : 'All changes saved';
+      text = state.lastSavedAt
+        ? `All changes saved at ${formatTime(new Date(state.lastSavedAt))}`
+        : 'All changes saved';
       if (state.mode === 'read-only') text = state.noteStatus === 'finalized' ? 'Locked: amend to change' : 'Saved';
       break;
     case 'pending':

@@ -47,7 +47,14 @@ class FakeNoteApi implements NoteApi {
   }
 }
 
-const draft: ServerNote = { version: 1, status: 'draft', subjective: 'Came in early.', objective: null, assessment: null, plan: null };
+const draft: ServerNote = {
+  version: 1,
+  status: 'draft',
+  subjective: 'Came in early.',
+  objective: null,
+  assessment: null,
+  plan: null,
+};
 
 function setup(initial: ServerNote = draft) {
   const clock = new FakeClock();

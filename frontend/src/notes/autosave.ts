@@ -180,7 +180,10 @@ export class NoteAutosave {
       else if (isApiError(error, 'empty_note')) {
         this.fail('Write at least one section before finalizing.', 'empty_note');
       } else if (isApiError(error, 'already_finalized')) {
-        this.fail('This note was already finalized, in another tab or by someone else. Load the newest version.', 'already_finalized');
+        this.fail(
+          'This note was already finalized, in another tab or by someone else. Load the newest version.',
+          'already_finalized',
+        );
         this.conflictVersion = this.version + 1;
       } else this.fail(`Not finalized: ${messageFor(error)}`, codeOf(error));
       return false;
