@@ -37,7 +37,7 @@ export function freePort(): Promise<number> {
 
 async function waitFor(
   url: string,
-  accept: (response: Response) => Promise<boolean>,
+  accept: (response: Response) => boolean | Promise<boolean>,
   timeoutMs: number,
   child?: ChildProcess,
 ) {
@@ -83,8 +83,8 @@ export interface StartOptions {
 export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptions = {}): Promise<Running> {
   if (process.env.E2E_BASE_URL) {
     const baseUrl = process.env.E2E_BASE_URL.replace(/\/$/, '');
-    await waitFor(`${baseUrl}/health/ready`, async (r) => r.ok, 30_000);
-    return { baseUrl, stop: async () => undefined };
+    await waitFor(`${baseUrl}/health/ready`, (r) => r.ok, 30_000);
+    return { baseUrl, stop: () => Promise.resolve() };
   }
 
   mkdirSync(RESULTS, { recursive: true });
@@ -118,7 +118,7 @@ export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptio
   };
   try {
     const backendUrl = `http://127.0.0.1:${backendPort}`;
-    await waitFor(`${backendUrl}/health/ready`, async (r) => r.ok, 120_000, backend);
+    await waitFor(`${backendUrl}/health/ready`, (r) => r.ok, 120_000, backend);
     const mode = process.env.E2E_UI ?? 'backend';
     if (mode === 'backend') {
       await waitFor(
@@ -148,7 +148,7 @@ export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptio
     );
     children.push([preview, 'vite preview']);
     const previewUrl = `http://127.0.0.1:${previewPort}`;
-    await waitFor(`${previewUrl}/health/ready`, async (r) => r.ok, 30_000, preview);
+    await waitFor(`${previewUrl}/health/ready`, (r) => r.ok, 30_000, preview);
     return { baseUrl: previewUrl, stop };
   } catch (error) {
     await stop();

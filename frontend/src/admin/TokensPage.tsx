@@ -142,7 +142,7 @@ export function TokensPage() {
                 type="button"
                 className="button"
                 onClick={() =>
-                  navigator.clipboard?.writeText(created.token).then(
+                  void navigator.clipboard?.writeText(created.token).then(
                     () => setCopied(true),
                     () => setCopied(false),
                   )

@@ -77,7 +77,7 @@ export function ReauthProvider({ children }: { children: ReactNode }) {
     <ReauthContext.Provider value={run}>
       {children}
       <Dialog title="Confirm it’s you" open={open} onClose={close}>
-        <form onSubmit={submit} className="stack">
+        <form onSubmit={(event) => void submit(event)} className="stack">
           <p>This change needs your password again (it is asked for every few minutes before changes like this).</p>
           {message && <Banner tone="danger">{message}</Banner>}
           <div className="field">

@@ -31,7 +31,7 @@ export function IdleWarning() {
           type="button"
           className="button button-primary"
           autoFocus
-          onClick={() => staySignedIn().then(() => setError(null), setError)}
+          onClick={() => void staySignedIn().then(() => setError(null), setError)}
         >
           Stay signed in
         </button>
@@ -75,7 +75,7 @@ export function ConfirmPasswordBanner() {
         </button>
       </Banner>
       <Dialog title="Confirm your password" open={open} onClose={() => setOpen(false)}>
-        <form onSubmit={submit} className="stack">
+        <form onSubmit={(event) => void submit(event)} className="stack">
           <p>Signed in as {state.user.email}.</p>
           {error !== null && <Banner tone="danger">{describeError(error)}</Banner>}
           <div className="field">

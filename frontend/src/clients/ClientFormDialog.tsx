@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Client, type ClientCreate, type ClientUpdate } from '../api/client';
+import { api, call, type Client, type ClientCreate } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
 import { keys } from '../api/queries';
 import { Banner, Dialog, Field } from '../ui/components';
@@ -29,8 +29,7 @@ const FIELDS: Array<{
 
 function valuesOf(client: Client | null): FormValues {
   const values = {} as FormValues;
-  for (const field of FIELDS)
-    values[field.name] = ((client?.[field.name] as string | null | undefined) ?? '').toString();
+  for (const field of FIELDS) values[field.name] = client?.[field.name] ?? '';
   return values;
 }
 
@@ -59,7 +58,7 @@ export function ClientFormDialog({
         return call(
           api.PATCH('/api/v1/clients/{client_id}', {
             params: { path: { client_id: client.id } },
-            body: changes as ClientUpdate,
+            body: changes,
           }),
         );
       }

@@ -114,7 +114,7 @@ function ClientDetails({ client }: { client: Client }) {
           <h2 id="details-title">Details</h2>
           <dl className="details">
             {DETAILS.map(([key, label]) => {
-              const value = client[key] as string | null | undefined;
+              const value = client[key];
               return (
                 <div key={key}>
                   <dt>{label}</dt>

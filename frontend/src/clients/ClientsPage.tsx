@@ -171,7 +171,7 @@ export function ClientsPage() {
         <ClientFormDialog
           client={null}
           onClose={() => setCreating(false)}
-          onSaved={(client) => navigate(`/clients/${client.id}`)}
+          onSaved={(client) => void navigate(`/clients/${client.id}`)}
         />
       )}
     </section>

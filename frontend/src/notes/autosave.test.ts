@@ -327,7 +327,7 @@ describe('NoteAutosave', () => {
     expect(api.saves).toHaveLength(0);
   });
 
-  it('stops all timers when disposed', async () => {
+  it('stops all timers when disposed', () => {
     const { clock, editor } = setup();
     editor.edit('plan', 'x');
     editor.dispose();
