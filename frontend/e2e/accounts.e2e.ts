@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, screenshot } from './browser';
 import { start, type Running } from './harness';
+import { routes } from '../src/routes';
 
 const OWNER = { email: 'owner@demo.carevault.local', password: 'carevault-demo' };
 const CLINICIAN = 'clinician@demo.carevault.local';
@@ -44,7 +45,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
   });
 
   it('an owner sets a temporary password, which must be replaced at the next sign-in', async () => {
-    await ownerPage.goto('/admin/team');
+    await ownerPage.goto(routes.team());
     await signIn(ownerPage, OWNER.email, OWNER.password);
     await ownerPage.getByRole('button', { name: `Temporary password for ${CLINICIAN}` }).click();
     const dialog = ownerPage.getByRole('dialog', { name: 'Set a temporary password' });
@@ -54,7 +55,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
     await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText('Active (temporary password)').waitFor();
     await screenshot(ownerPage, 'team-actions');
 
-    await clinicianPage.goto('/calendar');
+    await clinicianPage.goto(routes.calendar());
     await signIn(clinicianPage, CLINICIAN, TEMPORARY);
     await clinicianPage.getByText('Choose a new password').first().waitFor();
     await screenshot(clinicianPage, 'forced-password-change');
@@ -91,7 +92,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
   it('changes your own password and signs you out elsewhere', async () => {
     await clinicianPage.getByRole('link', { name: 'Your account' }).click();
     const elsewhere = await (await context()).newPage();
-    await elsewhere.goto('/calendar');
+    await elsewhere.goto(routes.calendar());
     await signIn(elsewhere, CLINICIAN, CHOSEN);
     await elsewhere.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
 

@@ -4,8 +4,10 @@
  * and, as the owner, find those reads in the audit log.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { matchPath } from 'react-router';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch, screenshot } from './browser';
+import { paths, routes } from '../src/routes';
 
 const OWNER = { email: 'owner@demo.carevault.local', password: 'carevault-demo' };
 // A fresh database (the default) gets plain names; a shared one (E2E_BASE_URL) unique ones.
@@ -80,7 +82,7 @@ afterAll(async () => {
 
 describe('the clinician web UI', () => {
   it('refuses a wrong password and rate-limits repeated failures, with clear messages', async () => {
-    await page.goto('/');
+    await page.goto(routes.home());
     await page.getByRole('heading', { name: 'CareVault' }).waitFor();
     await screenshot(page, 'sign-in');
     // On a shared server (E2E_BASE_URL) failures count against real limits: fail only for a
@@ -188,7 +190,7 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: new RegExp(`^Open note for ${CLIENT_NAME}`) }).click();
     await page.getByRole('heading', { name: `Session note: ${CLIENT_NAME}` }).waitFor();
     noteUrl = page.url();
-    expect(noteUrl).toMatch(/\/notes\/[0-9a-f-]{36}$/);
+    expect(matchPath(paths.note, new URL(noteUrl).pathname)?.params.noteId).toMatch(/^[0-9a-f-]{36}$/);
 
     const subjective = 'Reports sleeping through the night for the first time in weeks.';
     await page.getByLabel('Subjective').fill(subjective);
@@ -350,7 +352,7 @@ describe('the clinician web UI', () => {
   it('works on a phone-sized screen: day view and a menu', async () => {
     const phone = await newContext({ width: 390, height: 844 });
     const small = await phone.newPage();
-    await small.goto('/calendar');
+    await small.goto(routes.calendar());
     await signIn(small);
     await small.getByRole('button', { name: 'Next day' }).waitFor();
     await small

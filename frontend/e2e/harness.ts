@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routes } from '../src/routes';
 
 export const FRONTEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS = join(FRONTEND, 'test-results');
@@ -122,7 +123,7 @@ export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptio
     const mode = process.env.E2E_UI ?? 'backend';
     if (mode === 'backend') {
       await waitFor(
-        `${backendUrl}/calendar`,
+        `${backendUrl}${routes.calendar()}`,
         async (r) => r.ok && (await r.text()).includes('id="root"'),
         10_000,
         backend,

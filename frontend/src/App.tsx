@@ -14,6 +14,7 @@ import { ClientsPage } from './clients/ClientsPage';
 import { NoteEditorPage } from './notes/NoteEditorPage';
 import { ErrorState, Loading } from './ui/components';
 import { Layout, OwnerOnly } from './ui/Layout';
+import { paths, routes } from './routes';
 
 export function App() {
   const { state, retry } = useAuth();
@@ -37,15 +38,15 @@ export function App() {
     <ReauthProvider>
       <Layout>
         <Routes>
-          <Route path="/" element={<Navigate to="/calendar" replace />} />
-          <Route path="/calendar" element={<CalendarPage />} />
-          <Route path="/clients" element={<ClientsPage />} />
-          <Route path="/clients/:clientId" element={<ClientPage />} />
-          <Route path="/notes/:noteId" element={<NoteEditorPage />} />
-          <Route path="/settings/tokens" element={<TokensPage />} />
-          <Route path="/settings/account" element={<AccountPage />} />
+          <Route path={paths.home} element={<Navigate to={routes.calendar()} replace />} />
+          <Route path={paths.calendar} element={<CalendarPage />} />
+          <Route path={paths.clients} element={<ClientsPage />} />
+          <Route path={paths.client} element={<ClientPage />} />
+          <Route path={paths.note} element={<NoteEditorPage />} />
+          <Route path={paths.tokens} element={<TokensPage />} />
+          <Route path={paths.account} element={<AccountPage />} />
           <Route
-            path="/admin/audit"
+            path={paths.audit}
             element={
               <OwnerOnly>
                 <AuditPage />
@@ -53,7 +54,7 @@ export function App() {
             }
           />
           <Route
-            path="/admin/team"
+            path={paths.team}
             element={
               <OwnerOnly>
                 <TeamPage />
@@ -61,7 +62,7 @@ export function App() {
             }
           />
           <Route
-            path="/admin/keys"
+            path={paths.keys}
             element={
               <OwnerOnly>
                 <KeyStatusPage />

@@ -10,6 +10,7 @@ import { findOrCreateNote, NoteNotYetPossible, sessionDateOf } from '../notes/op
 import { Banner, ErrorState, Loading } from '../ui/components';
 import { AppointmentDialog, type DialogTarget } from './AppointmentDialog';
 import { addDays, placeDay, sameDay, startOfDay, startOfWeek, visibleHours } from './layout';
+import { CALENDAR_DATE_PARAM, routes } from '../routes';
 
 const PX_PER_MINUTE = 1;
 
@@ -17,12 +18,13 @@ export function CalendarPage() {
   useDocumentTitle('Calendar');
   const [params, setParams] = useSearchParams();
   const narrow = useMediaQuery('(max-width: 760px)');
-  const anchor = params.get('date') ? parseDateKey(params.get('date')!) : startOfDay(new Date());
+  // The day shown, as its YYYY-MM-DD key: a string, so the week is worked out once per day.
+  const anchorKey = params.get(CALENDAR_DATE_PARAM) ?? dateKey(new Date());
   const days = useMemo(() => {
-    const first = narrow ? startOfDay(anchor) : startOfWeek(anchor);
+    const anchor = startOfDay(parseDateKey(anchorKey));
+    const first = narrow ? anchor : startOfWeek(anchor);
     return Array.from({ length: narrow ? 1 : 7 }, (_, i) => addDays(first, i));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [narrow, dateKey(anchor)]);
+  }, [narrow, anchorKey]);
   const rangeStart = days[0];
   const rangeEnd = addDays(days[days.length - 1], 1);
   const appointments = useAppointments(rangeStart, rangeEnd);
@@ -33,7 +35,7 @@ export function CalendarPage() {
 
   const openNote = useMutation({
     mutationFn: findOrCreateNote,
-    onSuccess: (noteId) => navigate(`/notes/${noteId}`),
+    onSuccess: (noteId) => navigate(routes.note(noteId)),
     onError: (error, appointment) =>
       setNotice(
         error instanceof NoteNotYetPossible
@@ -43,7 +45,7 @@ export function CalendarPage() {
   });
 
   const step = narrow ? 1 : 7;
-  const go = (date: Date) => setParams({ date: dateKey(date) }, { replace: true });
+  const go = (date: Date) => setParams({ [CALENDAR_DATE_PARAM]: dateKey(date) }, { replace: true });
   const items = appointments.data ?? [];
   const [firstHour, lastHour] = visibleHours(items);
   const today = new Date();

@@ -10,9 +10,10 @@ import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullNam
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
 import { ClientFormDialog } from './ClientFormDialog';
+import { routes, type RouteParams } from '../routes';
 
 export function ClientPage() {
-  const { clientId = '' } = useParams();
+  const { clientId = '' } = useParams<RouteParams<'client'>>();
   const client = useClient(clientId);
   useDocumentTitle(client.data ? fullName(client.data) : 'Client');
   if (client.isPending) return <Loading label="Loading the client…" />;
@@ -60,13 +61,13 @@ function ClientDetails({ client }: { client: Client }) {
           body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
         }),
       ),
-    onSuccess: (note) => navigate(`/notes/${note.id}`),
+    onSuccess: (note) => navigate(routes.note(note.id)),
   });
 
   return (
     <article aria-labelledby="client-title" className="client-page">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link to="/clients">Clients</Link>
+        <Link to={routes.clients()}>Clients</Link>
       </nav>
       <header className="page-header">
         <div>
@@ -172,7 +173,7 @@ function UpcomingAppointments({ clientId }: { clientId: string }) {
         <ul className="plain-list">
           {mine.map((item) => (
             <li key={item.id}>
-              <Link to={`/calendar?date=${dateKey(new Date(item.starts_at))}`}>
+              <Link to={routes.calendar(dateKey(new Date(item.starts_at)))}>
                 {formatDate(new Date(item.starts_at))}, {formatTime(item.starts_at)}–{formatTime(item.ends_at)}
               </Link>{' '}
               <StatusBadge status={item.status} />
@@ -209,7 +210,7 @@ function NotesTimeline({ clientId }: { clientId: string }) {
             {notes.data.items.map((note) => (
               <li key={note.id}>
                 <div className="timeline-head">
-                  <Link to={`/notes/${note.id}`}>Note of {formatDateKey(note.session_date)}</Link>{' '}
+                  <Link to={routes.note(note.id)}>Note of {formatDateKey(note.session_date)}</Link>{' '}
                   <StatusBadge status={note.status} /> <span className="muted">· {note.duration_minutes} min</span>
                 </div>
                 {excerpt(note) ? (

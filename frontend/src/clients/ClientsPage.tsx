@@ -7,6 +7,7 @@ import { formatDateKey, fullName } from '../lib/format';
 import { useDebounced, useDocumentTitle } from '../lib/hooks';
 import { EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
 import { ClientFormDialog } from './ClientFormDialog';
+import { routes } from '../routes';
 
 const PAGE_SIZE = 25;
 
@@ -145,7 +146,7 @@ export function ClientsPage() {
                 {clients.data.items.map((client) => (
                   <tr key={client.id}>
                     <td data-label="Name">
-                      <Link to={`/clients/${client.id}`}>{fullName(client)}</Link>
+                      <Link to={routes.client(client.id)}>{fullName(client)}</Link>
                       {client.archived_at && <span className="badge badge-archived">Archived</span>}
                     </td>
                     <td data-label="Email">{client.email ?? '—'}</td>
@@ -171,7 +172,7 @@ export function ClientsPage() {
         <ClientFormDialog
           client={null}
           onClose={() => setCreating(false)}
-          onSaved={(client) => void navigate(`/clients/${client.id}`)}
+          onSaved={(client) => void navigate(routes.client(client.id))}
         />
       )}
     </section>

@@ -11,9 +11,10 @@ import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/componen
 import { NoteAutosave, SOAP_FIELDS, SOAP_MAX_CHARACTERS, type AutosaveState, type SoapField } from './autosave';
 import { SECTION_LABELS } from './sections';
 import { VersionHistory } from './VersionHistory';
+import { routes, type RouteParams } from '../routes';
 
 export function NoteEditorPage() {
-  const { noteId = '' } = useParams();
+  const { noteId = '' } = useParams<RouteParams<'note'>>();
   const note = useNote(noteId);
   if (note.isPending) return <Loading label="Loading the note…" />;
   if (note.isError)
@@ -102,9 +103,9 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
   return (
     <article className="note-editor" aria-labelledby="note-title">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link to="/calendar">Calendar</Link>
+        <Link to={routes.calendar()}>Calendar</Link>
         <span aria-hidden="true"> / </span>
-        <Link to={`/clients/${note.client_id}`}>{clientName}</Link>
+        <Link to={routes.client(note.client_id)}>{clientName}</Link>
       </nav>
       <header className="page-header">
         <div>
