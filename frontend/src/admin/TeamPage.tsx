@@ -8,6 +8,7 @@ import { MIN_PASSWORD_LENGTH, ReauthCancelled } from '../auth/reauth';
 import { useRecentPassword } from '../auth/ReauthProvider';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Field, Loading } from '../ui/components';
+import { maxLength } from '../api/limits.generated';
 
 export function TeamPage() {
   useDocumentTitle('Team');
@@ -163,7 +164,7 @@ export function TeamPage() {
               <input
                 id={`${id}-name`}
                 value={form.display_name}
-                maxLength={200}
+                maxLength={maxLength.UserCreate.display_name}
                 onChange={(event) => setForm({ ...form, display_name: event.target.value })}
               />
             </Field>

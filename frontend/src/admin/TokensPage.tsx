@@ -10,6 +10,7 @@ import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
 import { EXPIRY_CHOICES, SCOPES, describeScopes, type Scope } from './scopes';
+import { maxLength } from '../api/limits.generated';
 
 export function TokensPage() {
   useDocumentTitle('API tokens');
@@ -85,7 +86,7 @@ export function TokensPage() {
               <input
                 id={`${id}-name`}
                 required
-                maxLength={200}
+                maxLength={maxLength.TokenCreate.name}
                 value={name}
                 placeholder="e.g. billing export"
                 onChange={(event) => setName(event.target.value)}

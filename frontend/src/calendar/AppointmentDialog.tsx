@@ -12,6 +12,7 @@ import { describeError, fieldErrors, isApiError } from '../api/errors';
 import { keys } from '../api/queries';
 import { dateKey, formatTime } from '../lib/format';
 import { Banner, Dialog, Field } from '../ui/components';
+import { maxLength } from '../api/limits.generated';
 
 export type DialogTarget =
   { kind: 'new'; date: string; time: string; clientId?: string } | { kind: 'edit'; appointment: Appointment };
@@ -223,7 +224,7 @@ export function AppointmentDialog({
           <input
             id={`${id}-location`}
             value={location}
-            maxLength={500}
+            maxLength={maxLength.AppointmentCreate.location}
             onChange={(event) => setLocation(event.target.value)}
           />
         </Field>
@@ -232,7 +233,7 @@ export function AppointmentDialog({
             id={`${id}-notes`}
             rows={2}
             value={notes}
-            maxLength={5000}
+            maxLength={maxLength.AppointmentCreate.notes}
             onChange={(event) => setNotes(event.target.value)}
           />
         </Field>

@@ -4,8 +4,12 @@ import { api, call, type Client, type ClientCreate } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
 import { keys } from '../api/queries';
 import { Banner, Dialog, Field } from '../ui/components';
+import { maxLength } from '../api/limits.generated';
 
 type FormValues = Record<keyof ClientCreate, string>;
+
+/** What the API accepts per field (undefined: no length limit, such as a date). */
+const LIMITS: Partial<Record<keyof ClientCreate, number>> = maxLength.ClientCreate;
 
 const FIELDS: Array<{
   name: keyof ClientCreate;
@@ -93,7 +97,7 @@ export function ClientFormDialog({
                 <textarea
                   id={`${id}-${field.name}`}
                   rows={3}
-                  maxLength={5000}
+                  maxLength={LIMITS[field.name]}
                   value={values[field.name]}
                   onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
                 />
@@ -103,6 +107,7 @@ export function ClientFormDialog({
                   type={field.type ?? 'text'}
                   required={field.required}
                   autoComplete={field.autoComplete}
+                  maxLength={LIMITS[field.name]}
                   value={values[field.name]}
                   onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
                 />

@@ -8,7 +8,14 @@ import { realClock } from '../lib/clock';
 import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
 import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/components';
-import { NoteAutosave, SOAP_FIELDS, SOAP_MAX_CHARACTERS, type AutosaveState, type SoapField } from './autosave';
+import {
+  NoteAutosave,
+  SOAP_FIELDS,
+  SOAP_MAX_CHARACTERS,
+  characterCount,
+  type AutosaveState,
+  type SoapField,
+} from './autosave';
 import { SECTION_LABELS } from './sections';
 import { VersionHistory } from './VersionHistory';
 import { routes, type RouteParams } from '../routes';
@@ -276,7 +283,9 @@ function SoapSection({
 }) {
   const id = useId();
   const { label, hint } = SECTION_LABELS[field];
-  const over = value.length - SOAP_MAX_CHARACTERS;
+  const limit = SOAP_MAX_CHARACTERS[field];
+  const length = characterCount(value);
+  const over = length - limit;
   return (
     <div className={`soap-section${over > 0 ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -295,7 +304,7 @@ function SoapSection({
         onBlur={onBlur}
       />
       <p className={`count${over > 0 ? ' count-over' : ''}`} id={`${id}-count`}>
-        {formatCount(value.length)} / {formatCount(SOAP_MAX_CHARACTERS)} characters
+        {formatCount(length)} / {formatCount(limit)} characters
         {over > 0 && ` — ${formatCount(over)} over the limit; shorten it to save`}
       </p>
     </div>

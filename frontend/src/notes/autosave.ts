@@ -9,12 +9,19 @@
  * - a finalized note is read-only; an amendment is saved explicitly, not on every keystroke.
  */
 import { ApiError, NetworkError, isApiError, isTransient } from '../api/errors';
+import { maxLength } from '../api/limits.generated';
 import type { Clock } from '../lib/clock';
 
 export const SOAP_FIELDS = ['subjective', 'objective', 'assessment', 'plan'] as const;
 export type SoapField = (typeof SOAP_FIELDS)[number];
 export type SoapText = Record<SoapField, string>;
-export const SOAP_MAX_CHARACTERS = 5_000;
+/** Each section's limit, as the API's schema declares it for a save (generated from it). */
+export const SOAP_MAX_CHARACTERS = maxLength.SessionNoteUpdate satisfies Record<SoapField, number>;
+
+/** Characters as the server counts them: code points, so an emoji is one, not two. */
+export function characterCount(text: string): number {
+  return Array.from(text).length; // the string iterator steps over surrogate pairs whole
+}
 
 export interface ServerNote {
   version: number;
@@ -88,7 +95,7 @@ export function changedFields(text: SoapText, saved: SoapText): Partial<SoapText
 }
 
 export function overLimit(text: Partial<SoapText>): SoapField[] {
-  return SOAP_FIELDS.filter((field) => (text[field]?.length ?? 0) > SOAP_MAX_CHARACTERS);
+  return SOAP_FIELDS.filter((field) => characterCount(text[field] ?? '') > SOAP_MAX_CHARACTERS[field]);
 }
 
 export class NoteAutosave {
