@@ -1,72 +1,61 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type User } from '../api/client';
+import type { User } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
-import { keys, useUsers } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
+import { useCreateUser, useSetTemporaryPassword, useSetUserEnabled, useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { MIN_PASSWORD_LENGTH, ReauthCancelled } from '../auth/reauth';
-import { useRecentPassword } from '../auth/ReauthProvider';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Field, Loading } from '../ui/components';
-import { maxLength } from '../api/limits.generated';
+
+/** The fields of the form that show their own error; any other failure gets a banner. */
+const FORM_FIELDS = ['display_name', 'email', 'password'] as const;
 
 export function TeamPage() {
   useDocumentTitle('Team');
   const users = useUsers();
-  const queryClient = useQueryClient();
   const id = useId();
   const empty = { email: '', display_name: '', role: 'clinician' as 'clinician' | 'owner', password: '' };
   const [form, setForm] = useState(empty);
   const [added, setAdded] = useState<string | null>(null);
 
   const { user: me } = useSignedIn();
-  const recent = useRecentPassword();
   const [disabling, setDisabling] = useState<User | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const create = useMutation({
-    mutationFn: () =>
-      recent(() =>
-        call(
-          api.POST('/api/v1/users', {
-            body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() },
-          }),
-        ),
-      ),
-    onSuccess: (user) => {
-      setAdded(user.display_name || user.email);
-      setForm(empty);
-      void queryClient.invalidateQueries({ queryKey: keys.users });
-    },
-  });
+  const create = useCreateUser();
   const errors = fieldErrors(create.error);
 
-  const setEnabled = useMutation({
-    mutationFn: ({ user, enable }: { user: User; enable: boolean }) =>
-      recent(() =>
-        call(
-          enable
-            ? api.POST('/api/v1/users/{user_id}/enable', { params: { path: { user_id: user.id } } })
-            : api.POST('/api/v1/users/{user_id}/disable', { params: { path: { user_id: user.id } } }),
-        ),
-      ),
-    onSuccess: (user) => {
-      setDisabling(null);
-      setNotice(
-        user.disabled_at
-          ? `${user.display_name || user.email} is disabled: signed out everywhere, API tokens revoked.`
-          : `${user.display_name || user.email} can sign in again.`,
-      );
-      void queryClient.invalidateQueries({ queryKey: keys.users });
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
+  const setEnabled = useSetUserEnabled();
+  function changeEnabled(user: User, enable: boolean) {
+    setEnabled.mutate(
+      { user, enable },
+      {
+        onSuccess: (changed) => {
+          setDisabling(null);
+          setNotice(
+            changed.disabled_at
+              ? `${changed.display_name || changed.email} is disabled: signed out everywhere, API tokens revoked.`
+              : `${changed.display_name || changed.email} can sign in again.`,
+          );
+        },
+      },
+    );
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setAdded(null);
-    create.mutate();
+    create.mutate(
+      { ...form, email: form.email.trim(), display_name: form.display_name.trim() },
+      {
+        onSuccess: (user) => {
+          setAdded(user.display_name || user.email);
+          setForm(empty);
+        },
+      },
+    );
   }
 
   return (
@@ -123,7 +112,7 @@ export function TeamPage() {
                                 type="button"
                                 className="button"
                                 disabled={setEnabled.isPending}
-                                onClick={() => setEnabled.mutate({ user, enable: true })}
+                                onClick={() => changeEnabled(user, true)}
                               >
                                 Enable <span className="visually-hidden">{user.email}</span>
                               </button>
@@ -157,9 +146,11 @@ export function TeamPage() {
                 {added} was added. Give them their password in person or over a secure channel.
               </Banner>
             )}
-            {create.isError && Object.keys(errors).length === 0 && !(create.error instanceof ReauthCancelled) && (
-              <Banner tone="danger">{describeError(create.error)}</Banner>
-            )}
+            {create.isError &&
+              !FORM_FIELDS.some((field) => errors[field]) &&
+              !(create.error instanceof ReauthCancelled) && (
+                <Banner tone="danger">{describeError(create.error)}</Banner>
+              )}
             <Field id={`${id}-name`} label="Name" error={errors.display_name}>
               <input
                 id={`${id}-name`}
@@ -231,7 +222,7 @@ export function TeamPage() {
             type="button"
             className="button button-danger"
             disabled={setEnabled.isPending}
-            onClick={() => disabling && setEnabled.mutate({ user: disabling, enable: false })}
+            onClick={() => disabling && changeEnabled(disabling, false)}
           >
             Disable account
           </button>
@@ -246,7 +237,6 @@ export function TeamPage() {
         onDone={(user) => {
           setResetting(null);
           setNotice(`${user.display_name || user.email} must choose a new password at their next sign-in.`);
-          void queryClient.invalidateQueries({ queryKey: keys.users });
         }}
       />
     </section>
@@ -262,29 +252,23 @@ function TemporaryPasswordDialog({
   onClose: () => void;
   onDone: (user: User) => void;
 }) {
-  const recent = useRecentPassword();
   const id = useId();
   const [password, setPassword] = useState('');
-  const reset = useMutation({
-    mutationFn: (target: User) =>
-      recent(() =>
-        call(
-          api.POST('/api/v1/users/{user_id}/temporary-password', {
-            params: { path: { user_id: target.id } },
-            body: { temporary_password: password },
-          }),
-        ),
-      ),
-    onSuccess: (updated) => {
-      setPassword('');
-      reset.reset();
-      onDone(updated);
-    },
-  });
+  const reset = useSetTemporaryPassword();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (user) reset.mutate(user);
+    if (!user) return;
+    reset.mutate(
+      { user, password },
+      {
+        onSuccess: (updated) => {
+          setPassword('');
+          reset.reset();
+          onDone(updated);
+        },
+      },
+    );
   }
 
   return (

@@ -1,61 +1,45 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Token, type TokenCreated } from '../api/client';
+import type { Token, TokenCreated } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys, useUsers } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
+import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
+import { useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { ReauthCancelled } from '../auth/reauth';
-import { useRecentPassword } from '../auth/ReauthProvider';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
 import { EXPIRY_CHOICES, SCOPES, describeScopes, type Scope } from './scopes';
-import { maxLength } from '../api/limits.generated';
 
 export function TokensPage() {
   useDocumentTitle('API tokens');
   const { user } = useSignedIn();
-  const queryClient = useQueryClient();
-  // The newest 100 tokens (the list is newest first).
-  const tokens = useQuery({
-    queryKey: keys.tokens,
-    queryFn: () => call(api.GET('/api/v1/auth/tokens', { params: { query: { page_size: 100 } } })),
-    select: (page) => page.items,
-  });
+  const tokens = useTokens();
   const users = useUsers(user.role === 'owner');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['clients:read', 'appointments:read']);
   const [expiry, setExpiry] = useState<number | null>(90);
-  const recent = useRecentPassword();
   const [created, setCreated] = useState<TokenCreated | null>(null);
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const id = useId();
 
-  const create = useMutation({
-    mutationFn: () =>
-      recent(() =>
-        call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim(), scopes, expires_in_days: expiry } })),
-      ),
-    onSuccess: (token) => {
-      setCreated(token);
-      setCopied(false);
-      setName('');
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (token: Token) =>
-      call(api.DELETE('/api/v1/auth/tokens/{token_id}', { params: { path: { token_id: token.id } } })),
-    onSuccess: () => {
-      setRevoking(null);
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
+  const create = useCreateToken();
+  const revoke = useRevokeToken();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (scopes.length > 0) create.mutate();
+    if (scopes.length === 0) return;
+    create.mutate(
+      { name: name.trim(), scopes, expires_in_days: expiry },
+      {
+        onSuccess: (token) => {
+          setCreated(token);
+          setCopied(false);
+          setName('');
+        },
+      },
+    );
   }
 
   function toggle(scope: Scope, on: boolean) {
@@ -223,7 +207,7 @@ export function TokensPage() {
             type="button"
             className="button button-danger"
             disabled={revoke.isPending}
-            onClick={() => revoking && revoke.mutate(revoking)}
+            onClick={() => revoking && revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) })}
           >
             Revoke token
           </button>

@@ -1,18 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import {
-  api,
-  call,
-  type Appointment,
-  type AppointmentCreate,
-  type AppointmentUpdate,
-  type Client,
-} from '../api/client';
+import { useCreateAppointment, useDeleteAppointment, useUpdateAppointment } from '../api/appointments';
+import type { Appointment, Client } from '../api/client';
 import { describeError, fieldErrors, isApiError } from '../api/errors';
-import { keys } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
 import { dateKey, formatTime } from '../lib/format';
 import { Banner, Dialog, Field } from '../ui/components';
-import { maxLength } from '../api/limits.generated';
 
 export type DialogTarget =
   { kind: 'new'; date: string; time: string; clientId?: string } | { kind: 'edit'; appointment: Appointment };
@@ -47,7 +39,6 @@ export function AppointmentDialog({
   onClose: () => void;
   onOpenNote: (appointment: Appointment) => void;
 }) {
-  const queryClient = useQueryClient();
   const id = useId();
   const editing = target.kind === 'edit' ? target.appointment : null;
   const [clientId, setClientId] = useState(
@@ -65,70 +56,37 @@ export function AppointmentDialog({
   const [location, setLocation] = useState(editing?.location ?? '');
   const [notes, setNotes] = useState(editing?.notes ?? '');
   const [status, setStatus] = useState<Appointment['status']>(editing?.status ?? 'scheduled');
-  const [conflictIds, setConflictIds] = useState<string[] | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const done = () => {
-    void queryClient.invalidateQueries({ queryKey: keys.appointments });
-    onClose();
-  };
+  const create = useCreateAppointment();
+  const update = useUpdateAppointment();
+  const save = editing ? update : create;
+  const setStatusNow = useUpdateAppointment();
+  const remove = useDeleteAppointment();
+  const conflictIds = isApiError(save.error, 'appointment_conflict')
+    ? ((save.error.details as { conflicting_ids?: string[] } | undefined)?.conflicting_ids ?? [])
+    : null;
 
-  const save = useMutation({
-    mutationFn: async (allowOverlap: boolean) => {
-      const starts = new Date(`${date}T${time}`);
-      const ends = new Date(starts.getTime() + duration * 60_000);
-      if (editing) {
-        const body: AppointmentUpdate = {
-          starts_at: starts.toISOString(),
-          ends_at: ends.toISOString(),
-          status,
-          location: location.trim() || null,
-          notes: notes.trim() || null,
-          allow_overlap: allowOverlap,
-        };
-        return call(
-          api.PATCH('/api/v1/appointments/{appointment_id}', {
-            params: { path: { appointment_id: editing.id } },
-            body,
-          }),
-        );
-      }
-      const body: AppointmentCreate = {
-        client_id: clientId,
-        starts_at: starts.toISOString(),
-        ends_at: ends.toISOString(),
-        location: location.trim() || null,
-        notes: notes.trim() || null,
-        allow_overlap: allowOverlap,
-      };
-      return call(api.POST('/api/v1/appointments', { body }));
-    },
-    onMutate: () => setConflictIds(null),
-    onSuccess: done,
-    onError: (error) => {
-      if (isApiError(error, 'appointment_conflict')) {
-        const details = error.details as { conflicting_ids?: string[] } | undefined;
-        setConflictIds(details?.conflicting_ids ?? []);
-      }
-    },
-  });
+  function saveWith(allowOverlap: boolean) {
+    const starts = new Date(`${date}T${time}`);
+    const ends = new Date(starts.getTime() + duration * 60_000);
+    const fields = {
+      starts_at: starts.toISOString(),
+      ends_at: ends.toISOString(),
+      location: location.trim() || null,
+      notes: notes.trim() || null,
+      allow_overlap: allowOverlap,
+    };
+    if (editing) {
+      update.mutate({ appointmentId: editing.id, changes: { ...fields, status } }, { onSuccess: onClose });
+    } else {
+      create.mutate({ ...fields, client_id: clientId }, { onSuccess: onClose });
+    }
+  }
 
-  const setStatusNow = useMutation({
-    mutationFn: (next: Appointment['status']) =>
-      call(
-        api.PATCH('/api/v1/appointments/{appointment_id}', {
-          params: { path: { appointment_id: editing!.id } },
-          body: { status: next },
-        }),
-      ),
-    onSuccess: done,
-  });
-
-  const remove = useMutation({
-    mutationFn: () =>
-      call(api.DELETE('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing!.id } } })),
-    onSuccess: done,
-  });
+  function setStatusTo(next: Appointment['status']) {
+    if (editing) setStatusNow.mutate({ appointmentId: editing.id, changes: { status: next } }, { onSuccess: onClose });
+  }
 
   const errors = fieldErrors(save.error);
   const otherError = [save.error, setStatusNow.error, remove.error].find(
@@ -141,7 +99,7 @@ export function AppointmentDialog({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate(false);
+    saveWith(false);
   }
 
   return (
@@ -250,7 +208,7 @@ export function AppointmentDialog({
               ))}
             </ul>
             <p>Choose another time, or book it anyway if the overlap is intended.</p>
-            <button type="button" className="button" onClick={() => save.mutate(true)} disabled={save.isPending}>
+            <button type="button" className="button" onClick={() => saveWith(true)} disabled={save.isPending}>
               {editing ? 'Save anyway' : 'Book anyway'}
             </button>
           </Banner>
@@ -277,7 +235,7 @@ export function AppointmentDialog({
               type="button"
               className="button"
               disabled={setStatusNow.isPending}
-              onClick={() => setStatusNow.mutate('scheduled')}
+              onClick={() => setStatusTo('scheduled')}
             >
               Restore appointment
             </button>
@@ -286,7 +244,7 @@ export function AppointmentDialog({
               type="button"
               className="button"
               disabled={setStatusNow.isPending}
-              onClick={() => setStatusNow.mutate('cancelled')}
+              onClick={() => setStatusTo('cancelled')}
             >
               Cancel appointment
             </button>
@@ -294,7 +252,11 @@ export function AppointmentDialog({
           {confirmDelete ? (
             <span className="confirm-inline" role="group" aria-label="Confirm deletion">
               Delete for good? Its note stays.{' '}
-              <button type="button" className="button button-danger" onClick={() => remove.mutate()}>
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => remove.mutate(editing.id, { onSuccess: onClose })}
+              >
                 Yes, delete
               </button>{' '}
               <button type="button" className="button" onClick={() => setConfirmDelete(false)}>

@@ -1,12 +1,13 @@
-import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useAppointments } from '../api/appointments';
 import type { Appointment } from '../api/client';
+import { useClientDirectory } from '../api/clients';
 import { describeError } from '../api/errors';
-import { useAppointments, useClientDirectory } from '../api/queries';
+import { useOpenAppointmentNote } from '../api/notes';
 import { dateKey, formatDate, formatLongDay, formatShortDay, formatTime, fullName, parseDateKey } from '../lib/format';
 import { useDocumentTitle, useMediaQuery } from '../lib/hooks';
-import { findOrCreateNote, NoteNotYetPossible, sessionDateOf } from '../notes/openNote';
+import { NoteNotYetPossible, sessionDateOf } from '../notes/openNote';
 import { Banner, ErrorState, Loading } from '../ui/components';
 import { AppointmentDialog, type DialogTarget } from './AppointmentDialog';
 import { addDays, placeDay, sameDay, startOfDay, startOfWeek, visibleHours } from './layout';
@@ -33,16 +34,19 @@ export function CalendarPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const navigate = useNavigate();
 
-  const openNote = useMutation({
-    mutationFn: findOrCreateNote,
-    onSuccess: (noteId) => navigate(routes.note(noteId)),
-    onError: (error, appointment) =>
-      setNotice(
-        error instanceof NoteNotYetPossible
-          ? `The note for this session can be started on ${formatDate(parseDateKey(sessionDateOf(appointment)))}, the day of the session.`
-          : `The note could not be opened: ${describeError(error)}`,
-      ),
-  });
+  const openNote = useOpenAppointmentNote();
+  function openNoteOf(appointment: Appointment) {
+    setNotice(null);
+    openNote.mutate(appointment, {
+      onSuccess: (noteId) => void navigate(routes.note(noteId)),
+      onError: (error) =>
+        setNotice(
+          error instanceof NoteNotYetPossible
+            ? `The note for this session can be started on ${formatDate(parseDateKey(sessionDateOf(appointment)))}, the day of the session.`
+            : `The note could not be opened: ${describeError(error)}`,
+        ),
+    });
+  }
 
   const step = narrow ? 1 : 7;
   const go = (date: Date) => setParams({ [CALENDAR_DATE_PARAM]: dateKey(date) }, { replace: true });
@@ -131,10 +135,7 @@ export function CalendarPage() {
                 lastHour={lastHour}
                 nameOf={nameOf}
                 openingId={openNote.isPending ? openNote.variables?.id : undefined}
-                onOpenNote={(appointment) => {
-                  setNotice(null);
-                  openNote.mutate(appointment);
-                }}
+                onOpenNote={openNoteOf}
                 onEdit={(appointment) => setDialog({ kind: 'edit', appointment })}
                 onNewAt={(time) => setDialog({ kind: 'new', date: dateKey(day), time })}
               />
@@ -153,7 +154,7 @@ export function CalendarPage() {
           onClose={() => setDialog(null)}
           onOpenNote={(appointment) => {
             setDialog(null);
-            openNote.mutate(appointment);
+            openNoteOf(appointment);
           }}
         />
       )}

@@ -1,9 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, call, type Client, type Note } from '../api/client';
+import { useAppointments } from '../api/appointments';
+import type { Client, Note } from '../api/client';
+import { useArchiveClient, useClient } from '../api/clients';
 import { describeError } from '../api/errors';
-import { keys, useAppointments, useClient, useClientNotes } from '../api/queries';
+import { useClientNotes, useCreateNote } from '../api/notes';
 import { AppointmentDialog } from '../calendar/AppointmentDialog';
 import { addDays } from '../calendar/layout';
 import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
@@ -36,33 +37,16 @@ const DETAILS: Array<[keyof Client, string]> = [
 ];
 
 function ClientDetails({ client }: { client: Client }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [booking, setBooking] = useState(false);
-  const path = { params: { path: { client_id: client.id } } };
-
-  const archive = useMutation({
-    mutationFn: async (restore: boolean) => {
-      if (restore) return call(api.POST('/api/v1/clients/{client_id}/restore', path));
-      await call(api.DELETE('/api/v1/clients/{client_id}', path));
-      return call(api.GET('/api/v1/clients/{client_id}', path));
-    },
-    onSuccess: (updated) => {
-      queryClient.setQueryData(keys.client(client.id), updated);
-      void queryClient.invalidateQueries({ queryKey: keys.clients });
-    },
-  });
-
-  const newNote = useMutation({
-    mutationFn: () =>
-      call(
-        api.POST('/api/v1/sessions', {
-          body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
-        }),
-      ),
-    onSuccess: (note) => navigate(routes.note(note.id)),
-  });
+  const archive = useArchiveClient(client.id);
+  const newNote = useCreateNote();
+  const startNote = () =>
+    newNote.mutate(
+      { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
+      { onSuccess: (note) => void navigate(routes.note(note.id)) },
+    );
 
   return (
     <article aria-labelledby="client-title" className="client-page">
@@ -81,7 +65,7 @@ function ClientDetails({ client }: { client: Client }) {
             type="button"
             className="button button-primary"
             disabled={newNote.isPending || !!client.archived_at}
-            onClick={() => newNote.mutate()}
+            onClick={startNote}
           >
             New note
           </button>

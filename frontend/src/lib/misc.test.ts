@@ -35,6 +35,28 @@ describe('API errors', () => {
     expect(fieldErrors(error)).toEqual({ email: 'not an email address' });
     expect(describeError(error)).toBe('email: not an email address');
   });
+
+  it('read the field from details.field whatever the shape of details', () => {
+    // A parameter the endpoint does not declare: one object, the message is the error's.
+    const unknown = new ApiError(400, 'unknown_parameter', 'unknown query parameter: clientid', {
+      field: 'query.clientid',
+      unknown: ['clientid'],
+      allowed: ['client_id', 'page', 'page_size'],
+    });
+    expect(fieldErrors(unknown)).toEqual({ 'query.clientid': 'unknown query parameter: clientid' });
+    // Body fields named with their place are the form's fields all the same.
+    const body = new ApiError(422, 'validation_error', 'the request is not valid', [
+      { field: 'body.plan', message: 'String should have at most 5000 characters' },
+      { field: 'query.page_size', message: 'Input should be less than or equal to 100' },
+    ]);
+    expect(fieldErrors(body)).toEqual({
+      plan: 'String should have at most 5000 characters',
+      'query.page_size': 'Input should be less than or equal to 100',
+    });
+    // Details that name no field (a version conflict) are not field errors.
+    expect(fieldErrors(new ApiError(409, 'version_conflict', 'stale', { current_version: 4 }))).toEqual({});
+    expect(fieldErrors(new ApiError(422, 'validation_error', 'bad', ['plan', null]))).toEqual({});
+  });
 });
 
 describe('sign-in messages', () => {

@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { Link, useBlocker, useParams } from 'react-router';
-import { api, call, type Note } from '../api/client';
-import { keys, useClient, useNote } from '../api/queries';
+import type { Note } from '../api/client';
+import { useClient } from '../api/clients';
+import { noteEditorApi, useNote, useNoteSaved } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
 import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
@@ -30,24 +30,14 @@ export function NoteEditorPage() {
 }
 
 function useAutosave(initial: Note) {
-  const queryClient = useQueryClient();
+  const noteSaved = useNoteSaved();
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
   useEffect(() => {
-    const path = { params: { path: { note_id: initial.id } } };
     const instance = new NoteAutosave({
       clock: realClock,
       initial,
-      api: {
-        save: (version, changes) =>
-          call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
-        finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
-        load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
-      },
-      onSaved: (saved, kind) => {
-        queryClient.setQueryData(keys.note(initial.id), saved);
-        void queryClient.invalidateQueries({ queryKey: ['notes', 'client', initial.client_id] });
-        if (kind !== 'save') void queryClient.invalidateQueries({ queryKey: keys.noteVersions(initial.id) });
-      },
+      api: noteEditorApi(initial.id),
+      onSaved: (saved, kind) => noteSaved(initial, saved, kind),
     });
     setEditor(instance);
     return () => instance.close();

@@ -1,4 +1,5 @@
-import { useNoteVersions, useUsers } from '../api/queries';
+import { useNoteVersions } from '../api/notes';
+import { useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, ErrorState, Loading } from '../ui/components';

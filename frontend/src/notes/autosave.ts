@@ -8,7 +8,7 @@
  * - a network or server failure keeps the text and retries with backoff;
  * - a finalized note is read-only; an amendment is saved explicitly, not on every keystroke.
  */
-import { ApiError, NetworkError, isApiError, isTransient } from '../api/errors';
+import { ApiError, NetworkError, fieldErrors, isApiError, isTransient } from '../api/errors';
 import { maxLength } from '../api/limits.generated';
 import type { Clock } from '../lib/clock';
 
@@ -457,10 +457,9 @@ function messageFor(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'csrf_failed') return 'this tab needs you to confirm your password first.';
     if (error.status === 401) return 'you are signed out. Sign in again to save.';
-    if (error.code === 'validation_error' && Array.isArray(error.details)) {
-      return (error.details as Array<{ field: string; message: string }>)
-        .map((item) => `${item.field}: ${item.message}`)
-        .join('; ');
+    const fields = Object.entries(fieldErrors(error));
+    if (error.code === 'validation_error' && fields.length > 0) {
+      return fields.map(([field, message]) => `${field}: ${message}`).join('; ');
     }
     return error.message.endsWith('.') ? error.message : `${error.message}.`;
   }
