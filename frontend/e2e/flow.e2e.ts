@@ -27,6 +27,10 @@ let secondNoteUrl = '';
 // Everything the page asked for, and any Content-Security-Policy violation it reported.
 const requestedUrls: string[] = [];
 const cspViolations: string[] = [];
+// Every create the page sent, with its Idempotency-Key (issue 14: all of them carry one).
+const CREATE_PATHS = new Set(['/api/v1/clients', '/api/v1/appointments', '/api/v1/sessions', '/api/v1/auth/tokens']);
+const creates: Array<{ path: string; key: string | undefined }> = [];
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
   const created = await browser.newContext({ baseURL: baseUrl, viewport, timezoneId: 'UTC', locale: 'en-GB' });
@@ -70,7 +74,13 @@ beforeAll(async () => {
   browser = await launch();
   context = await newContext();
   page = await context.newPage();
-  page.on('request', (request) => requestedUrls.push(request.url()));
+  page.on('request', (request) => {
+    requestedUrls.push(request.url());
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'POST' && CREATE_PATHS.has(path)) {
+      creates.push({ path, key: request.headers()['idempotency-key'] });
+    }
+  });
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
   });
@@ -159,6 +169,42 @@ describe('the clinician web UI', () => {
       /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)),
     );
     expect(leaked).toEqual([]);
+  });
+
+  it('adds a client once when the answer to the create is lost: the retry sends the same key', async () => {
+    const lost = { first: 'Blake', last: `Losswood${tag}` };
+    const attempts: Array<{ key: string | null; replayed: string | undefined }> = [];
+    const clientsUrl = `${baseUrl}/api/v1/clients`;
+    await page.route(clientsUrl, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      const key = await route.request().headerValue('idempotency-key');
+      const response = await route.fetch(); // the server creates the client…
+      attempts.push({ key, replayed: response.headers()['idempotent-replayed'] });
+      // …but the first answer never reaches the page, as when a connection drops.
+      if (attempts.length === 1) return route.abort('connectionreset');
+      return route.fulfill({ response });
+    });
+    try {
+      await page.getByRole('button', { name: 'New client' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New client' });
+      await dialog.getByLabel('First name (required)').fill(lost.first);
+      await dialog.getByLabel('Last name (required)').fill(lost.last);
+      await dialog.getByRole('button', { name: 'Add client' }).click();
+      await page.getByRole('heading', { name: `${lost.first} ${lost.last}`, level: 1 }).waitFor();
+    } finally {
+      await page.unroute(clientsUrl);
+    }
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0].key).toMatch(UUID_V4);
+    expect(attempts[1]).toEqual({ key: attempts[0].key, replayed: 'true' });
+
+    await page.getByRole('link', { name: 'Clients' }).first().click();
+    await page.getByLabel('Search clients').fill(lost.last);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${lost.last}”` })
+      .waitFor();
+    await page.getByLabel('Search clients').fill('');
   });
 
   it('books an appointment, and refuses an overlapping one with the conflict', async () => {
@@ -340,6 +386,20 @@ describe('the clinician web UI', () => {
       expect(shell.headers()['content-security-policy']).toContain("script-src 'self'");
     }
     expect(cspViolations).toEqual([]);
+  });
+
+  it('sent a fresh Idempotency-Key with every create, one per action', () => {
+    expect(new Set(creates.map((create) => create.path))).toEqual(CREATE_PATHS);
+    for (const create of creates) expect(create.key, create.path).toMatch(UUID_V4);
+    // A key belongs to one action: only its retries repeat it, never another create.
+    const pathOfKey = new Map<string, string>();
+    for (const { path, key } of creates) {
+      expect(pathOfKey.get(key!) ?? path).toBe(path);
+      pathOfKey.set(key!, path);
+    }
+    const bookings = creates.filter((create) => create.path === '/api/v1/appointments');
+    expect(bookings.length).toBeGreaterThanOrEqual(2); // booked, then refused as overlapping
+    expect(new Set(bookings.map((booking) => booking.key)).size).toBe(bookings.length);
   });
 
   it('signs out with a clear message', async () => {
