@@ -80,10 +80,11 @@ client: $(STAMP)
 ui-lint: $(STAMP) $(FRONTEND_STAMP)
 	cd frontend && npm run lint && npm run check:api
 
-## Fix and format what `make lint` checks with ruff (the UI has no formatter yet).
-format: $(STAMP)
+## Fix and format what `make lint` checks: ruff for the Python, Prettier for the UI.
+format: $(STAMP) $(FRONTEND_STAMP)
 	$(BIN)/ruff check --fix backend tools clients
 	$(BIN)/ruff format backend tools clients
+	cd frontend && npm run --silent format
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

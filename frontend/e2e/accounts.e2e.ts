@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, screenshot } from './browser';
 import { start, type Running } from './harness';
+import { routes } from '../src/routes';
 
 const OWNER = { email: 'owner@demo.carevault.local', password: 'carevault-demo' };
 const CLINICIAN = 'clinician@demo.carevault.local';
@@ -44,7 +45,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
   });
 
   it('an owner sets a temporary password, which must be replaced at the next sign-in', async () => {
-    await ownerPage.goto('/admin/team');
+    await ownerPage.goto(routes.team());
     await signIn(ownerPage, OWNER.email, OWNER.password);
     await ownerPage.getByRole('button', { name: `Temporary password for ${CLINICIAN}` }).click();
     const dialog = ownerPage.getByRole('dialog', { name: 'Set a temporary password' });
@@ -54,7 +55,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
     await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText('Active (temporary password)').waitFor();
     await screenshot(ownerPage, 'team-actions');
 
-    await clinicianPage.goto('/calendar');
+    await clinicianPage.goto(routes.calendar());
     await signIn(clinicianPage, CLINICIAN, TEMPORARY);
     await clinicianPage.getByText('Choose a new password').first().waitFor();
     await screenshot(clinicianPage, 'forced-password-change');
@@ -67,7 +68,10 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
 
   it('disabling signs the other browser out on its next request; enabling lets them back in', async () => {
     await ownerPage.getByRole('button', { name: `Disable ${CLINICIAN}` }).click();
-    await ownerPage.getByRole('alertdialog', { name: 'Disable this account?' }).getByRole('button', { name: 'Disable account' }).click();
+    await ownerPage
+      .getByRole('alertdialog', { name: 'Disable this account?' })
+      .getByRole('button', { name: 'Disable account' })
+      .click();
     await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText('Disabled').waitFor();
 
     await clinicianPage.getByRole('link', { name: 'Clients' }).click();
@@ -76,7 +80,11 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
     await clinicianPage.getByText('Wrong email or password').waitFor();
 
     await ownerPage.getByRole('button', { name: `Enable ${CLINICIAN}` }).click();
-    await ownerPage.getByRole('row').filter({ hasText: CLINICIAN }).getByText(/^Active$/).waitFor();
+    await ownerPage
+      .getByRole('row')
+      .filter({ hasText: CLINICIAN })
+      .getByText(/^Active$/)
+      .waitFor();
     await signIn(clinicianPage, CLINICIAN, CHOSEN);
     await clinicianPage.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
   });
@@ -84,7 +92,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('accounts', () => {
   it('changes your own password and signs you out elsewhere', async () => {
     await clinicianPage.getByRole('link', { name: 'Your account' }).click();
     const elsewhere = await (await context()).newPage();
-    await elsewhere.goto('/calendar');
+    await elsewhere.goto(routes.calendar());
     await signIn(elsewhere, CLINICIAN, CHOSEN);
     await elsewhere.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
 

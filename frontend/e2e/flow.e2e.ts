@@ -4,8 +4,10 @@
  * and, as the owner, find those reads in the audit log.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { matchPath } from 'react-router';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch, screenshot } from './browser';
+import { paths, routes } from '../src/routes';
 
 const OWNER = { email: 'owner@demo.carevault.local', password: 'carevault-demo' };
 // A fresh database (the default) gets plain names; a shared one (E2E_BASE_URL) unique ones.
@@ -25,13 +27,19 @@ let secondNoteUrl = '';
 // Everything the page asked for, and any Content-Security-Policy violation it reported.
 const requestedUrls: string[] = [];
 const cspViolations: string[] = [];
+// Every create the page sent, with its Idempotency-Key (issue 14: all of them carry one).
+const CREATE_PATHS = new Set(['/api/v1/clients', '/api/v1/appointments', '/api/v1/sessions', '/api/v1/auth/tokens']);
+const creates: Array<{ path: string; key: string | undefined }> = [];
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
   const created = await browser.newContext({ baseURL: baseUrl, viewport, timezoneId: 'UTC', locale: 'en-GB' });
   created.setDefaultTimeout(15_000);
   // Nothing leaves the machine: only the app's own origin is allowed.
   await created.route(/.*/, (route) =>
-    route.request().url().startsWith(baseUrl) || route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+    route.request().url().startsWith(baseUrl) || route.request().url().startsWith('data:')
+      ? route.continue()
+      : route.abort(),
   );
   return created;
 }
@@ -43,7 +51,10 @@ async function signIn(target: Page, credentials = OWNER): Promise<void> {
 }
 
 async function savedState(target: Page): Promise<void> {
-  await target.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor();
+  await target
+    .getByRole('status')
+    .filter({ hasText: /^All changes saved/ })
+    .waitFor();
 }
 
 /** A reloaded tab with no other tab open asks for the password before it can save. */
@@ -63,7 +74,13 @@ beforeAll(async () => {
   browser = await launch();
   context = await newContext();
   page = await context.newPage();
-  page.on('request', (request) => requestedUrls.push(request.url()));
+  page.on('request', (request) => {
+    requestedUrls.push(request.url());
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'POST' && CREATE_PATHS.has(path)) {
+      creates.push({ path, key: request.headers()['idempotency-key'] });
+    }
+  });
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
   });
@@ -75,13 +92,16 @@ afterAll(async () => {
 
 describe('the clinician web UI', () => {
   it('refuses a wrong password and rate-limits repeated failures, with clear messages', async () => {
-    await page.goto('/');
+    await page.goto(routes.home());
     await page.getByRole('heading', { name: 'CareVault' }).waitFor();
     await screenshot(page, 'sign-in');
     // On a shared server (E2E_BASE_URL) failures count against real limits: fail only for a
     // made-up address there, and leave the rate limit to fresh databases.
     const shared = Boolean(process.env.E2E_BASE_URL);
-    await signIn(page, { email: shared ? `nobody${tag}@demo.carevault.local` : OWNER.email, password: 'not-the-password' });
+    await signIn(page, {
+      email: shared ? `nobody${tag}@demo.carevault.local` : OWNER.email,
+      password: 'not-the-password',
+    });
     await page.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor();
     if (shared) return;
 
@@ -96,7 +116,10 @@ describe('the clinician web UI', () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Next week' }).waitFor();
-    await page.getByRole('button', { name: /^Open note for / }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Open note for / })
+      .first()
+      .waitFor();
     await screenshot(page, 'calendar');
   });
 
@@ -111,17 +134,30 @@ describe('the clinician web UI', () => {
     await dialog.getByLabel('Phone', { exact: true }).fill(CLIENT.phone);
     await dialog.getByRole('button', { name: 'Add client' }).click();
     await page.getByRole('heading', { name: CLIENT_NAME, level: 1 }).waitFor();
-    await page.getByRole('heading', { name: 'No session notes yet' }).or(page.getByText('No session notes yet')).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'No session notes yet' })
+      .or(page.getByText('No session notes yet'))
+      .first()
+      .waitFor();
 
     await page.getByRole('link', { name: 'Clients' }).first().click();
     await page.getByLabel('Search clients').fill(CLIENT.email);
-    await page.getByRole('status').filter({ hasText: `1 client matching “${CLIENT.email}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${CLIENT.email}”` })
+      .waitFor();
     expect(await page.getByRole('row').count()).toBe(2); // the header and the one match
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await page.getByLabel('Search clients').fill(CLIENT.phone);
-    await page.getByRole('status').filter({ hasText: `1 client matching “${CLIENT.phone}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${CLIENT.phone}”` })
+      .waitFor();
     await page.getByLabel('Search clients').fill(CLIENT.last.slice(0, 8));
-    await page.getByRole('status').filter({ hasText: `matching “${CLIENT.last.slice(0, 8)}”` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `matching “${CLIENT.last.slice(0, 8)}”` })
+      .waitFor();
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await page.getByLabel('Search clients').fill(`nobody${tag}@example.org`);
     await page.getByText(`No clients match “nobody${tag}@example.org”`).waitFor();
@@ -129,8 +165,46 @@ describe('the clinician web UI', () => {
     await page.getByRole('link', { name: CLIENT_NAME }).waitFor();
     await screenshot(page, 'clients');
     // Search terms are PHI: they went in request bodies, never into any URL.
-    const leaked = [...requestedUrls, page.url()].filter((url) => /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)));
+    const leaked = [...requestedUrls, page.url()].filter((url) =>
+      /avery|0142|testwood|nobody/i.test(decodeURIComponent(url)),
+    );
     expect(leaked).toEqual([]);
+  });
+
+  it('adds a client once when the answer to the create is lost: the retry sends the same key', async () => {
+    const lost = { first: 'Blake', last: `Losswood${tag}` };
+    const attempts: Array<{ key: string | null; replayed: string | undefined }> = [];
+    const clientsUrl = `${baseUrl}/api/v1/clients`;
+    await page.route(clientsUrl, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      const key = await route.request().headerValue('idempotency-key');
+      const response = await route.fetch(); // the server creates the client…
+      attempts.push({ key, replayed: response.headers()['idempotent-replayed'] });
+      // …but the first answer never reaches the page, as when a connection drops.
+      if (attempts.length === 1) return route.abort('connectionreset');
+      return route.fulfill({ response });
+    });
+    try {
+      await page.getByRole('button', { name: 'New client' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New client' });
+      await dialog.getByLabel('First name (required)').fill(lost.first);
+      await dialog.getByLabel('Last name (required)').fill(lost.last);
+      await dialog.getByRole('button', { name: 'Add client' }).click();
+      await page.getByRole('heading', { name: `${lost.first} ${lost.last}`, level: 1 }).waitFor();
+    } finally {
+      await page.unroute(clientsUrl);
+    }
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0].key).toMatch(UUID_V4);
+    expect(attempts[1]).toEqual({ key: attempts[0].key, replayed: 'true' });
+
+    await page.getByRole('link', { name: 'Clients' }).first().click();
+    await page.getByLabel('Search clients').fill(lost.last);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 client matching “${lost.last}”` })
+      .waitFor();
+    await page.getByLabel('Search clients').fill('');
   });
 
   it('books an appointment, and refuses an overlapping one with the conflict', async () => {
@@ -162,7 +236,7 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: new RegExp(`^Open note for ${CLIENT_NAME}`) }).click();
     await page.getByRole('heading', { name: `Session note: ${CLIENT_NAME}` }).waitFor();
     noteUrl = page.url();
-    expect(noteUrl).toMatch(/\/notes\/[0-9a-f-]{36}$/);
+    expect(matchPath(paths.note, new URL(noteUrl).pathname)?.params.noteId).toMatch(/^[0-9a-f-]{36}$/);
 
     const subjective = 'Reports sleeping through the night for the first time in weeks.';
     await page.getByLabel('Subjective').fill(subjective);
@@ -193,7 +267,10 @@ describe('the clinician web UI', () => {
     await screenshot(page, 'note-editor');
     await savedState(page);
     await page.getByRole('button', { name: 'Finalize note' }).click();
-    await page.getByRole('dialog', { name: 'Finalize this note?' }).getByRole('button', { name: 'Finalize', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Finalize this note?' })
+      .getByRole('button', { name: 'Finalize', exact: true })
+      .click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     expect(await page.getByLabel('Subjective').getAttribute('readonly')).not.toBeNull();
 
@@ -202,8 +279,14 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     const history = page.getByRole('list', { name: 'Earlier versions' });
-    await history.getByText(/^Version \d+, replaced .* by you$/).first().waitFor();
-    await history.getByText(/^Version \d+, replaced/).first().click();
+    await history
+      .getByText(/^Version \d+, replaced .* by you$/)
+      .first()
+      .waitFor();
+    await history
+      .getByText(/^Version \d+, replaced/)
+      .first()
+      .click();
     await history.getByText('Sleep hygiene plan is working.').waitFor();
     await screenshot(page, 'note-history');
   });
@@ -211,7 +294,10 @@ describe('the clinician web UI', () => {
   it('shows the client page with the note in its timeline', async () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: CLIENT_NAME }).click();
     await page.getByRole('heading', { name: CLIENT_NAME, level: 1 }).waitFor();
-    await page.getByRole('link', { name: /^Note of / }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^Note of / })
+      .first()
+      .waitFor();
     await page.getByText('Reports sleeping through the night').waitFor();
     await screenshot(page, 'client');
   });
@@ -228,7 +314,10 @@ describe('the clinician web UI', () => {
     await page.getByLabel('Plan').fill('Written in the first tab.');
     await savedState(page);
     await other.getByLabel('Plan').fill('Written in the second tab.');
-    await other.getByRole('alert').filter({ hasText: 'Another tab or device saved a newer version of this note' }).waitFor();
+    await other
+      .getByRole('alert')
+      .filter({ hasText: 'Another tab or device saved a newer version of this note' })
+      .waitFor();
     await other.getByRole('status').filter({ hasText: 'Not saved — a newer version exists' }).waitFor();
     await screenshot(other, 'note-conflict');
 
@@ -275,8 +364,15 @@ describe('the clinician web UI', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByLabel('New token').count()).toBe(0);
     await page.getByRole('button', { name: `Revoke ${TOKEN_NAME}` }).click();
-    await page.getByRole('alertdialog', { name: 'Revoke this token?' }).getByRole('button', { name: 'Revoke token' }).click();
-    await page.getByRole('row').filter({ hasText: TOKEN_NAME }).getByText(/^Revoked/).waitFor();
+    await page
+      .getByRole('alertdialog', { name: 'Revoke this token?' })
+      .getByRole('button', { name: 'Revoke token' })
+      .click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: TOKEN_NAME })
+      .getByText(/^Revoked/)
+      .waitFor();
     await screenshot(page, 'api-tokens');
 
     await page.getByRole('link', { name: 'Key status' }).click();
@@ -292,6 +388,20 @@ describe('the clinician web UI', () => {
     expect(cspViolations).toEqual([]);
   });
 
+  it('sent a fresh Idempotency-Key with every create, one per action', () => {
+    expect(new Set(creates.map((create) => create.path))).toEqual(CREATE_PATHS);
+    for (const create of creates) expect(create.key, create.path).toMatch(UUID_V4);
+    // A key belongs to one action: only its retries repeat it, never another create.
+    const pathOfKey = new Map<string, string>();
+    for (const { path, key } of creates) {
+      expect(pathOfKey.get(key!) ?? path).toBe(path);
+      pathOfKey.set(key!, path);
+    }
+    const bookings = creates.filter((create) => create.path === '/api/v1/appointments');
+    expect(bookings.length).toBeGreaterThanOrEqual(2); // booked, then refused as overlapping
+    expect(new Set(bookings.map((booking) => booking.key)).size).toBe(bookings.length);
+  });
+
   it('signs out with a clear message', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out').waitFor();
@@ -302,18 +412,30 @@ describe('the clinician web UI', () => {
   it('works on a phone-sized screen: day view and a menu', async () => {
     const phone = await newContext({ width: 390, height: 844 });
     const small = await phone.newPage();
-    await small.goto('/calendar');
+    await small.goto(routes.calendar());
     await signIn(small);
     await small.getByRole('button', { name: 'Next day' }).waitFor();
-    await small.getByRole('button', { name: /^Open note for / }).first().or(small.getByText(/^No appointments on this day/)).waitFor();
-    expect(await small.getByRole('region').filter({ has: small.getByRole('heading', { level: 2 }) }).count()).toBeGreaterThan(0);
+    await small
+      .getByRole('button', { name: /^Open note for / })
+      .first()
+      .or(small.getByText(/^No appointments on this day/))
+      .waitFor();
+    expect(
+      await small
+        .getByRole('region')
+        .filter({ has: small.getByRole('heading', { level: 2 }) })
+        .count(),
+    ).toBeGreaterThan(0);
     await screenshot(small, 'calendar-phone', { fullPage: false });
     await small.getByRole('button', { name: 'Menu' }).click();
     await small.getByRole('link', { name: 'Clients' }).click();
     await small.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
     await small.getByLabel('Search clients').fill(CLIENT.email);
     await small.getByRole('link', { name: CLIENT_NAME }).click();
-    await small.getByRole('link', { name: /^Note of / }).first().click();
+    await small
+      .getByRole('link', { name: /^Note of / })
+      .first()
+      .click();
     await small.getByLabel('Subjective').waitFor();
     await screenshot(small, 'note-editor-phone', { fullPage: false });
     await phone.close();

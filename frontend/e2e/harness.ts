@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routes } from '../src/routes';
 
 export const FRONTEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS = join(FRONTEND, 'test-results');
@@ -35,11 +36,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, accept: (response: Response) => Promise<boolean>, timeoutMs: number, child?: ChildProcess) {
+async function waitFor(
+  url: string,
+  accept: (response: Response) => boolean | Promise<boolean>,
+  timeoutMs: number,
+  child?: ChildProcess,
+) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode} before it answered`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: the process exited with ${child.exitCode} before it answered`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (await accept(response)) return;
@@ -77,13 +84,14 @@ export interface StartOptions {
 export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptions = {}): Promise<Running> {
   if (process.env.E2E_BASE_URL) {
     const baseUrl = process.env.E2E_BASE_URL.replace(/\/$/, '');
-    await waitFor(`${baseUrl}/health/ready`, async (r) => r.ok, 30_000);
-    return { baseUrl, stop: async () => undefined };
+    await waitFor(`${baseUrl}/health/ready`, (r) => r.ok, 30_000);
+    return { baseUrl, stop: () => Promise.resolve() };
   }
 
   mkdirSync(RESULTS, { recursive: true });
   const python = process.env.CAREVAULT_PYTHON ?? join(FRONTEND, '..', '.venv', 'bin', 'python');
-  if (!existsSync(python)) throw new Error(`no Python at ${python}: run \`make install\` first, or set CAREVAULT_PYTHON`);
+  if (!existsSync(python))
+    throw new Error(`no Python at ${python}: run \`make install\` first, or set CAREVAULT_PYTHON`);
   const dataDir = mkdtempSync(join(tmpdir(), 'carevault-e2e-'));
   const backendPort = await freePort();
   const backendLog = openSync(join(RESULTS, `${name}.log`), 'w');
@@ -111,10 +119,15 @@ export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptio
   };
   try {
     const backendUrl = `http://127.0.0.1:${backendPort}`;
-    await waitFor(`${backendUrl}/health/ready`, async (r) => r.ok, 120_000, backend);
+    await waitFor(`${backendUrl}/health/ready`, (r) => r.ok, 120_000, backend);
     const mode = process.env.E2E_UI ?? 'backend';
     if (mode === 'backend') {
-      await waitFor(`${backendUrl}/calendar`, async (r) => r.ok && (await r.text()).includes('id="root"'), 10_000, backend).catch(() => {
+      await waitFor(
+        `${backendUrl}${routes.calendar()}`,
+        async (r) => r.ok && (await r.text()).includes('id="root"'),
+        10_000,
+        backend,
+      ).catch(() => {
         throw new Error(
           'the backend does not serve the built UI at / (is frontend/dist built, and does this backend serve it?); ' +
             'set E2E_UI=preview to serve it with `vite preview` instead',
@@ -125,14 +138,18 @@ export async function start({ env: extraEnv = {}, name = 'backend' }: StartOptio
     if (mode !== 'preview') throw new Error(`E2E_UI must be "backend" or "preview", not ${mode}`);
     const previewPort = await freePort();
     const previewLog = openSync(join(RESULTS, `${name}-preview.log`), 'w');
-    const preview = spawn(join(FRONTEND, 'node_modules', '.bin', 'vite'), ['preview', '--strictPort', '--port', String(previewPort)], {
-      cwd: FRONTEND,
-      env: { ...process.env, CAREVAULT_PORT: String(backendPort), VITE_PORT: String(previewPort) },
-      stdio: ['ignore', previewLog, previewLog],
-    });
+    const preview = spawn(
+      join(FRONTEND, 'node_modules', '.bin', 'vite'),
+      ['preview', '--strictPort', '--port', String(previewPort)],
+      {
+        cwd: FRONTEND,
+        env: { ...process.env, CAREVAULT_PORT: String(backendPort), VITE_PORT: String(previewPort) },
+        stdio: ['ignore', previewLog, previewLog],
+      },
+    );
     children.push([preview, 'vite preview']);
     const previewUrl = `http://127.0.0.1:${previewPort}`;
-    await waitFor(`${previewUrl}/health/ready`, async (r) => r.ok, 30_000, preview);
+    await waitFor(`${previewUrl}/health/ready`, (r) => r.ok, 30_000, preview);
     return { baseUrl: previewUrl, stop };
   } catch (error) {
     await stop();

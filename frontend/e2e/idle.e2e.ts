@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launch, screenshot } from './browser';
 import { start, type Running } from './harness';
+import { routes } from '../src/routes';
 
 let running: Running | undefined;
 let browser: Browser;
@@ -26,7 +27,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('automatic logoff', () => {
   });
 
   it('warns before signing out, stays signed in when asked, then signs out with a clear message', async () => {
-    await page.goto('/calendar');
+    await page.goto(routes.calendar());
     await page.getByLabel('Email').fill('clinician@demo.carevault.local');
     await page.getByLabel('Password').fill('carevault-demo');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -14,6 +14,7 @@ import { ClientsPage } from './clients/ClientsPage';
 import { NoteEditorPage } from './notes/NoteEditorPage';
 import { ErrorState, Loading } from './ui/components';
 import { Layout, OwnerOnly } from './ui/Layout';
+import { paths, routes } from './routes';
 
 export function App() {
   const { state, retry } = useAuth();
@@ -37,17 +38,41 @@ export function App() {
     <ReauthProvider>
       <Layout>
         <Routes>
-          <Route path="/" element={<Navigate to="/calendar" replace />} />
-          <Route path="/calendar" element={<CalendarPage />} />
-          <Route path="/clients" element={<ClientsPage />} />
-          <Route path="/clients/:clientId" element={<ClientPage />} />
-          <Route path="/notes/:noteId" element={<NoteEditorPage />} />
-          <Route path="/settings/tokens" element={<TokensPage />} />
-          <Route path="/settings/account" element={<AccountPage />} />
-          <Route path="/admin/audit" element={<OwnerOnly><AuditPage /></OwnerOnly>} />
-          <Route path="/admin/team" element={<OwnerOnly><TeamPage /></OwnerOnly>} />
-          <Route path="/admin/keys" element={<OwnerOnly><KeyStatusPage /></OwnerOnly>} />
-          <Route path="*" element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />} />
+          <Route path={paths.home} element={<Navigate to={routes.calendar()} replace />} />
+          <Route path={paths.calendar} element={<CalendarPage />} />
+          <Route path={paths.clients} element={<ClientsPage />} />
+          <Route path={paths.client} element={<ClientPage />} />
+          <Route path={paths.note} element={<NoteEditorPage />} />
+          <Route path={paths.tokens} element={<TokensPage />} />
+          <Route path={paths.account} element={<AccountPage />} />
+          <Route
+            path={paths.audit}
+            element={
+              <OwnerOnly>
+                <AuditPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path={paths.team}
+            element={
+              <OwnerOnly>
+                <TeamPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path={paths.keys}
+            element={
+              <OwnerOnly>
+                <KeyStatusPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path="*"
+            element={<ErrorState error={new Error('There is no page at this address.')} title="Page not found" />}
+          />
         </Routes>
       </Layout>
     </ReauthProvider>

@@ -1,7 +1,6 @@
 /** Change your own password: the current one, then the new one twice. */
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call } from '../api/client';
+import { useChangePassword } from '../api/account';
 import { describeError, isApiError } from '../api/errors';
 import { MIN_PASSWORD_LENGTH, newPasswordProblem } from '../auth/reauth';
 import { Banner, Field } from '../ui/components';
@@ -21,22 +20,25 @@ export function ChangePasswordForm({
   const [repeated, setRepeated] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
-  const change = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/auth/password', { body: { current_password: current, new_password: next } })),
-    onSuccess: (result) => {
-      setCurrent('');
-      setNext('');
-      setRepeated('');
-      onChanged(result.other_sessions_ended);
-    },
-    onError: () => setCurrent(''),
-  });
+  const change = useChangePassword();
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const found = newPasswordProblem(current, next, repeated);
     setProblem(found);
-    if (!found) change.mutate();
+    if (found) return;
+    change.mutate(
+      { current_password: current, new_password: next },
+      {
+        onSuccess: (result) => {
+          setCurrent('');
+          setNext('');
+          setRepeated('');
+          onChanged(result.other_sessions_ended);
+        },
+        onError: () => setCurrent(''),
+      },
+    );
   }
 
   const failure = change.isError

@@ -14,8 +14,8 @@ export function ForcedPasswordChange() {
         <h1 className="brand-large">CareVault</h1>
         <Banner tone="warning" title="Choose a new password">
           <p>
-            {user.email} was given a temporary password by a practice owner. Replace it with one only you know before you
-            continue.
+            {user.email} was given a temporary password by a practice owner. Replace it with one only you know before
+            you continue.
           </p>
         </Banner>
         <ChangePasswordForm currentLabel="Temporary password" submitLabel="Save new password" onChanged={retry} />

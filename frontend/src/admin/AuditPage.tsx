@@ -1,15 +1,11 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, call } from '../api/client';
-import { keys, useUsers } from '../api/queries';
+import { AUDIT_FILTERS, AUDIT_PAGE_SIZE, useAuditEvents, type AuditFilter, type AuditFilters } from '../api/audit';
+import { useUsers } from '../api/users';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
 
-const PAGE_SIZE = 50;
-const FILTERS = ['user_id', 'action', 'resource_type', 'resource_id', 'since', 'until'] as const;
-type Filter = (typeof FILTERS)[number];
 const KNOWN_ACTIONS = [
   'auth.login',
   'auth.login_failed',
@@ -53,54 +49,26 @@ const KNOWN_ACTIONS = [
 ];
 const RESOURCE_TYPES = ['session', 'client', 'appointment', 'user', 'api_token', 'login_session', 'audit_event'];
 
-/** datetime-local ("2026-11-23T10:00") in local time → ISO with offset for the API. */
-function toIso(local: string): string | undefined {
-  if (!local) return undefined;
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
 export function AuditPage() {
   useDocumentTitle('Audit log');
   const [params, setParams] = useSearchParams();
-  const applied = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Record<Filter, string>;
+  const applied = Object.fromEntries(AUDIT_FILTERS.map((name) => [name, params.get(name) ?? ''])) as AuditFilters;
   const [draft, setDraft] = useState(applied);
   const page = Number(params.get('page') ?? '1') || 1;
   const users = useUsers();
   const id = useId();
 
-  const events = useQuery({
-    queryKey: keys.audit({ ...applied, page }),
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/audit-events', {
-          params: {
-            query: {
-              page,
-              page_size: PAGE_SIZE,
-              user_id: applied.user_id || undefined,
-              action: applied.action.trim() || undefined,
-              resource_type: applied.resource_type.trim() || undefined,
-              resource_id: applied.resource_id.trim() || undefined,
-              since: toIso(applied.since),
-              until: toIso(applied.until),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const events = useAuditEvents(applied, page);
 
   function apply(event: FormEvent) {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const name of FILTERS) if (draft[name].trim()) next.set(name, draft[name].trim());
+    for (const name of AUDIT_FILTERS) if (draft[name].trim()) next.set(name, draft[name].trim());
     setParams(next);
   }
 
   function clear() {
-    setDraft(Object.fromEntries(FILTERS.map((name) => [name, ''])) as Record<Filter, string>);
+    setDraft(Object.fromEntries(AUDIT_FILTERS.map((name) => [name, ''])) as AuditFilters);
     setParams(new URLSearchParams());
   }
 
@@ -109,7 +77,7 @@ export function AuditPage() {
     const user = users.data?.find((candidate) => candidate.id === userId);
     return user ? user.display_name || user.email : userId.slice(0, 8);
   };
-  const field = (name: Filter) => ({
+  const field = (name: AuditFilter) => ({
     id: `${id}-${name}`,
     value: draft[name],
     onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
@@ -120,7 +88,9 @@ export function AuditPage() {
       <header className="page-header">
         <div>
           <h1 id="audit-title">Audit log</h1>
-          <p className="muted">Every read and change of protected information, every sign-in and token use. Newest first.</p>
+          <p className="muted">
+            Every read and change of protected information, every sign-in and token use. Newest first.
+          </p>
         </div>
       </header>
       <form className="filters" onSubmit={apply} aria-label="Filter audit events">
@@ -178,7 +148,11 @@ export function AuditPage() {
       {events.isPending ? (
         <Loading label="Loading audit events…" />
       ) : events.isError ? (
-        <ErrorState error={events.error} onRetry={() => void events.refetch()} title="The audit log could not be loaded" />
+        <ErrorState
+          error={events.error}
+          onRetry={() => void events.refetch()}
+          title="The audit log could not be loaded"
+        />
       ) : events.data.items.length === 0 ? (
         <EmptyState title="No audit events match these filters" />
       ) : (
@@ -214,7 +188,9 @@ export function AuditPage() {
                       {event.resource_ids && event.resource_ids.length > 0 && (
                         <span className="muted ids" title={event.resource_ids.join(', ')}>
                           {' '}
-                          {event.resource_ids.length === 1 ? event.resource_ids[0] : `${event.resource_ids.length} records`}
+                          {event.resource_ids.length === 1
+                            ? event.resource_ids[0]
+                            : `${event.resource_ids.length} records`}
                         </span>
                       )}
                     </td>
@@ -227,7 +203,7 @@ export function AuditPage() {
           <Pagination
             label="Audit log pages"
             page={page}
-            pageSize={PAGE_SIZE}
+            pageSize={AUDIT_PAGE_SIZE}
             total={events.data.total}
             onPage={(next) => {
               const merged = new URLSearchParams(params);

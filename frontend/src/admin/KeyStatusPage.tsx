@@ -1,25 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../api/client';
-import { ApiError } from '../api/errors';
-import { keys } from '../api/queries';
+import { useReadiness } from '../api/system';
 import { formatDateTime, formatDuration } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, ErrorState, Loading } from '../ui/components';
 import type { Readiness } from '../api/client';
 
-async function readiness(): Promise<Readiness> {
-  // The detailed report is for owners (the public /health/ready says ready or not, nothing
-  // more). It answers 503 with the same body when something is wrong: show it, not an error.
-  const result = await api.GET('/api/v1/system/readiness').catch(() => null);
-  if (result?.data) return result.data;
-  const body = result?.error as unknown as Readiness | undefined;
-  if (body && typeof body === 'object' && 'key_ring' in body) return body;
-  return call(api.GET('/api/v1/system/readiness'));
-}
-
 export function KeyStatusPage() {
   useDocumentTitle('Key status');
-  const ready = useQuery({ queryKey: keys.readiness, queryFn: readiness, staleTime: 0, refetchInterval: 30_000 });
+  const ready = useReadiness();
   return (
     <section aria-labelledby="keys-title">
       <header className="page-header">
@@ -34,7 +21,7 @@ export function KeyStatusPage() {
       {ready.isPending ? (
         <Loading label="Checking the key ring…" />
       ) : ready.isError ? (
-        <ErrorState error={ready.error instanceof ApiError ? ready.error : ready.error} onRetry={() => void ready.refetch()} title="The key status could not be read" />
+        <ErrorState error={ready.error} onRetry={() => void ready.refetch()} title="The key status could not be read" />
       ) : (
         <KeyStatus data={ready.data} />
       )}
@@ -45,7 +32,11 @@ export function KeyStatusPage() {
 function KeyStatus({ data }: { data: Readiness }) {
   const ring = data.key_ring;
   const tone = data.status === 'ready' ? 'success' : data.status === 'degraded' ? 'warning' : 'danger';
-  const overall = { ready: 'Everything is working', degraded: 'Working, with a problem to look at', unavailable: 'Not able to serve' }[data.status];
+  const overall = {
+    ready: 'Everything is working',
+    degraded: 'Working, with a problem to look at',
+    unavailable: 'Not able to serve',
+  }[data.status];
   return (
     <div className="stack">
       <Banner tone={tone} title={overall} role="status" />
@@ -71,7 +62,9 @@ function KeyStatus({ data }: { data: Readiness }) {
             </div>
             <div>
               <dt>Last refresh error</dt>
-              <dd>{ring.last_refresh_error ? <span className="text-danger">{ring.last_refresh_error}</span> : 'None'}</dd>
+              <dd>
+                {ring.last_refresh_error ? <span className="text-danger">{ring.last_refresh_error}</span> : 'None'}
+              </dd>
             </div>
             <div>
               <dt>Refreshed every</dt>

@@ -1,68 +1,61 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type User } from '../api/client';
+import type { User } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
-import { keys, useUsers } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
+import { useCreateUser, useSetTemporaryPassword, useSetUserEnabled, useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { MIN_PASSWORD_LENGTH, ReauthCancelled } from '../auth/reauth';
-import { useRecentPassword } from '../auth/ReauthProvider';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Field, Loading } from '../ui/components';
 
+/** The fields of the form that show their own error; any other failure gets a banner. */
+const FORM_FIELDS = ['display_name', 'email', 'password'] as const;
 
 export function TeamPage() {
   useDocumentTitle('Team');
   const users = useUsers();
-  const queryClient = useQueryClient();
   const id = useId();
   const empty = { email: '', display_name: '', role: 'clinician' as 'clinician' | 'owner', password: '' };
   const [form, setForm] = useState(empty);
   const [added, setAdded] = useState<string | null>(null);
 
   const { user: me } = useSignedIn();
-  const recent = useRecentPassword();
   const [disabling, setDisabling] = useState<User | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const create = useMutation({
-    mutationFn: () =>
-      recent(() =>
-        call(api.POST('/api/v1/users', { body: { ...form, email: form.email.trim(), display_name: form.display_name.trim() } })),
-      ),
-    onSuccess: (user) => {
-      setAdded(user.display_name || user.email);
-      setForm(empty);
-      void queryClient.invalidateQueries({ queryKey: keys.users });
-    },
-  });
+  const create = useCreateUser();
   const errors = fieldErrors(create.error);
 
-  const setEnabled = useMutation({
-    mutationFn: ({ user, enable }: { user: User; enable: boolean }) =>
-      recent(() =>
-        call(
-          enable
-            ? api.POST('/api/v1/users/{user_id}/enable', { params: { path: { user_id: user.id } } })
-            : api.POST('/api/v1/users/{user_id}/disable', { params: { path: { user_id: user.id } } }),
-        ),
-      ),
-    onSuccess: (user) => {
-      setDisabling(null);
-      setNotice(
-        user.disabled_at
-          ? `${user.display_name || user.email} is disabled: signed out everywhere, API tokens revoked.`
-          : `${user.display_name || user.email} can sign in again.`,
-      );
-      void queryClient.invalidateQueries({ queryKey: keys.users });
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
+  const setEnabled = useSetUserEnabled();
+  function changeEnabled(user: User, enable: boolean) {
+    setEnabled.mutate(
+      { user, enable },
+      {
+        onSuccess: (changed) => {
+          setDisabling(null);
+          setNotice(
+            changed.disabled_at
+              ? `${changed.display_name || changed.email} is disabled: signed out everywhere, API tokens revoked.`
+              : `${changed.display_name || changed.email} can sign in again.`,
+          );
+        },
+      },
+    );
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setAdded(null);
-    create.mutate();
+    create.mutate(
+      { ...form, email: form.email.trim(), display_name: form.display_name.trim() },
+      {
+        onSuccess: (user) => {
+          setAdded(user.display_name || user.email);
+          setForm(empty);
+        },
+      },
+    );
   }
 
   return (
@@ -103,7 +96,11 @@ export function TeamPage() {
                       <td data-label="Email">{user.email}</td>
                       <td data-label="Role">{user.role === 'owner' ? 'Owner' : 'Clinician'}</td>
                       <td data-label="Status">
-                        {user.disabled_at ? 'Disabled' : user.must_change_password ? 'Active (temporary password)' : 'Active'}
+                        {user.disabled_at
+                          ? 'Disabled'
+                          : user.must_change_password
+                            ? 'Active (temporary password)'
+                            : 'Active'}
                       </td>
                       <td data-label="Actions">
                         {user.id === me.id ? (
@@ -115,12 +112,16 @@ export function TeamPage() {
                                 type="button"
                                 className="button"
                                 disabled={setEnabled.isPending}
-                                onClick={() => setEnabled.mutate({ user, enable: true })}
+                                onClick={() => changeEnabled(user, true)}
                               >
                                 Enable <span className="visually-hidden">{user.email}</span>
                               </button>
                             ) : (
-                              <button type="button" className="button button-danger-quiet" onClick={() => setDisabling(user)}>
+                              <button
+                                type="button"
+                                className="button button-danger-quiet"
+                                onClick={() => setDisabling(user)}
+                              >
                                 Disable <span className="visually-hidden">{user.email}</span>
                               </button>
                             )}
@@ -140,21 +141,49 @@ export function TeamPage() {
         <section className="panel" aria-labelledby="add-member-title">
           <h2 id="add-member-title">Add a team member</h2>
           <form onSubmit={submit} className="stack">
-            {added && <Banner tone="success">{added} was added. Give them their password in person or over a secure channel.</Banner>}
-            {create.isError && Object.keys(errors).length === 0 && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
+            {added && (
+              <Banner tone="success">
+                {added} was added. Give them their password in person or over a secure channel.
+              </Banner>
+            )}
+            {create.isError &&
+              !FORM_FIELDS.some((field) => errors[field]) &&
+              !(create.error instanceof ReauthCancelled) && (
+                <Banner tone="danger">{describeError(create.error)}</Banner>
+              )}
             <Field id={`${id}-name`} label="Name" error={errors.display_name}>
-              <input id={`${id}-name`} value={form.display_name} maxLength={200} onChange={(event) => setForm({ ...form, display_name: event.target.value })} />
+              <input
+                id={`${id}-name`}
+                value={form.display_name}
+                maxLength={maxLength.UserCreate.display_name}
+                onChange={(event) => setForm({ ...form, display_name: event.target.value })}
+              />
             </Field>
             <Field id={`${id}-email`} label="Email" error={errors.email}>
-              <input id={`${id}-email`} type="email" required value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />
+              <input
+                id={`${id}-email`}
+                type="email"
+                required
+                value={form.email}
+                onChange={(event) => setForm({ ...form, email: event.target.value })}
+              />
             </Field>
             <Field id={`${id}-role`} label="Role">
-              <select id={`${id}-role`} value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value as 'owner' | 'clinician' })}>
+              <select
+                id={`${id}-role`}
+                value={form.role}
+                onChange={(event) => setForm({ ...form, role: event.target.value as 'owner' | 'clinician' })}
+              >
                 <option value="clinician">Clinician</option>
                 <option value="owner">Owner (manages the team, tokens and audit log)</option>
               </select>
             </Field>
-            <Field id={`${id}-password`} label="Initial password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
+            <Field
+              id={`${id}-password`}
+              label="Initial password"
+              hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+              error={errors.password}
+            >
               <input
                 id={`${id}-password`}
                 type="password"
@@ -175,18 +204,25 @@ export function TeamPage() {
         </section>
       </div>
 
-      <Dialog title="Disable this account?" open={disabling !== null} onClose={() => setDisabling(null)} role="alertdialog">
+      <Dialog
+        title="Disable this account?"
+        open={disabling !== null}
+        onClose={() => setDisabling(null)}
+        role="alertdialog"
+      >
         <p>
           {disabling?.display_name || disabling?.email} is signed out everywhere at once, every API token of theirs is
           revoked, and they cannot sign in until an owner enables the account again. Their records stay.
         </p>
-        {setEnabled.isError && !(setEnabled.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(setEnabled.error)}</Banner>}
+        {setEnabled.isError && !(setEnabled.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(setEnabled.error)}</Banner>
+        )}
         <div className="actions">
           <button
             type="button"
             className="button button-danger"
             disabled={setEnabled.isPending}
-            onClick={() => disabling && setEnabled.mutate({ user: disabling, enable: false })}
+            onClick={() => disabling && changeEnabled(disabling, false)}
           >
             Disable account
           </button>
@@ -201,37 +237,38 @@ export function TeamPage() {
         onDone={(user) => {
           setResetting(null);
           setNotice(`${user.display_name || user.email} must choose a new password at their next sign-in.`);
-          void queryClient.invalidateQueries({ queryKey: keys.users });
         }}
       />
     </section>
   );
 }
 
-function TemporaryPasswordDialog({ user, onClose, onDone }: { user: User | null; onClose: () => void; onDone: (user: User) => void }) {
-  const recent = useRecentPassword();
+function TemporaryPasswordDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: User | null;
+  onClose: () => void;
+  onDone: (user: User) => void;
+}) {
   const id = useId();
   const [password, setPassword] = useState('');
-  const reset = useMutation({
-    mutationFn: (target: User) =>
-      recent(() =>
-        call(
-          api.POST('/api/v1/users/{user_id}/temporary-password', {
-            params: { path: { user_id: target.id } },
-            body: { temporary_password: password },
-          }),
-        ),
-      ),
-    onSuccess: (updated) => {
-      setPassword('');
-      reset.reset();
-      onDone(updated);
-    },
-  });
+  const reset = useSetTemporaryPassword();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (user) reset.mutate(user);
+    if (!user) return;
+    reset.mutate(
+      { user, password },
+      {
+        onSuccess: (updated) => {
+          setPassword('');
+          reset.reset();
+          onDone(updated);
+        },
+      },
+    );
   }
 
   return (
@@ -241,7 +278,9 @@ function TemporaryPasswordDialog({ user, onClose, onDone }: { user: User | null;
           {user?.display_name || user?.email} is signed out everywhere now and must replace this password at their next
           sign-in. Give it to them in person or over a secure channel.
         </p>
-        {reset.isError && !(reset.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(reset.error)}</Banner>}
+        {reset.isError && !(reset.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(reset.error)}</Banner>
+        )}
         <Field id={`${id}-temporary`} label="Temporary password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
           <input
             id={`${id}-temporary`}

@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Token, type TokenCreated } from '../api/client';
+import type { Token, TokenCreated } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys, useUsers } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
+import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
+import { useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { ReauthCancelled } from '../auth/reauth';
-import { useRecentPassword } from '../auth/ReauthProvider';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
@@ -14,44 +14,32 @@ import { EXPIRY_CHOICES, SCOPES, describeScopes, type Scope } from './scopes';
 export function TokensPage() {
   useDocumentTitle('API tokens');
   const { user } = useSignedIn();
-  const queryClient = useQueryClient();
-  // The newest 100 tokens (the list is newest first).
-  const tokens = useQuery({
-    queryKey: keys.tokens,
-    queryFn: () => call(api.GET('/api/v1/auth/tokens', { params: { query: { page_size: 100 } } })),
-    select: (page) => page.items,
-  });
+  const tokens = useTokens();
   const users = useUsers(user.role === 'owner');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['clients:read', 'appointments:read']);
   const [expiry, setExpiry] = useState<number | null>(90);
-  const recent = useRecentPassword();
   const [created, setCreated] = useState<TokenCreated | null>(null);
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const id = useId();
 
-  const create = useMutation({
-    mutationFn: () =>
-      recent(() => call(api.POST('/api/v1/auth/tokens', { body: { name: name.trim(), scopes, expires_in_days: expiry } }))),
-    onSuccess: (token) => {
-      setCreated(token);
-      setCopied(false);
-      setName('');
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (token: Token) => call(api.DELETE('/api/v1/auth/tokens/{token_id}', { params: { path: { token_id: token.id } } })),
-    onSuccess: () => {
-      setRevoking(null);
-      void queryClient.invalidateQueries({ queryKey: keys.tokens });
-    },
-  });
+  const create = useCreateToken();
+  const revoke = useRevokeToken();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (scopes.length > 0) create.mutate();
+    if (scopes.length === 0) return;
+    create.mutate(
+      { name: name.trim(), scopes, expires_in_days: expiry },
+      {
+        onSuccess: (token) => {
+          setCreated(token);
+          setCopied(false);
+          setName('');
+        },
+      },
+    );
   }
 
   function toggle(scope: Scope, on: boolean) {
@@ -67,7 +55,8 @@ export function TokensPage() {
         <div>
           <h1 id="tokens-title">API tokens</h1>
           <p className="muted">
-            Tokens let integrations and scripts call the CareVault API as you. {user.role === 'owner' ? 'As an owner you see every token of the practice.' : ''}
+            Tokens let integrations and scripts call the CareVault API as you.{' '}
+            {user.role === 'owner' ? 'As an owner you see every token of the practice.' : ''}
           </p>
         </div>
       </header>
@@ -78,7 +67,14 @@ export function TokensPage() {
           <div className="inline-form">
             <div className="field">
               <label htmlFor={`${id}-name`}>Token name</label>
-              <input id={`${id}-name`} required maxLength={200} value={name} placeholder="e.g. billing export" onChange={(event) => setName(event.target.value)} />
+              <input
+                id={`${id}-name`}
+                required
+                maxLength={maxLength.TokenCreate.name}
+                value={name}
+                placeholder="e.g. billing export"
+                onChange={(event) => setName(event.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-expiry`}>Expires</label>
@@ -99,7 +95,11 @@ export function TokensPage() {
             <legend>What it may do</legend>
             {SCOPES.filter((scope) => user.role === 'owner' || scope.value !== 'audit:read').map((scope) => (
               <label key={scope.value} className="checkbox">
-                <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(event) => toggle(scope.value, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope.value)}
+                  onChange={(event) => toggle(scope.value, event.target.checked)}
+                />
                 {scope.label}
               </label>
             ))}
@@ -112,7 +112,9 @@ export function TokensPage() {
             </button>
           </div>
         </form>
-        {create.isError && !(create.error instanceof ReauthCancelled) && <Banner tone="danger">{describeError(create.error)}</Banner>}
+        {create.isError && !(create.error instanceof ReauthCancelled) && (
+          <Banner tone="danger">{describeError(create.error)}</Banner>
+        )}
         {created && (
           <Banner tone="success" title={`Token “${created.name}” created`}>
             <p>
@@ -125,7 +127,7 @@ export function TokensPage() {
                 type="button"
                 className="button"
                 onClick={() =>
-                  navigator.clipboard?.writeText(created.token).then(
+                  void navigator.clipboard?.writeText(created.token).then(
                     () => setCopied(true),
                     () => setCopied(false),
                   )
@@ -201,7 +203,12 @@ export function TokensPage() {
         </p>
         {revoke.isError && <Banner tone="danger">{describeError(revoke.error)}</Banner>}
         <div className="actions">
-          <button type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={revoke.isPending}
+            onClick={() => revoking && revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) })}
+          >
             Revoke token
           </button>
           <button type="button" className="button" onClick={() => setRevoking(null)}>

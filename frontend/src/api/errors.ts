@@ -52,14 +52,27 @@ export function isTransient(error: unknown): boolean {
   return false;
 }
 
-/** Validation errors name their fields: [{field, message}]. */
+/** The field a `details.field` names, as the forms name it: body fields bare (`plan`, and
+ * `body.plan` taken the same way), parameters and headers with their place
+ * (`query.page_size`, `path.note_id`, `header.idempotency-key`). */
+function formField(field: string): string {
+  return field.startsWith('body.') ? field.slice('body.'.length) : field;
+}
+
+/**
+ * The fields an error names, with why: `details` is a list of `{field, message}` (422
+ * `validation_error` and the field checks of the services) or one object with a `field`
+ * (such as 400 `unknown_parameter`, whose message is the error's own).
+ */
 export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return {};
+  if (!(error instanceof ApiError) || error.details === null || typeof error.details !== 'object') return {};
+  const items: unknown[] = Array.isArray(error.details) ? error.details : [error.details];
   const result: Record<string, string> = {};
-  for (const item of error.details as Array<{ field?: unknown; message?: unknown }>) {
-    if (typeof item?.field === 'string' && typeof item.message === 'string') {
-      result[item.field] = item.message;
-    }
+  for (const item of items) {
+    if (item === null || typeof item !== 'object') continue;
+    const { field, message } = item as { field?: unknown; message?: unknown };
+    if (typeof field !== 'string' || !field) continue;
+    result[formField(field)] = typeof message === 'string' ? message : error.message;
   }
   return result;
 }

@@ -34,11 +34,11 @@ export type AuthState =
 
 interface AuthContextValue {
   state: AuthState;
-  signIn(email: string, password: string): Promise<void>;
-  signOut(): Promise<void>;
-  confirmPassword(password: string): Promise<void>;
-  staySignedIn(): Promise<void>;
-  retry(): void;
+  signIn: (email: string, password: string) => Promise<void>;
+  signOut: () => Promise<void>;
+  confirmPassword: (password: string) => Promise<void>;
+  staySignedIn: () => Promise<void>;
+  retry: () => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);

@@ -1,5 +1,15 @@
 /** The "confirm it's you" password prompt that sensitive changes may need (see reauth.ts). */
-import { createContext, useCallback, useContext, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { api, call } from '../api/client';
 import { describeError, isApiError } from '../api/errors';
 import { Banner, Dialog } from '../ui/components';
@@ -58,12 +68,16 @@ export function ReauthProvider({ children }: { children: ReactNode }) {
     }
   }
 
-  const message = isApiError(error, 'invalid_credentials') ? 'That is not your password. Try again.' : error ? describeError(error) : null;
+  const message = isApiError(error, 'invalid_credentials')
+    ? 'That is not your password. Try again.'
+    : error
+      ? describeError(error)
+      : null;
   return (
     <ReauthContext.Provider value={run}>
       {children}
       <Dialog title="Confirm it’s you" open={open} onClose={close}>
-        <form onSubmit={submit} className="stack">
+        <form onSubmit={(event) => void submit(event)} className="stack">
           <p>This change needs your password again (it is asked for every few minutes before changes like this).</p>
           {message && <Banner tone="danger">{message}</Banner>}
           <div className="field">

@@ -12,7 +12,12 @@ export function IdleWarning() {
   const deadline = state.status === 'signed-in' ? state.warningDeadline : null;
   const seconds = deadline ? Math.max(0, Math.ceil((deadline - now) / 1000)) : 0;
   return (
-    <Dialog title="Are you still there?" open={deadline !== null} onClose={() => void staySignedIn()} role="alertdialog">
+    <Dialog
+      title="Are you still there?"
+      open={deadline !== null}
+      onClose={() => void staySignedIn()}
+      role="alertdialog"
+    >
       <p>
         For your clients' privacy you will be signed out in{' '}
         <strong>
@@ -26,7 +31,7 @@ export function IdleWarning() {
           type="button"
           className="button button-primary"
           autoFocus
-          onClick={() => staySignedIn().then(() => setError(null), setError)}
+          onClick={() => void staySignedIn().then(() => setError(null), setError)}
         >
           Stay signed in
         </button>
@@ -62,15 +67,15 @@ export function ConfirmPasswordBanner() {
     <>
       <Banner tone="warning" title="Confirm your password to make changes">
         <p>
-          This tab was reloaded, so it can show your practice but not save changes yet. CareVault keeps its save key only
-          in memory, never on disk.
+          This tab was reloaded, so it can show your practice but not save changes yet. CareVault keeps its save key
+          only in memory, never on disk.
         </p>
         <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
           Confirm password
         </button>
       </Banner>
       <Dialog title="Confirm your password" open={open} onClose={() => setOpen(false)}>
-        <form onSubmit={submit} className="stack">
+        <form onSubmit={(event) => void submit(event)} className="stack">
           <p>Signed in as {state.user.email}.</p>
           {error !== null && <Banner tone="danger">{describeError(error)}</Banner>}
           <div className="field">

@@ -81,7 +81,7 @@ export function SignInPage({ reason }: { reason: EndReason | null }) {
             <p>{failure.text}</p>
           </Banner>
         )}
-        <form onSubmit={submit} className="stack">
+        <form onSubmit={(event) => void submit(event)} className="stack">
           <div className="field">
             <label htmlFor={`${id}-email`}>Email</label>
             <input

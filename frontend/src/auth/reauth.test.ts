@@ -7,14 +7,14 @@ const reauthRequired = () => new ApiError(403, 'reauthentication_required', 'ent
 
 describe('changes that need the password again', () => {
   it('run once when the password is recent enough, without asking', async () => {
-    const ask = vi.fn(async () => undefined);
-    await expect(withRecentPassword(async () => 'done', ask)).resolves.toBe('done');
+    const ask = vi.fn(() => Promise.resolve());
+    await expect(withRecentPassword(() => Promise.resolve('done'), ask)).resolves.toBe('done');
     expect(ask).not.toHaveBeenCalled();
   });
 
   it('ask for the password, then repeat the change once', async () => {
     const change = vi.fn<() => Promise<string>>().mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce('done');
-    const ask = vi.fn(async () => undefined);
+    const ask = vi.fn(() => Promise.resolve());
     await expect(withRecentPassword(change, ask)).resolves.toBe('done');
     expect(ask).toHaveBeenCalledTimes(1);
     expect(change).toHaveBeenCalledTimes(2);
@@ -22,15 +22,13 @@ describe('changes that need the password again', () => {
 
   it('are not made when the prompt is cancelled', async () => {
     const change = vi.fn<() => Promise<string>>().mockRejectedValue(reauthRequired());
-    const ask = vi.fn(async () => {
-      throw new ReauthCancelled();
-    });
+    const ask = vi.fn(() => Promise.reject(new ReauthCancelled()));
     await expect(withRecentPassword(change, ask)).rejects.toBeInstanceOf(ReauthCancelled);
     expect(change).toHaveBeenCalledTimes(1);
   });
 
   it('pass other failures through without asking', async () => {
-    const ask = vi.fn(async () => undefined);
+    const ask = vi.fn(() => Promise.resolve());
     const refused = new ApiError(403, 'owner_required', 'only workspace owners can do this');
     await expect(withRecentPassword(() => Promise.reject(refused), ask)).rejects.toBe(refused);
     expect(ask).not.toHaveBeenCalled();

@@ -1,14 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Appointment, type AppointmentCreate, type AppointmentUpdate, type Client } from '../api/client';
+import { useCreateAppointment, useDeleteAppointment, useUpdateAppointment } from '../api/appointments';
+import type { Appointment, Client } from '../api/client';
 import { describeError, fieldErrors, isApiError } from '../api/errors';
-import { keys } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
 import { dateKey, formatTime } from '../lib/format';
 import { Banner, Dialog, Field } from '../ui/components';
 
 export type DialogTarget =
-  | { kind: 'new'; date: string; time: string; clientId?: string }
-  | { kind: 'edit'; appointment: Appointment };
+  { kind: 'new'; date: string; time: string; clientId?: string } | { kind: 'edit'; appointment: Appointment };
 
 const DURATIONS = [15, 30, 45, 50, 60, 75, 90, 120, 180];
 const STATUSES: Array<{ value: Appointment['status']; label: string }> = [
@@ -40,76 +39,54 @@ export function AppointmentDialog({
   onClose: () => void;
   onOpenNote: (appointment: Appointment) => void;
 }) {
-  const queryClient = useQueryClient();
   const id = useId();
   const editing = target.kind === 'edit' ? target.appointment : null;
-  const [clientId, setClientId] = useState(editing?.client_id ?? (target.kind === 'new' ? (target.clientId ?? '') : ''));
-  const [date, setDate] = useState(editing ? dateKey(new Date(editing.starts_at)) : target.kind === 'new' ? target.date : '');
-  const [time, setTime] = useState(editing ? localTime(editing.starts_at) : target.kind === 'new' ? target.time : '09:00');
+  const [clientId, setClientId] = useState(
+    editing?.client_id ?? (target.kind === 'new' ? (target.clientId ?? '') : ''),
+  );
+  const [date, setDate] = useState(
+    editing ? dateKey(new Date(editing.starts_at)) : target.kind === 'new' ? target.date : '',
+  );
+  const [time, setTime] = useState(
+    editing ? localTime(editing.starts_at) : target.kind === 'new' ? target.time : '09:00',
+  );
   const [duration, setDuration] = useState(
     editing ? Math.round((Date.parse(editing.ends_at) - Date.parse(editing.starts_at)) / 60_000) : 50,
   );
   const [location, setLocation] = useState(editing?.location ?? '');
   const [notes, setNotes] = useState(editing?.notes ?? '');
   const [status, setStatus] = useState<Appointment['status']>(editing?.status ?? 'scheduled');
-  const [conflictIds, setConflictIds] = useState<string[] | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const done = () => {
-    void queryClient.invalidateQueries({ queryKey: keys.appointments });
-    onClose();
-  };
+  const create = useCreateAppointment();
+  const update = useUpdateAppointment();
+  const save = editing ? update : create;
+  const setStatusNow = useUpdateAppointment();
+  const remove = useDeleteAppointment();
+  const conflictIds = isApiError(save.error, 'appointment_conflict')
+    ? ((save.error.details as { conflicting_ids?: string[] } | undefined)?.conflicting_ids ?? [])
+    : null;
 
-  const save = useMutation({
-    mutationFn: async (allowOverlap: boolean) => {
-      const starts = new Date(`${date}T${time}`);
-      const ends = new Date(starts.getTime() + duration * 60_000);
-      if (editing) {
-        const body: AppointmentUpdate = {
-          starts_at: starts.toISOString(),
-          ends_at: ends.toISOString(),
-          status,
-          location: location.trim() || null,
-          notes: notes.trim() || null,
-          allow_overlap: allowOverlap,
-        };
-        return call(api.PATCH('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing.id } }, body }));
-      }
-      const body: AppointmentCreate = {
-        client_id: clientId,
-        starts_at: starts.toISOString(),
-        ends_at: ends.toISOString(),
-        location: location.trim() || null,
-        notes: notes.trim() || null,
-        allow_overlap: allowOverlap,
-      };
-      return call(api.POST('/api/v1/appointments', { body }));
-    },
-    onMutate: () => setConflictIds(null),
-    onSuccess: done,
-    onError: (error) => {
-      if (isApiError(error, 'appointment_conflict')) {
-        const details = error.details as { conflicting_ids?: string[] } | undefined;
-        setConflictIds(details?.conflicting_ids ?? []);
-      }
-    },
-  });
+  function saveWith(allowOverlap: boolean) {
+    const starts = new Date(`${date}T${time}`);
+    const ends = new Date(starts.getTime() + duration * 60_000);
+    const fields = {
+      starts_at: starts.toISOString(),
+      ends_at: ends.toISOString(),
+      location: location.trim() || null,
+      notes: notes.trim() || null,
+      allow_overlap: allowOverlap,
+    };
+    if (editing) {
+      update.mutate({ appointmentId: editing.id, changes: { ...fields, status } }, { onSuccess: onClose });
+    } else {
+      create.mutate({ ...fields, client_id: clientId }, { onSuccess: onClose });
+    }
+  }
 
-  const setStatusNow = useMutation({
-    mutationFn: (next: Appointment['status']) =>
-      call(
-        api.PATCH('/api/v1/appointments/{appointment_id}', {
-          params: { path: { appointment_id: editing!.id } },
-          body: { status: next },
-        }),
-      ),
-    onSuccess: done,
-  });
-
-  const remove = useMutation({
-    mutationFn: () => call(api.DELETE('/api/v1/appointments/{appointment_id}', { params: { path: { appointment_id: editing!.id } } })),
-    onSuccess: done,
-  });
+  function setStatusTo(next: Appointment['status']) {
+    if (editing) setStatusNow.mutate({ appointmentId: editing.id, changes: { status: next } }, { onSuccess: onClose });
+  }
 
   const errors = fieldErrors(save.error);
   const otherError = [save.error, setStatusNow.error, remove.error].find(
@@ -122,7 +99,7 @@ export function AppointmentDialog({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate(false);
+    saveWith(false);
   }
 
   return (
@@ -135,7 +112,13 @@ export function AppointmentDialog({
         ) : (
           <Field id={`${id}-client`} label="Client" error={errors.client_id}>
             <select id={`${id}-client`} required value={clientId} onChange={(event) => setClientId(event.target.value)}>
-              <option value="">{clientsLoading ? 'Loading clients…' : activeClients.length ? 'Choose a client' : 'No clients yet: add one first'}</option>
+              <option value="">
+                {clientsLoading
+                  ? 'Loading clients…'
+                  : activeClients.length
+                    ? 'Choose a client'
+                    : 'No clients yet: add one first'}
+              </option>
               {activeClients.map((client) => (
                 <option key={client.id} value={client.id}>
                   {client.last_name}, {client.first_name}
@@ -146,13 +129,30 @@ export function AppointmentDialog({
         )}
         <div className="field-row">
           <Field id={`${id}-date`} label="Date" error={errors.starts_at}>
-            <input id={`${id}-date`} type="date" required value={date} onChange={(event) => setDate(event.target.value)} />
+            <input
+              id={`${id}-date`}
+              type="date"
+              required
+              value={date}
+              onChange={(event) => setDate(event.target.value)}
+            />
           </Field>
           <Field id={`${id}-time`} label="Start time">
-            <input id={`${id}-time`} type="time" required step={300} value={time} onChange={(event) => setTime(event.target.value)} />
+            <input
+              id={`${id}-time`}
+              type="time"
+              required
+              step={300}
+              value={time}
+              onChange={(event) => setTime(event.target.value)}
+            />
           </Field>
           <Field id={`${id}-duration`} label="Duration (minutes)" error={errors.ends_at}>
-            <select id={`${id}-duration`} value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
+            <select
+              id={`${id}-duration`}
+              value={duration}
+              onChange={(event) => setDuration(Number(event.target.value))}
+            >
               {[...new Set([...DURATIONS, duration])]
                 .sort((a, b) => a - b)
                 .map((minutes) => (
@@ -165,7 +165,11 @@ export function AppointmentDialog({
         </div>
         {editing && (
           <Field id={`${id}-status`} label="Status">
-            <select id={`${id}-status`} value={status} onChange={(event) => setStatus(event.target.value as Appointment['status'])}>
+            <select
+              id={`${id}-status`}
+              value={status}
+              onChange={(event) => setStatus(event.target.value as Appointment['status'])}
+            >
               {STATUSES.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -175,10 +179,21 @@ export function AppointmentDialog({
           </Field>
         )}
         <Field id={`${id}-location`} label="Location" error={errors.location}>
-          <input id={`${id}-location`} value={location} maxLength={500} onChange={(event) => setLocation(event.target.value)} />
+          <input
+            id={`${id}-location`}
+            value={location}
+            maxLength={maxLength.AppointmentCreate.location}
+            onChange={(event) => setLocation(event.target.value)}
+          />
         </Field>
         <Field id={`${id}-notes`} label="Scheduling notes" error={errors.notes}>
-          <textarea id={`${id}-notes`} rows={2} value={notes} maxLength={5000} onChange={(event) => setNotes(event.target.value)} />
+          <textarea
+            id={`${id}-notes`}
+            rows={2}
+            value={notes}
+            maxLength={maxLength.AppointmentCreate.notes}
+            onChange={(event) => setNotes(event.target.value)}
+          />
         </Field>
 
         {conflictIds && (
@@ -186,12 +201,14 @@ export function AppointmentDialog({
             <ul>
               {conflicting.map((item, index) => (
                 <li key={conflictIds[index]}>
-                  {item ? `${formatTime(item.starts_at)}–${formatTime(item.ends_at)}: ${nameOf(item)}` : 'An appointment outside this view'}
+                  {item
+                    ? `${formatTime(item.starts_at)}–${formatTime(item.ends_at)}: ${nameOf(item)}`
+                    : 'An appointment outside this view'}
                 </li>
               ))}
             </ul>
             <p>Choose another time, or book it anyway if the overlap is intended.</p>
-            <button type="button" className="button" onClick={() => save.mutate(true)} disabled={save.isPending}>
+            <button type="button" className="button" onClick={() => saveWith(true)} disabled={save.isPending}>
               {editing ? 'Save anyway' : 'Book anyway'}
             </button>
           </Banner>
@@ -214,18 +231,32 @@ export function AppointmentDialog({
             Open note
           </button>
           {editing.status === 'cancelled' ? (
-            <button type="button" className="button" disabled={setStatusNow.isPending} onClick={() => setStatusNow.mutate('scheduled')}>
+            <button
+              type="button"
+              className="button"
+              disabled={setStatusNow.isPending}
+              onClick={() => setStatusTo('scheduled')}
+            >
               Restore appointment
             </button>
           ) : (
-            <button type="button" className="button" disabled={setStatusNow.isPending} onClick={() => setStatusNow.mutate('cancelled')}>
+            <button
+              type="button"
+              className="button"
+              disabled={setStatusNow.isPending}
+              onClick={() => setStatusTo('cancelled')}
+            >
               Cancel appointment
             </button>
           )}
           {confirmDelete ? (
             <span className="confirm-inline" role="group" aria-label="Confirm deletion">
               Delete for good? Its note stays.{' '}
-              <button type="button" className="button button-danger" onClick={() => remove.mutate()}>
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => remove.mutate(editing.id, { onSuccess: onClose })}
+              >
                 Yes, delete
               </button>{' '}
               <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
@@ -242,4 +273,3 @@ export function AppointmentDialog({
     </Dialog>
   );
 }
-

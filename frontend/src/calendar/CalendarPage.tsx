@@ -1,15 +1,17 @@
-import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useAppointments } from '../api/appointments';
 import type { Appointment } from '../api/client';
+import { useClientDirectory } from '../api/clients';
 import { describeError } from '../api/errors';
-import { useAppointments, useClientDirectory } from '../api/queries';
+import { useOpenAppointmentNote } from '../api/notes';
 import { dateKey, formatDate, formatLongDay, formatShortDay, formatTime, fullName, parseDateKey } from '../lib/format';
 import { useDocumentTitle, useMediaQuery } from '../lib/hooks';
-import { findOrCreateNote, NoteNotYetPossible, sessionDateOf } from '../notes/openNote';
+import { NoteNotYetPossible, sessionDateOf } from '../notes/openNote';
 import { Banner, ErrorState, Loading } from '../ui/components';
 import { AppointmentDialog, type DialogTarget } from './AppointmentDialog';
 import { addDays, placeDay, sameDay, startOfDay, startOfWeek, visibleHours } from './layout';
+import { CALENDAR_DATE_PARAM, routes } from '../routes';
 
 const PX_PER_MINUTE = 1;
 
@@ -17,12 +19,13 @@ export function CalendarPage() {
   useDocumentTitle('Calendar');
   const [params, setParams] = useSearchParams();
   const narrow = useMediaQuery('(max-width: 760px)');
-  const anchor = params.get('date') ? parseDateKey(params.get('date')!) : startOfDay(new Date());
+  // The day shown, as its YYYY-MM-DD key: a string, so the week is worked out once per day.
+  const anchorKey = params.get(CALENDAR_DATE_PARAM) ?? dateKey(new Date());
   const days = useMemo(() => {
-    const first = narrow ? startOfDay(anchor) : startOfWeek(anchor);
+    const anchor = startOfDay(parseDateKey(anchorKey));
+    const first = narrow ? anchor : startOfWeek(anchor);
     return Array.from({ length: narrow ? 1 : 7 }, (_, i) => addDays(first, i));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [narrow, dateKey(anchor)]);
+  }, [narrow, anchorKey]);
   const rangeStart = days[0];
   const rangeEnd = addDays(days[days.length - 1], 1);
   const appointments = useAppointments(rangeStart, rangeEnd);
@@ -31,25 +34,26 @@ export function CalendarPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const navigate = useNavigate();
 
-  const openNote = useMutation({
-    mutationFn: findOrCreateNote,
-    onSuccess: (noteId) => navigate(`/notes/${noteId}`),
-    onError: (error, appointment) =>
-      setNotice(
-        error instanceof NoteNotYetPossible
-          ? `The note for this session can be started on ${formatDate(parseDateKey(sessionDateOf(appointment)))}, the day of the session.`
-          : `The note could not be opened: ${describeError(error)}`,
-      ),
-  });
+  const openNote = useOpenAppointmentNote();
+  function openNoteOf(appointment: Appointment) {
+    setNotice(null);
+    openNote.mutate(appointment, {
+      onSuccess: (noteId) => void navigate(routes.note(noteId)),
+      onError: (error) =>
+        setNotice(
+          error instanceof NoteNotYetPossible
+            ? `The note for this session can be started on ${formatDate(parseDateKey(sessionDateOf(appointment)))}, the day of the session.`
+            : `The note could not be opened: ${describeError(error)}`,
+        ),
+    });
+  }
 
   const step = narrow ? 1 : 7;
-  const go = (date: Date) => setParams({ date: dateKey(date) }, { replace: true });
+  const go = (date: Date) => setParams({ [CALENDAR_DATE_PARAM]: dateKey(date) }, { replace: true });
   const items = appointments.data ?? [];
   const [firstHour, lastHour] = visibleHours(items);
   const today = new Date();
-  const title = narrow
-    ? formatLongDay(days[0])
-    : `${formatShortDay(days[0])} – ${formatDate(days[6])}`;
+  const title = narrow ? formatLongDay(days[0]) : `${formatShortDay(days[0])} – ${formatDate(days[6])}`;
 
   const nameOf = (appointment: Appointment) => {
     const client = directory.data?.get(appointment.client_id);
@@ -78,7 +82,9 @@ export function CalendarPage() {
           <button
             type="button"
             className="button button-primary"
-            onClick={() => setDialog({ kind: 'new', date: dateKey(sameDayInRange(days, today) ? today : days[0]), time: '09:00' })}
+            onClick={() =>
+              setDialog({ kind: 'new', date: dateKey(sameDayInRange(days, today) ? today : days[0]), time: '09:00' })
+            }
           >
             New appointment
           </button>
@@ -95,7 +101,11 @@ export function CalendarPage() {
       )}
 
       {appointments.isError && !appointments.data ? (
-        <ErrorState error={appointments.error} onRetry={() => void appointments.refetch()} title="The calendar could not be loaded" />
+        <ErrorState
+          error={appointments.error}
+          onRetry={() => void appointments.refetch()}
+          title="The calendar could not be loaded"
+        />
       ) : (
         <div className="calendar-body">
           {appointments.isPending && <Loading label="Loading appointments…" />}
@@ -125,10 +135,7 @@ export function CalendarPage() {
                 lastHour={lastHour}
                 nameOf={nameOf}
                 openingId={openNote.isPending ? openNote.variables?.id : undefined}
-                onOpenNote={(appointment) => {
-                  setNotice(null);
-                  openNote.mutate(appointment);
-                }}
+                onOpenNote={openNoteOf}
                 onEdit={(appointment) => setDialog({ kind: 'edit', appointment })}
                 onNewAt={(time) => setDialog({ kind: 'new', date: dateKey(day), time })}
               />
@@ -147,7 +154,7 @@ export function CalendarPage() {
           onClose={() => setDialog(null)}
           onOpenNote={(appointment) => {
             setDialog(null);
-            openNote.mutate(appointment);
+            openNoteOf(appointment);
           }}
         />
       )}
@@ -249,4 +256,3 @@ function DayColumn({
     </section>
   );
 }
-

@@ -26,7 +26,12 @@ describe('placeDay', () => {
 
   it('puts overlapping appointments side by side and leaves the others full width', () => {
     const placed = placeDay(
-      [appt('a', [9, 0], [10, 0]), appt('b', [9, 30], [10, 30]), appt('c', [10, 0], [11, 0]), appt('d', [12, 0], [13, 0])],
+      [
+        appt('a', [9, 0], [10, 0]),
+        appt('b', [9, 30], [10, 30]),
+        appt('c', [10, 0], [11, 0]),
+        appt('d', [12, 0], [13, 0]),
+      ],
       day,
       7,
       20,
@@ -41,7 +46,11 @@ describe('placeDay', () => {
   it('leaves out other days and clips to the visible hours', () => {
     const placed = placeDay(
       [
-        { id: 'yesterday', starts_at: new Date(2026, 10, 24, 9).toISOString(), ends_at: new Date(2026, 10, 24, 10).toISOString() },
+        {
+          id: 'yesterday',
+          starts_at: new Date(2026, 10, 24, 9).toISOString(),
+          ends_at: new Date(2026, 10, 24, 10).toISOString(),
+        },
         appt('early', [6, 0], [8, 0]),
       ],
       day,

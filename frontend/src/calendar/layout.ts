@@ -48,7 +48,11 @@ export function placeDay<T extends Timed>(items: T[], day: Date, firstHour: numb
   const spans = items
     .map((item) => ({ item, start: Date.parse(item.starts_at), end: Date.parse(item.ends_at) }))
     .filter(({ start, end }) => end > dayStart && start < dayStart + 86_400_000)
-    .map((span) => ({ ...span, start: Math.max(span.start, top), end: Math.min(Math.max(span.end, span.start), bottom) }))
+    .map((span) => ({
+      ...span,
+      start: Math.max(span.start, top),
+      end: Math.min(Math.max(span.end, span.start), bottom),
+    }))
     .sort((a, b) => a.start - b.start || b.end - a.end);
 
   const placed: Placed<T>[] = [];

@@ -1,13 +1,23 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, type Client, type ClientCreate, type ClientUpdate } from '../api/client';
+import type { Client, ClientCreate, ClientUpdate } from '../api/client';
+import { useCreateClient, useUpdateClient } from '../api/clients';
 import { describeError, fieldErrors } from '../api/errors';
-import { keys } from '../api/queries';
+import { maxLength } from '../api/limits.generated';
 import { Banner, Dialog, Field } from '../ui/components';
 
 type FormValues = Record<keyof ClientCreate, string>;
 
-const FIELDS: Array<{ name: keyof ClientCreate; label: string; type?: string; long?: boolean; required?: boolean; autoComplete?: string }> = [
+/** What the API accepts per field (undefined: no length limit, such as a date). */
+const LIMITS: Partial<Record<keyof ClientCreate, number>> = maxLength.ClientCreate;
+
+const FIELDS: Array<{
+  name: keyof ClientCreate;
+  label: string;
+  type?: string;
+  long?: boolean;
+  required?: boolean;
+  autoComplete?: string;
+}> = [
   { name: 'first_name', label: 'First name', required: true, autoComplete: 'off' },
   { name: 'last_name', label: 'Last name', required: true, autoComplete: 'off' },
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'off' },
@@ -20,45 +30,60 @@ const FIELDS: Array<{ name: keyof ClientCreate; label: string; type?: string; lo
   { name: 'notes', label: 'Notes', long: true },
 ];
 
+type RequiredField = 'first_name' | 'last_name';
+const REQUIRED: readonly RequiredField[] = ['first_name', 'last_name'];
+const OPTIONAL = FIELDS.map((field) => field.name).filter(
+  (name): name is Exclude<keyof ClientCreate, RequiredField> => name !== 'first_name' && name !== 'last_name',
+);
+
 function valuesOf(client: Client | null): FormValues {
   const values = {} as FormValues;
-  for (const field of FIELDS) values[field.name] = ((client?.[field.name] as string | null | undefined) ?? '').toString();
+  for (const field of FIELDS) values[field.name] = client?.[field.name] ?? '';
   return values;
 }
 
-export function ClientFormDialog({ client, onClose, onSaved }: { client: Client | null; onClose: () => void; onSaved: (client: Client) => void }) {
-  const queryClient = useQueryClient();
+/** The form as the API takes it: trimmed, an empty optional field as null. */
+function createBody(values: FormValues): ClientCreate {
+  const body: ClientCreate = { first_name: values.first_name.trim(), last_name: values.last_name.trim() };
+  for (const name of OPTIONAL) body[name] = values[name].trim() || null;
+  return body;
+}
+
+/** Only what was changed, so a save never overwrites a field someone else just changed. */
+function changesOf(values: FormValues, initial: FormValues): ClientUpdate {
+  const changes: ClientUpdate = {};
+  for (const name of REQUIRED) if (values[name] !== initial[name]) changes[name] = values[name].trim();
+  for (const name of OPTIONAL) if (values[name] !== initial[name]) changes[name] = values[name].trim() || null;
+  return changes;
+}
+
+export function ClientFormDialog({
+  client,
+  onClose,
+  onSaved,
+}: {
+  client: Client | null;
+  onClose: () => void;
+  onSaved: (client: Client) => void;
+}) {
   const id = useId();
   const initial = valuesOf(client);
   const [values, setValues] = useState(initial);
 
-  const save = useMutation({
-    mutationFn: async () => {
-      if (client) {
-        const changes: Record<string, string | null> = {};
-        for (const field of FIELDS) {
-          if (values[field.name] !== initial[field.name]) changes[field.name] = values[field.name].trim() || null;
-        }
-        if (Object.keys(changes).length === 0) return client;
-        return call(
-          api.PATCH('/api/v1/clients/{client_id}', { params: { path: { client_id: client.id } }, body: changes as ClientUpdate }),
-        );
-      }
-      const body: Record<string, string | null> = {};
-      for (const field of FIELDS) body[field.name] = values[field.name].trim() || null;
-      return call(api.POST('/api/v1/clients', { body: body as unknown as ClientCreate }));
-    },
-    onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: keys.clients });
-      queryClient.setQueryData(keys.client(saved.id), saved);
-      onSaved(saved);
-    },
-  });
+  const create = useCreateClient();
+  const update = useUpdateClient();
+  const save = client ? update : create;
 
   const errors = fieldErrors(save.error);
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate();
+    if (!client) {
+      create.mutate(createBody(values), { onSuccess: onSaved });
+      return;
+    }
+    const changes = changesOf(values, initial);
+    if (Object.keys(changes).length === 0) onSaved(client);
+    else update.mutate({ clientId: client.id, changes }, { onSuccess: onSaved });
   }
 
   return (
@@ -66,12 +91,16 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
       <form onSubmit={submit} className="form-grid">
         {FIELDS.map((field) => (
           <div key={field.name} className={field.long ? 'span-2' : undefined}>
-            <Field id={`${id}-${field.name}`} label={field.required ? `${field.label} (required)` : field.label} error={errors[field.name]}>
+            <Field
+              id={`${id}-${field.name}`}
+              label={field.required ? `${field.label} (required)` : field.label}
+              error={errors[field.name]}
+            >
               {field.long ? (
                 <textarea
                   id={`${id}-${field.name}`}
                   rows={3}
-                  maxLength={5000}
+                  maxLength={LIMITS[field.name]}
                   value={values[field.name]}
                   onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
                 />
@@ -81,6 +110,7 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
                   type={field.type ?? 'text'}
                   required={field.required}
                   autoComplete={field.autoComplete}
+                  maxLength={LIMITS[field.name]}
                   value={values[field.name]}
                   onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
                 />

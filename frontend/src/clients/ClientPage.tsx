@@ -1,22 +1,27 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, call, type Client, type Note } from '../api/client';
+import { useAppointments } from '../api/appointments';
+import type { Client, Note } from '../api/client';
+import { useArchiveClient, useClient } from '../api/clients';
 import { describeError } from '../api/errors';
-import { keys, useAppointments, useClient, useClientNotes } from '../api/queries';
+import { useClientNotes, useCreateNote } from '../api/notes';
 import { AppointmentDialog } from '../calendar/AppointmentDialog';
 import { addDays } from '../calendar/layout';
 import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
 import { ClientFormDialog } from './ClientFormDialog';
+import { routes, type RouteParams } from '../routes';
 
 export function ClientPage() {
-  const { clientId = '' } = useParams();
+  const { clientId = '' } = useParams<RouteParams<'client'>>();
   const client = useClient(clientId);
   useDocumentTitle(client.data ? fullName(client.data) : 'Client');
   if (client.isPending) return <Loading label="Loading the client…" />;
-  if (client.isError) return <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />;
+  if (client.isError)
+    return (
+      <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />
+    );
   return <ClientDetails client={client.data} />;
 }
 
@@ -32,34 +37,21 @@ const DETAILS: Array<[keyof Client, string]> = [
 ];
 
 function ClientDetails({ client }: { client: Client }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [booking, setBooking] = useState(false);
-  const path = { params: { path: { client_id: client.id } } };
-
-  const archive = useMutation({
-    mutationFn: async (restore: boolean) => {
-      if (restore) return call(api.POST('/api/v1/clients/{client_id}/restore', path));
-      await call(api.DELETE('/api/v1/clients/{client_id}', path));
-      return call(api.GET('/api/v1/clients/{client_id}', path));
-    },
-    onSuccess: (updated) => {
-      queryClient.setQueryData(keys.client(client.id), updated);
-      void queryClient.invalidateQueries({ queryKey: keys.clients });
-    },
-  });
-
-  const newNote = useMutation({
-    mutationFn: () =>
-      call(api.POST('/api/v1/sessions', { body: { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 } })),
-    onSuccess: (note) => navigate(`/notes/${note.id}`),
-  });
+  const archive = useArchiveClient(client.id);
+  const newNote = useCreateNote();
+  const startNote = () =>
+    newNote.mutate(
+      { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
+      { onSuccess: (note) => void navigate(routes.note(note.id)) },
+    );
 
   return (
     <article aria-labelledby="client-title" className="client-page">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link to="/clients">Clients</Link>
+        <Link to={routes.clients()}>Clients</Link>
       </nav>
       <header className="page-header">
         <div>
@@ -69,7 +61,12 @@ function ClientDetails({ client }: { client: Client }) {
           <p className="muted">Client since {formatDate(new Date(client.created_at))}</p>
         </div>
         <div className="toolbar">
-          <button type="button" className="button button-primary" disabled={newNote.isPending || !!client.archived_at} onClick={() => newNote.mutate()}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={newNote.isPending || !!client.archived_at}
+            onClick={startNote}
+          >
             New note
           </button>
           <button type="button" className="button" disabled={!!client.archived_at} onClick={() => setBooking(true)}>
@@ -78,7 +75,12 @@ function ClientDetails({ client }: { client: Client }) {
           <button type="button" className="button" onClick={() => setEditing(true)}>
             Edit details
           </button>
-          <button type="button" className="button" disabled={archive.isPending} onClick={() => archive.mutate(!!client.archived_at)}>
+          <button
+            type="button"
+            className="button"
+            disabled={archive.isPending}
+            onClick={() => archive.mutate(!!client.archived_at)}
+          >
             {client.archived_at ? 'Restore client' : 'Archive client'}
           </button>
         </div>
@@ -88,18 +90,22 @@ function ClientDetails({ client }: { client: Client }) {
           <p>Archived {formatDateTime(client.archived_at)}. Restore the client to book appointments or start notes.</p>
         </Banner>
       )}
-      {(archive.isError || newNote.isError) && <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>}
+      {(archive.isError || newNote.isError) && (
+        <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>
+      )}
 
       <div className="client-columns">
         <section aria-labelledby="details-title" className="panel">
           <h2 id="details-title">Details</h2>
           <dl className="details">
             {DETAILS.map(([key, label]) => {
-              const value = client[key] as string | null | undefined;
+              const value = client[key];
               return (
                 <div key={key}>
                   <dt>{label}</dt>
-                  <dd>{value ? (key === 'date_of_birth' ? formatDateKey(value) : value) : <span className="muted">—</span>}</dd>
+                  <dd>
+                    {value ? key === 'date_of_birth' ? formatDateKey(value) : value : <span className="muted">—</span>}
+                  </dd>
                 </div>
               );
             })}
@@ -111,7 +117,9 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
       </div>
 
-      {editing && <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />}
+      {editing && (
+        <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />
+      )}
       {booking && (
         <AppointmentDialog
           target={{ kind: 'new', date: dateKey(new Date()), time: '09:00', clientId: client.id }}
@@ -149,7 +157,7 @@ function UpcomingAppointments({ clientId }: { clientId: string }) {
         <ul className="plain-list">
           {mine.map((item) => (
             <li key={item.id}>
-              <Link to={`/calendar?date=${dateKey(new Date(item.starts_at))}`}>
+              <Link to={routes.calendar(dateKey(new Date(item.starts_at)))}>
                 {formatDate(new Date(item.starts_at))}, {formatTime(item.starts_at)}–{formatTime(item.ends_at)}
               </Link>{' '}
               <StatusBadge status={item.status} />
@@ -186,10 +194,14 @@ function NotesTimeline({ clientId }: { clientId: string }) {
             {notes.data.items.map((note) => (
               <li key={note.id}>
                 <div className="timeline-head">
-                  <Link to={`/notes/${note.id}`}>Note of {formatDateKey(note.session_date)}</Link>{' '}
+                  <Link to={routes.note(note.id)}>Note of {formatDateKey(note.session_date)}</Link>{' '}
                   <StatusBadge status={note.status} /> <span className="muted">· {note.duration_minutes} min</span>
                 </div>
-                {excerpt(note) ? <p className="timeline-excerpt">{excerpt(note)}</p> : <p className="muted">(empty so far)</p>}
+                {excerpt(note) ? (
+                  <p className="timeline-excerpt">{excerpt(note)}</p>
+                ) : (
+                  <p className="muted">(empty so far)</p>
+                )}
               </li>
             ))}
           </ol>

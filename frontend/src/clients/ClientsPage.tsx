@@ -1,26 +1,16 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, call } from '../api/client';
-import { keys } from '../api/queries';
+import { CLIENT_PAGE_SIZE, useClientList } from '../api/clients';
 import { formatDateKey, fullName } from '../lib/format';
 import { useDebounced, useDocumentTitle } from '../lib/hooks';
 import { EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
 import { ClientFormDialog } from './ClientFormDialog';
-
-const PAGE_SIZE = 25;
+import { routes } from '../routes';
 
 // A search term is PHI (a name, an email, a phone number), so it never goes into the page's
 // URL (browser history, bookmarks, Referer) nor a request's URL (proxy and server logs): it
 // lives in memory only, kept here so that coming back from a client shows the same search.
 let rememberedSearch = '';
-
-function listClients(q: string, page: number, archived: boolean) {
-  if (q) {
-    return call(api.POST('/api/v1/clients/search', { body: { q, page, page_size: PAGE_SIZE, include_archived: archived } }));
-  }
-  return call(api.GET('/api/v1/clients', { params: { query: { page, page_size: PAGE_SIZE, include_archived: archived } } }));
-}
 
 export function ClientsPage() {
   useDocumentTitle('Clients');
@@ -46,11 +36,7 @@ export function ClientsPage() {
     }
   }, [params, setParams]);
 
-  const clients = useQuery({
-    queryKey: keys.clientList(q, page, archived),
-    queryFn: () => listClients(q, page, archived),
-    placeholderData: keepPreviousData,
-  });
+  const clients = useClientList(q, page, archived);
 
   const update = (next: Record<string, string | null>) => {
     const merged = new URLSearchParams(params);
@@ -94,7 +80,11 @@ export function ClientsPage() {
           </p>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={archived} onChange={(event) => update({ archived: event.target.checked ? '1' : null, page: null })} />
+          <input
+            type="checkbox"
+            checked={archived}
+            onChange={(event) => update({ archived: event.target.checked ? '1' : null, page: null })}
+          />
           Include archived clients
         </label>
       </form>
@@ -137,12 +127,14 @@ export function ClientsPage() {
                 {clients.data.items.map((client) => (
                   <tr key={client.id}>
                     <td data-label="Name">
-                      <Link to={`/clients/${client.id}`}>{fullName(client)}</Link>
+                      <Link to={routes.client(client.id)}>{fullName(client)}</Link>
                       {client.archived_at && <span className="badge badge-archived">Archived</span>}
                     </td>
                     <td data-label="Email">{client.email ?? '—'}</td>
                     <td data-label="Phone">{client.phone ?? '—'}</td>
-                    <td data-label="Date of birth">{client.date_of_birth ? formatDateKey(client.date_of_birth) : '—'}</td>
+                    <td data-label="Date of birth">
+                      {client.date_of_birth ? formatDateKey(client.date_of_birth) : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -151,14 +143,18 @@ export function ClientsPage() {
           <Pagination
             label="Client pages"
             page={page}
-            pageSize={PAGE_SIZE}
+            pageSize={CLIENT_PAGE_SIZE}
             total={clients.data.total}
             onPage={(next) => update({ page: String(next) })}
           />
         </>
       )}
       {creating && (
-        <ClientFormDialog client={null} onClose={() => setCreating(false)} onSaved={(client) => navigate(`/clients/${client.id}`)} />
+        <ClientFormDialog
+          client={null}
+          onClose={() => setCreating(false)}
+          onSaved={(client) => void navigate(routes.client(client.id))}
+        />
       )}
     </section>
   );

@@ -35,11 +35,35 @@ describe('API errors', () => {
     expect(fieldErrors(error)).toEqual({ email: 'not an email address' });
     expect(describeError(error)).toBe('email: not an email address');
   });
+
+  it('read the field from details.field whatever the shape of details', () => {
+    // A parameter the endpoint does not declare: one object, the message is the error's.
+    const unknown = new ApiError(400, 'unknown_parameter', 'unknown query parameter: clientid', {
+      field: 'query.clientid',
+      unknown: ['clientid'],
+      allowed: ['client_id', 'page', 'page_size'],
+    });
+    expect(fieldErrors(unknown)).toEqual({ 'query.clientid': 'unknown query parameter: clientid' });
+    // Body fields named with their place are the form's fields all the same.
+    const body = new ApiError(422, 'validation_error', 'the request is not valid', [
+      { field: 'body.plan', message: 'String should have at most 5000 characters' },
+      { field: 'query.page_size', message: 'Input should be less than or equal to 100' },
+    ]);
+    expect(fieldErrors(body)).toEqual({
+      plan: 'String should have at most 5000 characters',
+      'query.page_size': 'Input should be less than or equal to 100',
+    });
+    // Details that name no field (a version conflict) are not field errors.
+    expect(fieldErrors(new ApiError(409, 'version_conflict', 'stale', { current_version: 4 }))).toEqual({});
+    expect(fieldErrors(new ApiError(422, 'validation_error', 'bad', ['plan', null]))).toEqual({});
+  });
 });
 
 describe('sign-in messages', () => {
   it('say what went wrong for a wrong password, rate limiting and a lost connection', () => {
-    expect(signInMessage(new ApiError(401, 'invalid_credentials', 'wrong email or password')).title).toBe('Wrong email or password');
+    expect(signInMessage(new ApiError(401, 'invalid_credentials', 'wrong email or password')).title).toBe(
+      'Wrong email or password',
+    );
     const limited = signInMessage(new ApiError(429, 'rate_limited', 'later', undefined, 600));
     expect(limited.title).toBe('Too many sign-in attempts');
     expect(limited.text).toContain('about 10 minutes');
@@ -55,12 +79,17 @@ describe('sign-in messages', () => {
 });
 
 describe('notes for appointments', () => {
-  const appointment = { starts_at: new Date(2026, 10, 23, 17, 0).toISOString(), ends_at: new Date(2026, 10, 23, 17, 50).toISOString() };
+  const appointment = {
+    starts_at: new Date(2026, 10, 23, 17, 0).toISOString(),
+    ends_at: new Date(2026, 10, 23, 17, 50).toISOString(),
+  };
 
   it('date the note on the local day of the appointment, for its length', () => {
     expect(sessionDateOf(appointment)).toBe('2026-11-23');
     expect(durationOf(appointment)).toBe(50);
-    expect(durationOf({ starts_at: appointment.starts_at, ends_at: new Date(2026, 10, 24, 17, 0).toISOString() })).toBe(600);
+    expect(durationOf({ starts_at: appointment.starts_at, ends_at: new Date(2026, 10, 24, 17, 0).toISOString() })).toBe(
+      600,
+    );
   });
 
   it('cannot start a note before the day of the session', () => {

@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { Link, useBlocker, useParams } from 'react-router';
-import { api, call, type Note } from '../api/client';
-import { keys, useClient, useNote } from '../api/queries';
+import type { Note } from '../api/client';
+import { useClient } from '../api/clients';
+import { noteEditorApi, useNote, useNoteSaved } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
 import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
@@ -12,39 +12,32 @@ import {
   NoteAutosave,
   SOAP_FIELDS,
   SOAP_MAX_CHARACTERS,
+  characterCount,
   type AutosaveState,
   type SoapField,
 } from './autosave';
 import { SECTION_LABELS } from './sections';
 import { VersionHistory } from './VersionHistory';
-
+import { routes, type RouteParams } from '../routes';
 
 export function NoteEditorPage() {
-  const { noteId = '' } = useParams();
+  const { noteId = '' } = useParams<RouteParams<'note'>>();
   const note = useNote(noteId);
   if (note.isPending) return <Loading label="Loading the note…" />;
-  if (note.isError) return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
+  if (note.isError)
+    return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
   return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
 }
 
 function useAutosave(initial: Note) {
-  const queryClient = useQueryClient();
+  const noteSaved = useNoteSaved();
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
   useEffect(() => {
-    const path = { params: { path: { note_id: initial.id } } };
     const instance = new NoteAutosave({
       clock: realClock,
       initial,
-      api: {
-        save: (version, changes) => call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
-        finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
-        load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
-      },
-      onSaved: (saved, kind) => {
-        queryClient.setQueryData(keys.note(initial.id), saved);
-        void queryClient.invalidateQueries({ queryKey: ['notes', 'client', initial.client_id] });
-        if (kind !== 'save') void queryClient.invalidateQueries({ queryKey: keys.noteVersions(initial.id) });
-      },
+      api: noteEditorApi(initial.id),
+      onSaved: (saved, kind) => noteSaved(initial, saved, kind),
     });
     setEditor(instance);
     return () => instance.close();
@@ -100,21 +93,23 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
   }, [editor]);
 
   const stuck = state.dirty && ['retrying', 'failed', 'invalid', 'conflict'].includes(state.status);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname,
+  );
 
   return (
     <article className="note-editor" aria-labelledby="note-title">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link to="/calendar">Calendar</Link>
+        <Link to={routes.calendar()}>Calendar</Link>
         <span aria-hidden="true"> / </span>
-        <Link to={`/clients/${note.client_id}`}>{clientName}</Link>
+        <Link to={routes.client(note.client_id)}>{clientName}</Link>
       </nav>
       <header className="page-header">
         <div>
           <h1 id="note-title">Session note: {clientName}</h1>
           <p className="muted">
-            {formatDateKey(note.session_date)} · {note.duration_minutes} minutes · <StatusBadge status={state.noteStatus} />{' '}
-            · version {state.version}
+            {formatDateKey(note.session_date)} · {note.duration_minutes} minutes ·{' '}
+            <StatusBadge status={state.noteStatus} /> · version {state.version}
             {note.finalized_at && <> · finalized {formatDateTime(note.finalized_at)}</>}
           </p>
         </div>
@@ -124,15 +119,25 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
       {state.conflictVersion !== null && (
         <Banner tone="warning" title="Another tab or device saved a newer version of this note">
           <p>
-            Version {state.conflictVersion} was saved somewhere else while you were editing here. Your changes in this tab
-            have not been saved, so nothing was overwritten. Load the newer version (your text from this tab stays
+            Version {state.conflictVersion} was saved somewhere else while you were editing here. Your changes in this
+            tab have not been saved, so nothing was overwritten. Load the newer version (your text from this tab stays
             available to copy), or save your version over it.
           </p>
           <div className="actions">
-            <button type="button" className="button button-primary" disabled={state.busy !== null} onClick={() => void editor.loadNewest()}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={state.busy !== null}
+              onClick={() => void editor.loadNewest()}
+            >
               Load newer version
             </button>
-            <button type="button" className="button" disabled={state.busy !== null} onClick={() => void editor.keepMine()}>
+            <button
+              type="button"
+              className="button"
+              disabled={state.busy !== null}
+              onClick={() => void editor.keepMine()}
+            >
               Save my version over it
             </button>
           </div>
@@ -194,7 +199,11 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
           )}
           {state.mode === 'amending' && (
             <>
-              <button type="submit" className="button button-primary" disabled={!state.dirty || state.status === 'saving'}>
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!state.dirty || state.status === 'saving'}
+              >
                 Save amendment
               </button>
               <button type="button" className="button" onClick={() => editor.cancelAmendment()}>
@@ -227,7 +236,12 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
         </div>
       </Dialog>
 
-      <Dialog title="Leave without saving?" open={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} role="alertdialog">
+      <Dialog
+        title="Leave without saving?"
+        open={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        role="alertdialog"
+      >
         <p>Some of this note is not saved yet. If you leave now, those changes will be lost.</p>
         <div className="actions">
           <button type="button" className="button button-primary" onClick={() => blocker.reset?.()}>
@@ -259,7 +273,9 @@ function SoapSection({
 }) {
   const id = useId();
   const { label, hint } = SECTION_LABELS[field];
-  const over = value.length - SOAP_MAX_CHARACTERS;
+  const limit = SOAP_MAX_CHARACTERS[field];
+  const length = characterCount(value);
+  const over = length - limit;
   return (
     <div className={`soap-section${over > 0 ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -278,7 +294,7 @@ function SoapSection({
         onBlur={onBlur}
       />
       <p className={`count${over > 0 ? ' count-over' : ''}`} id={`${id}-count`}>
-        {formatCount(value.length)} / {formatCount(SOAP_MAX_CHARACTERS)} characters
+        {formatCount(length)} / {formatCount(limit)} characters
         {over > 0 && ` — ${formatCount(over)} over the limit; shorten it to save`}
       </p>
     </div>
@@ -290,7 +306,9 @@ function SaveIndicator({ state, onRetry }: { state: AutosaveState; onRetry: () =
   let text: string;
   switch (state.status) {
     case 'saved':
-      text = state.lastSavedAt ? `All changes saved at ${formatTime(new Date(state.lastSavedAt))}` : 'All changes saved';
+      text = state.lastSavedAt
+        ? `All changes saved at ${formatTime(new Date(state.lastSavedAt))}`
+        : 'All changes saved';
       if (state.mode === 'read-only') text = state.noteStatus === 'finalized' ? 'Locked: amend to change' : 'Saved';
       break;
     case 'pending':

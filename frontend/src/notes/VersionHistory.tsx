@@ -1,11 +1,20 @@
-import { useNoteVersions, useUsers } from '../api/queries';
+import { useNoteVersions } from '../api/notes';
+import { useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, ErrorState, Loading } from '../ui/components';
 import { SECTION_LABELS } from './sections';
 import { SOAP_FIELDS } from './autosave';
 
-export function VersionHistory({ noteId, finalized, currentVersion }: { noteId: string; finalized: boolean; currentVersion: number }) {
+export function VersionHistory({
+  noteId,
+  finalized,
+  currentVersion,
+}: {
+  noteId: string;
+  finalized: boolean;
+  currentVersion: number;
+}) {
   const versions = useNoteVersions(noteId);
   const { user } = useSignedIn();
   const users = useUsers(user.role === 'owner');
@@ -37,7 +46,8 @@ export function VersionHistory({ noteId, finalized, currentVersion }: { noteId: 
             <li key={version.id}>
               <details>
                 <summary>
-                  Version {version.version}, replaced {formatDateTime(version.amended_at)} by {nameOf(version.amended_by)}
+                  Version {version.version}, replaced {formatDateTime(version.amended_at)} by{' '}
+                  {nameOf(version.amended_by)}
                 </summary>
                 <dl className="history-content">
                   {SOAP_FIELDS.map((field) => (

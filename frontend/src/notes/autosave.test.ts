@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../api/errors';
 import { FakeClock, deferred, settle, type Deferred } from '../test/fakes';
-import { NoteAutosave, type NoteApi, type ServerNote, type SoapText } from './autosave';
+import {
+  NoteAutosave,
+  SOAP_MAX_CHARACTERS,
+  characterCount,
+  type NoteApi,
+  type ServerNote,
+  type SoapText,
+} from './autosave';
 
 interface SaveCall {
   version: number;
@@ -47,7 +54,14 @@ class FakeNoteApi implements NoteApi {
   }
 }
 
-const draft: ServerNote = { version: 1, status: 'draft', subjective: 'Came in early.', objective: null, assessment: null, plan: null };
+const draft: ServerNote = {
+  version: 1,
+  status: 'draft',
+  subjective: 'Came in early.',
+  objective: null,
+  assessment: null,
+  plan: null,
+};
 
 function setup(initial: ServerNote = draft) {
   const clock = new FakeClock();
@@ -242,9 +256,23 @@ describe('NoteAutosave', () => {
     expect(api.saves).toHaveLength(2);
   });
 
+  it("takes the sections' limit from the API schema: 5,000 characters each", () => {
+    expect(SOAP_MAX_CHARACTERS).toEqual({ subjective: 5_000, objective: 5_000, assessment: 5_000, plan: 5_000 });
+  });
+
+  it('counts characters as the server does, an emoji as one', async () => {
+    expect(characterCount('Calm 🙂')).toBe(6);
+    const { clock, api, editor } = setup();
+    const emoji = '🙂'.repeat(SOAP_MAX_CHARACTERS.plan); // 10,000 UTF-16 units, 5,000 characters
+    editor.edit('plan', emoji);
+    await clock.advance(800);
+    expect(editor.getState().status).not.toBe('invalid');
+    expect(api.saves).toHaveLength(1);
+  });
+
   it('does not send a section over 5,000 characters, and keeps it', async () => {
     const { clock, api, editor } = setup();
-    const long = 'a'.repeat(5_001);
+    const long = 'a'.repeat(SOAP_MAX_CHARACTERS.subjective + 1);
     editor.edit('subjective', long);
     await clock.advance(800);
     expect(api.saves).toHaveLength(0);
@@ -320,7 +348,7 @@ describe('NoteAutosave', () => {
     expect(api.saves).toHaveLength(0);
   });
 
-  it('stops all timers when disposed', async () => {
+  it('stops all timers when disposed', () => {
     const { clock, editor } = setup();
     editor.edit('plan', 'x');
     editor.dispose();

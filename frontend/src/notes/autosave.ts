@@ -8,13 +8,20 @@
  * - a network or server failure keeps the text and retries with backoff;
  * - a finalized note is read-only; an amendment is saved explicitly, not on every keystroke.
  */
-import { ApiError, NetworkError, isApiError, isTransient } from '../api/errors';
+import { ApiError, NetworkError, fieldErrors, isApiError, isTransient } from '../api/errors';
+import { maxLength } from '../api/limits.generated';
 import type { Clock } from '../lib/clock';
 
 export const SOAP_FIELDS = ['subjective', 'objective', 'assessment', 'plan'] as const;
 export type SoapField = (typeof SOAP_FIELDS)[number];
 export type SoapText = Record<SoapField, string>;
-export const SOAP_MAX_CHARACTERS = 5_000;
+/** Each section's limit, as the API's schema declares it for a save (generated from it). */
+export const SOAP_MAX_CHARACTERS = maxLength.SessionNoteUpdate satisfies Record<SoapField, number>;
+
+/** Characters as the server counts them: code points, so an emoji is one, not two. */
+export function characterCount(text: string): number {
+  return Array.from(text).length; // the string iterator steps over surrogate pairs whole
+}
 
 export interface ServerNote {
   version: number;
@@ -88,7 +95,7 @@ export function changedFields(text: SoapText, saved: SoapText): Partial<SoapText
 }
 
 export function overLimit(text: Partial<SoapText>): SoapField[] {
-  return SOAP_FIELDS.filter((field) => (text[field]?.length ?? 0) > SOAP_MAX_CHARACTERS);
+  return SOAP_FIELDS.filter((field) => characterCount(text[field] ?? '') > SOAP_MAX_CHARACTERS[field]);
 }
 
 export class NoteAutosave {
@@ -180,7 +187,10 @@ export class NoteAutosave {
       else if (isApiError(error, 'empty_note')) {
         this.fail('Write at least one section before finalizing.', 'empty_note');
       } else if (isApiError(error, 'already_finalized')) {
-        this.fail('This note was already finalized, in another tab or by someone else. Load the newest version.', 'already_finalized');
+        this.fail(
+          'This note was already finalized, in another tab or by someone else. Load the newest version.',
+          'already_finalized',
+        );
         this.conflictVersion = this.version + 1;
       } else this.fail(`Not finalized: ${messageFor(error)}`, codeOf(error));
       return false;
@@ -447,10 +457,9 @@ function messageFor(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'csrf_failed') return 'this tab needs you to confirm your password first.';
     if (error.status === 401) return 'you are signed out. Sign in again to save.';
-    if (error.code === 'validation_error' && Array.isArray(error.details)) {
-      return (error.details as Array<{ field: string; message: string }>)
-        .map((item) => `${item.field}: ${item.message}`)
-        .join('; ');
+    const fields = Object.entries(fieldErrors(error));
+    if (error.code === 'validation_error' && fields.length > 0) {
+      return fields.map(([field, message]) => `${field}: ${message}`).join('; ');
     }
     return error.message.endsWith('.') ? error.message : `${error.message}.`;
   }

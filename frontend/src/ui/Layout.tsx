@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useAuth, useSignedIn } from '../auth/AuthProvider';
 import { ConfirmPasswordBanner, IdleWarning } from '../auth/SessionDialogs';
+import { routes } from '../routes';
 
 export function Layout({ children }: { children: ReactNode }) {
   const { user, workspace } = useSignedIn();
@@ -36,27 +37,27 @@ export function Layout({ children }: { children: ReactNode }) {
         <nav id="main-nav" aria-label="Main" className={`nav${menuOpen ? ' nav-open' : ''}`}>
           <ul>
             <li>
-              <NavLink to="/calendar">Calendar</NavLink>
+              <NavLink to={routes.calendar()}>Calendar</NavLink>
             </li>
             <li>
-              <NavLink to="/clients">Clients</NavLink>
+              <NavLink to={routes.clients()}>Clients</NavLink>
             </li>
             <li>
-              <NavLink to="/settings/tokens">API tokens</NavLink>
+              <NavLink to={routes.tokens()}>API tokens</NavLink>
             </li>
             <li>
-              <NavLink to="/settings/account">Your account</NavLink>
+              <NavLink to={routes.account()}>Your account</NavLink>
             </li>
             {owner && (
               <>
                 <li>
-                  <NavLink to="/admin/audit">Audit log</NavLink>
+                  <NavLink to={routes.audit()}>Audit log</NavLink>
                 </li>
                 <li>
-                  <NavLink to="/admin/team">Team</NavLink>
+                  <NavLink to={routes.team()}>Team</NavLink>
                 </li>
                 <li>
-                  <NavLink to="/admin/keys">Key status</NavLink>
+                  <NavLink to={routes.keys()}>Key status</NavLink>
                 </li>
               </>
             )}

@@ -20,7 +20,15 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ErrorState({ error, onRetry, title = 'This could not be loaded' }: { error: unknown; onRetry?: () => void; title?: string }) {
+export function ErrorState({
+  error,
+  onRetry,
+  title = 'This could not be loaded',
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">{title}</p>
@@ -46,7 +54,10 @@ export function Banner({
   role?: 'alert' | 'status';
 }) {
   return (
-    <div className={`banner banner-${tone}`} role={role ?? (tone === 'danger' || tone === 'warning' ? 'alert' : 'status')}>
+    <div
+      className={`banner banner-${tone}`}
+      role={role ?? (tone === 'danger' || tone === 'warning' ? 'alert' : 'status')}
+    >
       {title && <p className="banner-title">{title}</p>}
       {children}
     </div>

@@ -1,0 +1,42 @@
+/** The practice's audit trail (owners), newest first. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from './client';
+import { keys } from './keys';
+
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_FILTERS = ['user_id', 'action', 'resource_type', 'resource_id', 'since', 'until'] as const;
+export type AuditFilter = (typeof AUDIT_FILTERS)[number];
+/** As typed in the filter form; `since` and `until` are datetime-local values (local time). */
+export type AuditFilters = Record<AuditFilter, string>;
+
+/** datetime-local ("2026-11-23T10:00") in local time → ISO with offset for the API. */
+function toIso(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export function useAuditEvents(filters: AuditFilters, page: number) {
+  return useQuery({
+    queryKey: keys.audit.list(filters, page),
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/audit-events', {
+          params: {
+            query: {
+              page,
+              page_size: AUDIT_PAGE_SIZE,
+              user_id: filters.user_id || undefined,
+              action: filters.action.trim() || undefined,
+              resource_type: filters.resource_type.trim() || undefined,
+              resource_id: filters.resource_id.trim() || undefined,
+              since: toIso(filters.since),
+              until: toIso(filters.until),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The one query-key factory. Keys are hierarchical: a resource's `all` prefixes every key of
+ * that resource, so invalidating it refreshes each of its lists and records at once.
+ * No other module writes a query key by hand (eslint refuses inline `queryKey` arrays).
+ */
+import type { AuditFilters } from './audit';
+
+const clients = ['clients'] as const;
+const notes = ['notes'] as const;
+const appointments = ['appointments'] as const;
+
+export const keys = {
+  clients: {
+    all: clients,
+    /** Every client (archived too), to name the ones appointments refer to. */
+    directory: () => [...clients, 'directory'] as const,
+    list: (q: string, page: number, archived: boolean) => [...clients, 'list', { q, page, archived }] as const,
+    detail: (clientId: string) => [...clients, 'one', clientId] as const,
+  },
+  notes: {
+    all: notes,
+    detail: (noteId: string) => [...notes, 'one', noteId] as const,
+    versions: (noteId: string) => [...notes, 'versions', noteId] as const,
+    /** Every page of one client's timeline. */
+    ofClient: (clientId: string) => [...notes, 'client', clientId] as const,
+    ofClientPage: (clientId: string, page: number) => [...notes, 'client', clientId, page] as const,
+  },
+  appointments: {
+    all: appointments,
+    range: (start: string, end: string) => [...appointments, 'range', start, end] as const,
+  },
+  users: { all: ['users'] as const },
+  tokens: { all: ['tokens'] as const },
+  audit: {
+    all: ['audit'] as const,
+    list: (filters: AuditFilters, page: number) => ['audit', { ...filters, page }] as const,
+  },
+  readiness: { all: ['readiness'] as const },
+};

@@ -1,0 +1,107 @@
+/** Session notes (the API's `/sessions`): the reads, the creates, and what the editor sends. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { NoteApi, ServerNote } from '../notes/autosave';
+import { NoteNotYetPossible, canStartNote, durationOf, sessionDateOf } from '../notes/openNote';
+import { api, call, type Appointment, type Note, type Schemas } from './client';
+import { createOnce } from './idempotency';
+import { keys } from './keys';
+
+export type NoteCreate = Schemas['SessionNoteCreate'];
+
+export function useNote(noteId: string) {
+  return useQuery({
+    queryKey: keys.notes.detail(noteId),
+    queryFn: () => call(api.GET('/api/v1/sessions/{note_id}', { params: { path: { note_id: noteId } } })),
+    staleTime: 0,
+  });
+}
+
+export function useNoteVersions(noteId: string) {
+  return useQuery({
+    queryKey: keys.notes.versions(noteId),
+    // Amendments are few; one page of 100 holds a note's whole history.
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/sessions/{note_id}/versions', {
+          params: { path: { note_id: noteId }, query: { page_size: 100 } },
+        }),
+      ),
+    select: (page) => page.items,
+  });
+}
+
+export function useClientNotes(clientId: string, page: number) {
+  return useQuery({
+    queryKey: keys.notes.ofClientPage(clientId, page),
+    queryFn: () =>
+      call(api.GET('/api/v1/sessions', { params: { query: { client_id: clientId, page, page_size: 20 } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function createNote(body: NoteCreate): Promise<Note> {
+  return createOnce((header) => call(api.POST('/api/v1/sessions', { params: { header }, body })));
+}
+
+function useNoteCreated() {
+  const queryClient = useQueryClient();
+  return (note: Note) => {
+    queryClient.setQueryData(keys.notes.detail(note.id), note);
+    void queryClient.invalidateQueries({ queryKey: keys.notes.ofClient(note.client_id) });
+  };
+}
+
+/** A new draft; the caller usually opens it. */
+export function useCreateNote() {
+  const created = useNoteCreated();
+  return useMutation({ mutationFn: createNote, onSuccess: created });
+}
+
+/** From an appointment to its note: the existing one, or a new draft for it (not before the
+ * day of the session: notes cannot be dated in the future). Resolves to the note's id. */
+export async function findOrCreateNote(appointment: Appointment, onCreated?: (note: Note) => void): Promise<string> {
+  const notes = await call(
+    api.GET('/api/v1/sessions', { params: { query: { client_id: appointment.client_id, page_size: 100 } } }),
+  );
+  const existing = notes.items.find((note) => note.appointment_id === appointment.id);
+  if (existing) return existing.id;
+  if (!canStartNote(appointment)) throw new NoteNotYetPossible('future');
+  const created = await createNote({
+    client_id: appointment.client_id,
+    appointment_id: appointment.id,
+    session_date: sessionDateOf(appointment),
+    duration_minutes: durationOf(appointment),
+  });
+  onCreated?.(created);
+  return created.id;
+}
+
+export function useOpenAppointmentNote() {
+  const created = useNoteCreated();
+  return useMutation({ mutationFn: (appointment: Appointment) => findOrCreateNote(appointment, created) });
+}
+
+/** What the note editor's autosave sends for one note. */
+export function noteEditorApi(noteId: string): NoteApi {
+  const path = { params: { path: { note_id: noteId } } };
+  return {
+    save: (version, changes) =>
+      call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
+    finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
+    load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
+  };
+}
+
+/** After the editor saved, finalized or amended `note`: the caches that show it. */
+export function useNoteSaved() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (note: Pick<Note, 'id' | 'client_id'>, saved: ServerNote, kind: 'save' | 'amendment' | 'finalize') => {
+      queryClient.setQueryData(keys.notes.detail(note.id), saved);
+      void queryClient.invalidateQueries({ queryKey: keys.notes.ofClient(note.client_id) });
+      if (kind !== 'save') void queryClient.invalidateQueries({ queryKey: keys.notes.versions(note.id) });
+    },
+    [queryClient],
+  );
+}
