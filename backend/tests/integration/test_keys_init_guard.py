@@ -145,3 +145,16 @@ async def test_keys_init_still_finds_an_existing_ring_without_asking_the_databas
     monkeypatch.setenv("CAREVAULT_DATABASE_URL", "postgresql+asyncpg://u@127.0.0.1:1/nothing")
     found = await invoke(["keys", "init"])
     assert found.exit_code == 0 and "Found existing key ring" in found.output, found.output
+
+
+def test_the_refusal_points_at_a_section_that_exists() -> None:
+    from carevault.lifecycle.ring_guard import RESTORE_DOC
+
+    path, _, anchor = RESTORE_DOC.partition("#")
+    root = Path(__file__).resolve().parents[3]
+    headings = [
+        line.lstrip("#").strip().lower().replace(" ", "-")
+        for line in (root / path).read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    ]
+    assert anchor in headings
