@@ -1,24 +1,65 @@
-# The CareVault app image. docker-compose.yml builds it for local use; the command it runs
-# is up to the deployment (migrations with `carevault db upgrade`, then `carevault serve`).
-FROM python:3.11-slim
+# CareVault's images; docker-compose.yml builds two of them (targets `secrets` and `app`).
+#
+#   ui       Node builds the web UI (frontend/ -> frontend/dist)
+#   wheel    the carevault wheel, with the migrations and the built UI inside the package
+#   secrets  moto's Secrets Manager with its writes journaled to a volume
+#            (tools/persistent_moto.py), for Compose only
+#   app      python:3.11-slim with the wheel installed (not editable, no source tree); the
+#            default target. The command is up to the deployment: `carevault db upgrade`,
+#            `carevault keys init`, then `carevault serve` (see docker-compose.yml).
 
+ARG PYTHON_IMAGE=python:3.11-slim
+ARG NODE_IMAGE=node:20-slim
+
+FROM ${NODE_IMAGE} AS ui
+WORKDIR /src/frontend
+# The lock first: the dependency layer is reused until package-lock.json changes.
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM ${PYTHON_IMAGE} AS wheel
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY backend/carevault backend/carevault
+# Package data (pyproject.toml): carevault/web is where an installed app looks for the UI.
+COPY --from=ui /src/frontend/dist backend/carevault/web
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
+FROM ${PYTHON_IMAGE} AS secrets
+ARG MOTO_VERSION=5.2.5
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN pip install "moto[server]==${MOTO_VERSION}" \
+    && useradd --create-home --uid 10002 --shell /usr/sbin/nologin secrets \
+    && install -d -o secrets -g secrets -m 0700 /var/lib/carevault-secrets
+COPY tools/persistent_moto.py /opt/persistent_moto.py
+USER secrets
+EXPOSE 5000
+# The journal holds the key ring: docker-compose.yml mounts a volume of its own here.
+CMD ["python", "/opt/persistent_moto.py", "--host", "0.0.0.0", "--port", "5000", \
+     "--journal", "/var/lib/carevault-secrets/journal.jsonl"]
+
+FROM ${PYTHON_IMAGE} AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     CAREVAULT_HOST=0.0.0.0 \
     CAREVAULT_PORT=8000
-
-WORKDIR /app
-COPY . .
-
-# Installed in place (-e) rather than as a plain `pip install .`: the Alembic migrations
-# live in backend/migrations, outside the `carevault` package, and carevault.db.migrate
-# finds them relative to the source tree. A plain install would leave them behind and
-# `carevault db upgrade` would fail. The code stays owned by root and read-only to the app.
-RUN pip install -e . \
-    && useradd --create-home --uid 10001 --shell /usr/sbin/nologin carevault
-
+COPY --from=wheel /wheels /tmp/wheels
+# A plain install: code, migrations and UI all come from site-packages, owned by root and
+# read-only to the app's user. /var/lib/carevault/audit is where Compose keeps the audit
+# checkpoints (a volume: they must outlive the container).
+RUN pip install /tmp/wheels/carevault-*.whl \
+    && rm -rf /tmp/wheels \
+    && useradd --create-home --uid 10001 --shell /usr/sbin/nologin carevault \
+    && install -d -o carevault -g carevault -m 0700 /var/lib/carevault/audit
 USER carevault
+WORKDIR /home/carevault
 EXPOSE 8000
 CMD ["carevault", "serve"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -43,18 +44,22 @@ def build_key_provider(settings: Settings) -> KeyProvider:
 
 
 def start_key_ring(
-    settings: Settings, provider: KeyProvider | None = None, *, create: bool = False
+    settings: Settings,
+    provider: KeyProvider | None = None,
+    *,
+    create: bool = False,
+    before_create: Callable[[], None] | None = None,
 ) -> KeyRingManager:
     """Load the ring (refusing to start without one), start its refresh, install the cipher.
 
     `create` (only `carevault run` in development) makes a ring when there is none, under
-    the provider's lock; nothing else ever creates one.
+    the provider's lock, once `before_create` has not objected; nothing else ever creates one.
     """
     provider = provider or build_key_provider(settings)
     manager = KeyRingManager(provider, settings.key_cache_ttl_seconds)
     try:
         if create:
-            provider.initialize()
+            provider.initialize(before_create)
         manager.start()
     except KeyRingError as exc:
         hint = {

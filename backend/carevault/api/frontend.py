@@ -1,4 +1,9 @@
-"""Serve the built web UI (frontend/dist) on the API's origin, with a single-page-app fallback."""
+"""Serve the built web UI on the API's origin, with a single-page-app fallback.
+
+Where the build is: a source checkout serves what `make ui` left in frontend/dist; an installed
+wheel serves the copy its build put inside the package, at carevault/web (the Dockerfile does
+that: a Node stage builds the UI, the wheel is built with it inside).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from carevault.api.errors import ApiError
 
-FRONTEND_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+SOURCE_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+PACKAGED_DIST = Path(__file__).resolve().parents[1] / "web"
 NOT_THE_UI = ("api/", "health", "metrics", "docs", "redoc", "openapi.json")
 
 _NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -19,7 +25,18 @@ running: see <a href="/docs">/docs</a> and <a href="/health/ready">/health/ready
 </body></html>"""
 
 
-def mount_frontend(app: FastAPI, dist: Path = FRONTEND_DIST) -> None:
+def built_ui(candidates: tuple[Path, ...] = (SOURCE_DIST, PACKAGED_DIST)) -> Path:
+    """The first of `candidates` that holds a build (an index.html); the checkout's
+    frontend/dist when none does, so the page that says how to build it names that."""
+    for dist in candidates:
+        if (dist / "index.html").is_file():
+            return dist
+    return candidates[0]
+
+
+def mount_frontend(app: FastAPI, dist: Path | None = None) -> None:
+    dist = built_ui() if dist is None else dist
+
     @app.get("/{path:path}", include_in_schema=False)
     def web_ui(path: str, request: Request) -> Response:  # sync: file checks run in a thread
         if path.startswith(NOT_THE_UI):

@@ -31,14 +31,22 @@ def run(
 
     from carevault.api.app import create_app
     from carevault.db.migrate import upgrade
-    from carevault.runtime import start_key_ring
+    from carevault.lifecycle.ring_guard import refuse_new_ring_over_sealed_data
+    from carevault.runtime import build_key_provider, start_key_ring
 
     settings = load_settings()
     configure_logging(settings)
     url = database_url_for(settings)
     typer.echo("Applying database migrations …")
     upgrade(url)
-    manager = start_key_ring(settings, create=not settings.is_production)
+    provider = build_key_provider(settings)
+    manager = start_key_ring(
+        settings,
+        provider,
+        create=not settings.is_production,
+        # A deleted key-ring file beside a database full of data is refused, not replaced.
+        before_create=lambda: refuse_new_ring_over_sealed_data(url, provider.description),
+    )
     typer.echo(
         f"Key ring: {manager.provider.description}, active version {manager.ring.active_version}"
     )

@@ -6,7 +6,7 @@ configured with `CAREVAULT_KEY_PROVIDER=aws` imports it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -63,12 +63,14 @@ class SecretsManagerProvider:
         with _secrets_manager_errors(f"update {self.secret_id}"):
             self._client.put_secret_value(SecretId=self.secret_id, SecretString=ring.to_json())
 
-    def initialize(self) -> tuple[KeyRing, bool]:
+    def initialize(self, before_create: Callable[[], None] | None = None) -> tuple[KeyRing, bool]:
         try:
             return self.load(), False
         except KeyRingUnavailable as missing:
             if "ResourceNotFoundException" not in str(missing):
                 raise
+        if before_create is not None:
+            before_create()
         ring = KeyRing.generate()
         with _secrets_manager_errors(f"create {self.secret_id}"):
             self._client.create_secret(Name=self.secret_id, SecretString=ring.to_json())

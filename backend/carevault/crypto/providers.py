@@ -10,6 +10,7 @@ import logging
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -29,8 +30,13 @@ class KeyProvider(Protocol):
 
     def store(self, ring: KeyRing) -> None: ...
 
-    def initialize(self) -> tuple[KeyRing, bool]:
-        """Load the ring, creating a new one if there is none; True if it was created."""
+    def initialize(self, before_create: Callable[[], None] | None = None) -> tuple[KeyRing, bool]:
+        """Load the ring, creating a new one if there is none; True if it was created.
+
+        `before_create` runs once the provider knows it has no ring, just before it makes one;
+        an exception from it stops the creation (`carevault keys init` refuses that way when
+        the database holds data sealed under an earlier ring).
+        """
         ...
 
 
@@ -65,13 +71,15 @@ class LocalFileProvider:
         except OSError as exc:
             raise KeyRingUnavailable(f"cannot read {self.path}: {exc.strerror}") from None
 
-    def initialize(self) -> tuple[KeyRing, bool]:
+    def initialize(self, before_create: Callable[[], None] | None = None) -> tuple[KeyRing, bool]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock_path = self.path.with_name(self.path.name + ".lock")
         with open(lock_path, "a") as lock:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released when the file closes
             if self.path.exists():
                 return self.load(), False
+            if before_create is not None:
+                before_create()
             ring = KeyRing.generate()
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -122,5 +130,5 @@ class EnvironmentProvider:
             "(for example from `carevault keys generate`) and restart"
         )
 
-    def initialize(self) -> tuple[KeyRing, bool]:
-        return self.load(), False
+    def initialize(self, before_create: Callable[[], None] | None = None) -> tuple[KeyRing, bool]:
+        return self.load(), False  # never creates: the ring comes with the environment

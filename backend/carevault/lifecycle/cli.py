@@ -272,10 +272,19 @@ def keys_retire(
 @keys_app.command("init")
 @friendly_errors
 def keys_init() -> None:
-    """Create the key ring in the configured provider unless it already exists."""
+    """Create the key ring in the configured provider unless it already exists; refused
+    while the database holds data sealed under a ring the provider does not have."""
+    from carevault.lifecycle.ring_guard import refuse_new_ring_over_sealed_data
+
     settings = load_settings()
     provider = build_key_provider(settings)
-    ring, created = provider.initialize()
+
+    def check_database() -> None:
+        # The owner's URL when there is one: it exists before `db upgrade` made the app's.
+        url = settings.migration_database_url or database_url_for(settings)
+        refuse_new_ring_over_sealed_data(url, provider.description)
+
+    ring, created = provider.initialize(before_create=check_database)
     verb = "Created" if created else "Found existing"
     typer.echo(f"{verb} key ring in {provider.description}; active version {ring.active_version}.")
 

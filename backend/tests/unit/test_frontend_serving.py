@@ -4,7 +4,7 @@ import httpx
 from fastapi import FastAPI
 
 from carevault.api.errors import install_error_handlers
-from carevault.api.frontend import mount_frontend
+from carevault.api.frontend import PACKAGED_DIST, SOURCE_DIST, built_ui, mount_frontend
 
 
 def build(dist: Path) -> httpx.AsyncClient:
@@ -34,3 +34,32 @@ async def test_without_a_build_the_root_explains_how_to_get_one(tmp_path: Path) 
     async with build(tmp_path / "missing") as client:
         page = await client.get("/")
     assert page.status_code == 200 and "make run" in page.text
+
+
+def test_a_checkout_build_comes_first_then_the_copy_inside_the_package(tmp_path: Path) -> None:
+    checkout, packaged = tmp_path / "frontend-dist", tmp_path / "web"
+    for dist in (checkout, packaged):
+        dist.mkdir()
+    (packaged / "index.html").write_text("packaged")
+    # An installed wheel: no checkout beside it, the build the image put in the package.
+    assert built_ui((checkout, packaged)) == packaged
+    (checkout / "index.html").write_text("checkout")
+    assert built_ui((checkout, packaged)) == checkout
+    # Neither built: the checkout's place, which the "not built" page tells how to fill.
+    assert built_ui((tmp_path / "a", tmp_path / "b")) == tmp_path / "a"
+
+
+def test_the_packaged_ui_is_package_data_of_the_wheel() -> None:
+    """The image copies the UI build to carevault/web before building the wheel; the wheel
+    carries it only if pyproject's package-data names that directory."""
+    import tomllib
+
+    import carevault
+
+    package = Path(carevault.__file__).resolve().parent
+    assert PACKAGED_DIST.parent == package
+    root = package.parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["carevault"]
+    assert f"{PACKAGED_DIST.name}/**/*" in globs
+    assert root / "frontend" / "dist" == SOURCE_DIST

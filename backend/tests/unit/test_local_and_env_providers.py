@@ -139,3 +139,39 @@ def test_background_refresh_picks_up_a_rotation_without_restart(tmp_path: Path) 
         assert manager.status().versions == {1: "decrypt-only", 2: "active"}
     finally:
         manager.stop()
+
+
+def test_before_create_runs_only_when_a_ring_is_about_to_be_made(tmp_path: Path) -> None:
+    path = tmp_path / "keyring.json"
+    calls: list[str] = []
+    LocalFileProvider(path).initialize(before_create=lambda: calls.append("asked"))
+    assert calls == ["asked"]
+    LocalFileProvider(path).initialize(before_create=lambda: calls.append("again"))
+    assert calls == ["asked"]  # the ring exists: nothing to ask
+
+
+def test_an_objection_before_create_leaves_no_ring(tmp_path: Path) -> None:
+    from carevault.lifecycle.ring_guard import SealedDataWithoutRing
+
+    def refuse() -> None:
+        raise SealedDataWithoutRing("the database holds data sealed under another ring")
+
+    path = tmp_path / "keyring.json"
+    with pytest.raises(SealedDataWithoutRing):
+        LocalFileProvider(path).initialize(before_create=refuse)
+    assert not path.exists()
+
+
+def test_development_start_passes_the_objection_through(tmp_path: Path) -> None:
+    """`carevault run` creates a ring in development; the same check can stop it."""
+    from carevault.config import Settings
+    from carevault.lifecycle.ring_guard import SealedDataWithoutRing
+    from carevault.runtime import start_key_ring
+
+    def refuse() -> None:
+        raise SealedDataWithoutRing("found sealed data")
+
+    settings = Settings(data_dir=tmp_path)
+    with pytest.raises(SealedDataWithoutRing, match="found sealed data"):
+        start_key_ring(settings, create=True, before_create=refuse)
+    assert not settings.resolved_keyring_file.exists()
