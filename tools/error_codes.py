@@ -70,7 +70,8 @@ MEANINGS = {
     "import_rejected": "an import row is invalid: `details` lists `{line, field, message}`; "
     "nothing was imported",
     "no_changes": "a PATCH with nothing to change",
-    "validation_error": "`details` names the fields and why",
+    "validation_error": "`details` lists `{field, message}`, `field` saying where: `body.plan`, "
+    "`query.page_size`, `path.note_id`",
     "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
     "`Retry-After`",
     "internal_error": "a defect in CareVault; logged with its traceback",

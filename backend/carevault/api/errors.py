@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -98,6 +99,13 @@ class ApiError(Exception):
         self.headers = headers
 
 
+def field_path(location: Sequence[str | int]) -> str:
+    """`details.field` of an error: where the value was sent, then its name, dotted
+    (`body.plan`, `body.items.0.name`, `query.page_size`, `path.note_id`,
+    `header.idempotency-key`). The same name in two places stays two fields."""
+    return ".".join(str(part) for part in location)
+
+
 def not_found(what: str) -> ApiError:
     return ApiError(404, "not_found", f"{what} not found")
 
@@ -163,10 +171,7 @@ def install_error_handlers(app: FastAPI) -> None:
             return JSONResponse(
                 error_body("bad_request", "the request body is not valid JSON"), status_code=400
             )
-        fields = [
-            {"field": ".".join(str(p) for p in e["loc"] if p != "body"), "message": e["msg"]}
-            for e in exc.errors()
-        ]
+        fields = [{"field": field_path(e["loc"]), "message": e["msg"]} for e in exc.errors()]
         return JSONResponse(
             error_body("validation_error", "the request is not valid", fields), status_code=422
         )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator
 
-from carevault.api.errors import ApiError
+from carevault.api.errors import ApiError, field_path
 
 # "Today" somewhere on Earth: the easternmost time zone is UTC+14, so a clinician there may
 # record today's date while it is still yesterday in UTC.
@@ -104,8 +104,16 @@ def not_nullable(schema: dict[str, Any]) -> None:
     schema.update(next(v for v in variants if v.get("type") != "null"))
 
 
-def invalid(code: str, message: str, *fields: str) -> ApiError:
-    """A 422 in the shape of validation errors, naming the fields."""
+Location = Literal["body", "query", "path", "header"]
+
+
+def invalid(code: str, message: str, *fields: str, location: Location = "body") -> ApiError:
+    """A 422 in the shape of validation errors, naming the fields where they were sent:
+    `invalid(…, "session_date")` names `body.session_date`, `location="query"` a query
+    parameter (see `field_path`)."""
     return ApiError(
-        422, code, message, details=[{"field": field, "message": message} for field in fields]
+        422,
+        code,
+        message,
+        details=[{"field": field_path((location, field)), "message": message} for field in fields],
     )

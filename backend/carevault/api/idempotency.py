@@ -9,7 +9,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
 from carevault.api.dependencies import DbSession
-from carevault.api.errors import ApiError
+from carevault.api.errors import ApiError, field_path
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.idempotency import service
 from carevault.idempotency.models import IdempotencyRecord
@@ -61,7 +61,7 @@ async def idempotent_create(
             400,
             "invalid_idempotency_key",
             str(invalid),
-            details={"field": "header.idempotency-key"},
+            details={"field": field_path(("header", HEADER.lower()))},
         ) from None
     except service.KeyReused as reused:
         raise ApiError(409, "idempotency_key_reused", str(reused)) from None

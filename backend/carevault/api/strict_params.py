@@ -12,7 +12,7 @@ from fastapi import Request, params
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from carevault.api.errors import ApiError
+from carevault.api.errors import ApiError, field_path
 
 _allowed_by_route: dict[int, tuple[frozenset[str], list[str]]] = {}
 
@@ -61,7 +61,7 @@ async def refuse_unknown_query_parameters(request: Request) -> None:
             "unknown_parameter",
             f"unknown query parameter {unknown[0]!r}; this endpoint accepts: {listed}",
             details={
-                "field": f"query.{unknown[0]}",
+                "field": field_path(("query", unknown[0])),
                 "unknown": unknown,
                 "allowed": documented,
             },

@@ -118,10 +118,14 @@ async def list_appointments(
     """Every appointment sharing time with [start, end), cancelled ones included, by start.
     One audit event names them all."""
     if end <= start:
-        raise invalid("validation_error", "end must be after start", "query.end")
+        raise invalid("validation_error", "end must be after start", "end", location="query")
     if end - start > MAX_CALENDAR_RANGE:
         raise invalid(
-            "validation_error", "the range spans at most 62 days", "query.start", "query.end"
+            "validation_error",
+            "the range spans at most 62 days",
+            "start",
+            "end",
+            location="query",
         )
     appointments, unreadable = await scalars_skipping_unreadable(
         db,

@@ -235,41 +235,44 @@ async def test_invalid_input_is_422_naming_the_field(api: ApiContext) -> None:
         appointment = await book(client, person, "09:00", "10:00")
         path = f"/appointments/{appointment['id']}"
         posts: dict[str, dict[str, Any]] = {
-            "ends_at": booking(person, "10:00", "09:00"),
-            "starts_at": booking(person, "09:00", "10:00") | {"starts_at": f"{DAY}T09:00:00"},
-            "status": booking(person, "11:00", "12:00", status="done"),
-            "location": booking(person, "11:00", "12:00", location="x" * 501),
-            "notes": booking(person, "11:00", "12:00", notes="x" * 5_001),
-            "room": booking(person, "11:00", "12:00", room="unknown fields are refused"),
-            "client_id": {"starts_at": at("11:00"), "ends_at": at("12:00")},
+            "body.ends_at": booking(person, "10:00", "09:00"),
+            "body.starts_at": booking(person, "09:00", "10:00") | {"starts_at": f"{DAY}T09:00:00"},
+            "body.status": booking(person, "11:00", "12:00", status="done"),
+            "body.location": booking(person, "11:00", "12:00", location="x" * 501),
+            "body.notes": booking(person, "11:00", "12:00", notes="x" * 5_001),
+            "body.room": booking(person, "11:00", "12:00", room="unknown fields are refused"),
+            "body.client_id": {"starts_at": at("11:00"), "ends_at": at("12:00")},
         }
         for field, body in posts.items():
             assert fields_named(await client.post("/appointments", json=body)) == {field}, field
         same_instant = booking(person, "11:00", "11:00")
-        assert fields_named(await client.post("/appointments", json=same_instant)) == {"ends_at"}
+        same = await client.post("/appointments", json=same_instant)
+        assert fields_named(same) == {"body.ends_at"}
         over_a_day = booking(person, "11:00", "11:00") | {"ends_at": at("11:01", "2030-03-05")}
-        assert fields_named(await client.post("/appointments", json=over_a_day)) == {"ends_at"}
+        over = await client.post("/appointments", json=over_a_day)
+        assert fields_named(over) == {"body.ends_at"}
         edge_of_time = booking(person, "11:00", "12:00") | {
             "starts_at": "0001-01-01T00:00:00+14:00"
         }
-        assert fields_named(await client.post("/appointments", json=edge_of_time)) == {"starts_at"}
+        edge = await client.post("/appointments", json=edge_of_time)
+        assert fields_named(edge) == {"body.starts_at"}
 
         patches: dict[str, dict[str, Any]] = {
-            "ends_at": {"ends_at": at("08:00")},  # before the stored start
-            "starts_at": {"starts_at": at("10:30")},  # after the stored end
-            "status": {"status": None},
-            "client_id": {"client_id": person},
+            "body.ends_at": {"ends_at": at("08:00")},  # before the stored start
+            "body.starts_at": {"starts_at": at("10:30")},  # after the stored end
+            "body.status": {"status": None},
+            "body.client_id": {"client_id": person},
         }
         for field, change in patches.items():
             assert fields_named(await client.patch(path, json=change)) == {field}, field
         nothing = await client.patch(path, json={"allow_overlap": True})
         assert nothing.status_code == 422 and error_of(nothing)["code"] == "no_changes"
-        assert (await client.get("/appointments/not-a-uuid")).status_code == 422
+        assert fields_named(await client.get("/appointments/not-a-uuid")) == {"path.appointment_id"}
         assert (await client.get(path)).json() == appointment
 
         await client.delete(f"/clients/{person}")
         archived = await client.post("/appointments", json=booking(person, "13:00", "14:00"))
-        assert fields_named(archived) == {"client_id"}
+        assert fields_named(archived) == {"body.client_id"}
         assert error_of(archived)["code"] == "client_archived"
 
 

@@ -27,7 +27,7 @@ async def test_owners_set_the_time_zone_and_me_reports_it(api: ApiContext) -> No
         assert (await other.get("/auth/me")).json()["workspace"]["time_zone"] == HONOLULU
         unknown = await owner.patch("/workspace", json={"time_zone": "Mars/Olympus_Mons"})
         assert unknown.status_code == 422
-        assert error_of(unknown)["details"][0]["field"] == "time_zone"
+        assert error_of(unknown)["details"][0]["field"] == "body.time_zone"
         assert (await other.patch("/workspace", json={"time_zone": KIRITIMATI})).status_code == 403
     events = await sql(api, "SELECT details FROM audit_events WHERE action = 'workspace.update'")
     assert len(events) == 1
@@ -42,7 +42,7 @@ async def test_session_dates_after_the_practice_today_are_refused(api: ApiContex
         tomorrow = (today + timedelta(days=1)).isoformat()
         refused = await owner.post("/sessions", json=note_body(client_id, session_date=tomorrow))
         assert refused.status_code == 422
-        assert error_of(refused)["details"][0]["field"] == "session_date"
+        assert error_of(refused)["details"][0]["field"] == "body.session_date"
         assert today.isoformat() in error_of(refused)["message"]
         created = await owner.post(
             "/sessions", json=note_body(client_id, session_date=today.isoformat())
@@ -67,7 +67,7 @@ async def test_dates_of_birth_follow_the_practice_today_too(api: ApiContext) -> 
         body = {"first_name": "Robin", "last_name": "Example", "date_of_birth": tomorrow}
         refused = await owner.post("/clients", json=body)
         assert refused.status_code == 422
-        assert error_of(refused)["details"][0]["field"] == "date_of_birth"
+        assert error_of(refused)["details"][0]["field"] == "body.date_of_birth"
         edit = await owner.patch(
             f"/clients/{place.client_ids[0]}", json={"date_of_birth": tomorrow}
         )

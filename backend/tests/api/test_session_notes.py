@@ -135,7 +135,7 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
         moved = await client.patch(
             f"/sessions/{note_id}", json={"version": 4, "session_date": "2025-01-14"}
         )
-        assert fields_named(moved) == {"session_date"}
+        assert fields_named(moved) == {"body.session_date"}
         assert error_of(moved)["code"] == "finalized_field_locked"
         second = await client.patch(
             f"/sessions/{note_id}", json={"version": 4, "plan": None, "objective": "Example."}
@@ -163,7 +163,7 @@ async def test_finalizing_an_empty_note_is_422(api: ApiContext) -> None:
         blank = await create_note(client, place.client_ids[0], subjective=" \n ", plan="")
         refused = await client.post(f"/sessions/{blank['id']}/finalize", json={"version": 1})
         assert refused.status_code == 422 and error_of(refused)["code"] == "empty_note"
-        assert "subjective" in fields_named(refused)
+        assert "body.subjective" in fields_named(refused)
         assert (await client.get(f"/sessions/{blank['id']}")).json()["status"] == "draft"
 
         note = await create_note(client, place.client_ids[0])
@@ -183,31 +183,32 @@ async def test_invalid_input_is_422_naming_the_field(api: ApiContext) -> None:
         assert len(at_limit["objective"]) == 5_000
         note_id = at_limit["id"]
         posts = {
-            "subjective": note_body(client_id, subjective="x" * 5_001),
-            "session_date": note_body(client_id, session_date=tomorrow_everywhere),
-            "duration_minutes": note_body(client_id, duration_minutes=0),
-            "mood": note_body(client_id, mood="unknown fields are refused"),
-            "client_id": {"session_date": "2025-01-15"},
+            "body.subjective": note_body(client_id, subjective="x" * 5_001),
+            "body.session_date": note_body(client_id, session_date=tomorrow_everywhere),
+            "body.duration_minutes": note_body(client_id, duration_minutes=0),
+            "body.mood": note_body(client_id, mood="unknown fields are refused"),
+            "body.client_id": {"session_date": "2025-01-15"},
         }
         for field, body in posts.items():
             assert fields_named(await client.post("/sessions", json=body)) == {field}, field
         too_long = note_body(client_id, duration_minutes=601)
-        assert fields_named(await client.post("/sessions", json=too_long)) == {"duration_minutes"}
+        too_long_answer = await client.post("/sessions", json=too_long)
+        assert fields_named(too_long_answer) == {"body.duration_minutes"}
         surrogate = json.dumps(note_body(client_id)).replace("calmer", "\\ud800")
         lone = await client.post(
             "/sessions", content=surrogate, headers={"Content-Type": "application/json"}
         )
-        assert fields_named(lone) == {"subjective"}
+        assert fields_named(lone) == {"body.subjective"}
         wrong_client = note_body(place.client_ids[1], appointment_id=place.appointment_id)
         mismatch = await client.post("/sessions", json=wrong_client)
-        assert fields_named(mismatch) == {"appointment_id"}
+        assert fields_named(mismatch) == {"body.appointment_id"}
 
         patches: dict[str, dict[str, object]] = {
-            "plan": {"version": 1, "plan": "x" * 5_001},
-            "session_date": {"version": 1, "session_date": tomorrow_everywhere},
-            "version": {"plan": "Example without a version"},
-            "status": {"version": 1, "status": "finalized"},
-            "duration_minutes": {"version": 1, "duration_minutes": None},
+            "body.plan": {"version": 1, "plan": "x" * 5_001},
+            "body.session_date": {"version": 1, "session_date": tomorrow_everywhere},
+            "body.version": {"plan": "Example without a version"},
+            "body.status": {"version": 1, "status": "finalized"},
+            "body.duration_minutes": {"version": 1, "duration_minutes": None},
         }
         for field, change in patches.items():
             response = await client.patch(f"/sessions/{note_id}", json=change)

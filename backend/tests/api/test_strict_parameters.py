@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from carevault.auth.models import Role
 from carevault.auth.scopes import EVERY_SCOPE
 from tests.api.test_auth import sql
@@ -66,3 +68,41 @@ async def test_unknown_parameters_are_refused_for_api_tokens_too(api: ApiContext
         answer = await integration.get("/sessions?clientid=x", headers=headers)
         assert answer.status_code == 400
         assert error_of(answer)["code"] == "unknown_parameter"
+
+
+async def test_details_field_says_where_the_value_was_sent(api: ApiContext) -> None:
+    """`details.field` is `<location>.<name>` for body, query, path and header alike, from
+    the framework's validation and from the services' own checks, so the same name in two
+    places (`client_id` in a body and in a query) stays two fields."""
+    place = await practice(api, Role.CLINICIAN)
+    client_id = place.client_ids[0]
+    future = "2999-01-01"
+
+    def fields(response: httpx.Response) -> list[str]:
+        assert response.status_code in (400, 422), response.text
+        details = error_of(response)["details"]
+        return [d["field"] for d in details] if isinstance(details, list) else [details["field"]]
+
+    async with api.signed_in(place.emails[0]) as client:
+        body = {"client_id": "not-a-uuid", "session_date": "2025-01-15"}
+        assert fields(await client.post("/sessions", json=body)) == ["body.client_id"]
+        assert fields(await client.get("/sessions", params={"client_id": "nope"})) == [
+            "query.client_id"
+        ]
+        assert fields(await client.get("/sessions/not-a-uuid")) == ["path.note_id"]
+        dated = {"client_id": client_id, "session_date": future}  # the service's own check
+        assert fields(await client.post("/sessions", json=dated)) == ["body.session_date"]
+        nested = {"name": "export", "scopes": ["notes:read", "everything"]}
+        assert fields(await client.post("/auth/tokens", json=nested)) == ["body.scopes.1"]
+        missing = await client.post(
+            "/sessions", content=b"", headers={"Content-Type": "application/json"}
+        )
+        assert fields(missing) == ["body"]
+        unknown = await client.get("/sessions", params={"clientid": client_id})
+        assert fields(unknown) == ["query.clientid"]
+        key = await client.post(
+            "/sessions",
+            json={"client_id": client_id, "session_date": "2025-01-15"},
+            headers={"Idempotency-Key": " "},
+        )
+        assert fields(key) == ["header.idempotency-key"]
