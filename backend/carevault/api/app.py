@@ -20,6 +20,7 @@ from carevault.api.headers import SecurityHeaders
 from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
+from carevault.api.openapi_examples import add_error_examples, restore_example_nulls
 from carevault.api.proxies import TrustedProxies
 from carevault.api.routes import api_router
 from carevault.api.state import AppState
@@ -149,7 +150,8 @@ def start_audit_sealer(
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:
-    """FastAPI's document, with every 422 described by the error shape the API really sends."""
+    """FastAPI's document, with every 422 described by the error shape the API really sends,
+    the credentials each operation takes, and examples of the error codes it can answer."""
     if app.openapi_schema:
         return app.openapi_schema
     document = get_openapi(
@@ -161,8 +163,11 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
             responses = operation.setdefault("responses", {})
             if "security" in operation:  # FastAPI lists the schemes current_principal reads
                 _declare_security(operation, method.upper(), path, error_content)
-            if "422" in responses:
-                responses["422"]["content"] = error_content
+            if "422" in responses:  # FastAPI's own describes a shape the API never sends
+                media = responses["422"].setdefault("content", {})
+                media.setdefault("application/json", {})["schema"] = error_content[
+                    "application/json"
+                ]["schema"]
             if path.startswith("/api/"):
                 responses.setdefault(
                     "400",
@@ -194,6 +199,8 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
                 responses.setdefault(
                     "413", {"description": "Request body too large", "content": error_content}
                 )
+    add_error_examples(document, app.routes)
+    restore_example_nulls(document)
     components = document.setdefault("components", {})
     components["securitySchemes"] = SECURITY_SCHEMES
     schemas = components.setdefault("schemas", {})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -15,6 +15,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from carevault.crypto import DecryptionError
 from carevault.observability.metrics import route_template
+
+if TYPE_CHECKING:
+    from carevault.api.openapi_examples import ErrorExample
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +38,9 @@ _DESCRIPTIONS = {
     403: "Missing CSRF header, or the role does not allow it",
     404: "Not found (or in another workspace)",
     409: "Conflict with the current state",
+    410: "The practice's data was shredded",
     413: "Request body too large",
+    415: "Unsupported Content-Type",
     422: "Validation failed; details name the fields",
     429: "Too many attempts; see Retry-After",
     500: "A protected field could not be decrypted",
@@ -43,12 +48,26 @@ _DESCRIPTIONS = {
 }
 
 
-def error_responses(*status_codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries documenting the error shape for the given status codes."""
-    return {
-        code: {"model": ErrorResponse, "description": _DESCRIPTIONS.get(code, "Error")}
-        for code in status_codes
-    }
+def error_responses(
+    *status_codes: int, codes: Iterable[str | ErrorExample] = ()
+) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries documenting the error shape for the given status codes, with examples
+    of `codes`, the error codes particular to the route (their statuses are declared too).
+    The codes every operation of its kind can answer are added to the document by
+    `openapi_examples.add_error_examples`."""
+    from carevault.api.openapi_examples import examples_for
+
+    examples = examples_for(codes)
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status in sorted({*status_codes, *examples}):
+        responses[status] = {"model": ErrorResponse, "description": describe(status)}
+        if status in examples:
+            responses[status]["content"] = {"application/json": {"examples": examples[status]}}
+    return responses
+
+
+def describe(status: int) -> str:
+    return _DESCRIPTIONS.get(status, "Error")
 
 
 AUTHENTICATED = (401, 403, 422)

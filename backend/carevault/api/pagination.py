@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from fastapi import Depends, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 T = TypeVar("T")
 
 MAX_PAGE_SIZE = 100
 
 
+def _page_example(schema: dict[str, Any], page: type[Any]) -> None:
+    """The example of `Page[Item]` in the OpenAPI document: a page holding `Item`'s example."""
+    (item,) = get_args(page.model_fields["items"].annotation) or (None,)
+    extra = item.model_config.get("json_schema_extra") if hasattr(item, "model_config") else None
+    if isinstance(extra, dict) and isinstance(extra.get("examples"), list) and extra["examples"]:
+        first = extra["examples"][0]
+        schema["examples"] = [{"items": [first], "total": 21, "page": 2, "page_size": 20}]
+
+
 class Page(BaseModel, Generic[T]):
+    model_config = ConfigDict(json_schema_extra=_page_example)
+
     items: list[T]
     total: int
     page: int

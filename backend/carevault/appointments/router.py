@@ -10,6 +10,7 @@ from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.appointments import service
 from carevault.appointments.schemas import (
+    APPOINTMENT_EXAMPLE,
     AppointmentCreate,
     AppointmentRead,
     AppointmentUpdate,
@@ -24,7 +25,9 @@ router = APIRouter(prefix="/appointments", tags=["appointments"])
     "",
     response_model=AppointmentRead,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 404, 409),
+    responses=error_responses(
+        *AUTHENTICATED, 404, codes=("appointment_conflict", "client_archived")
+    ),
 )
 async def create_appointment(
     body: AppointmentCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
@@ -39,7 +42,10 @@ async def create_appointment(
 @router.get(
     "",
     response_model=list[AppointmentRead],
-    responses=error_responses(*AUTHENTICATED),
+    responses={
+        **error_responses(*AUTHENTICATED),
+        200: {"content": {"application/json": {"example": [APPOINTMENT_EXAMPLE]}}},
+    },
     summary="The calendar: every appointment overlapping [start, end), as a plain list",
 )
 async def list_appointments(
@@ -81,7 +87,7 @@ async def read_appointment(
 @router.patch(
     "/{appointment_id}",
     response_model=AppointmentRead,
-    responses=error_responses(*AUTHENTICATED, 404, 409),
+    responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_conflict", "no_changes")),
 )
 async def update_appointment(
     appointment_id: uuid.UUID, body: AppointmentUpdate, principal: CurrentPrincipal, db: DbSession

@@ -145,8 +145,23 @@ class AppointmentUpdate(AppointmentBase, StrictModel):
         return self.model_dump(exclude_unset=True, exclude={"allow_overlap"})
 
 
+APPOINTMENT_EXAMPLE: dict[str, Any] = {
+    "id": "00000000-0000-4000-8000-0000000000e1",
+    "client_id": "00000000-0000-4000-8000-000000000001",
+    "starts_at": "2025-01-15T08:00:00Z",
+    "ends_at": "2025-01-15T08:50:00Z",
+    "status": "scheduled",
+    "location": "Room 2",
+    "notes": "Example: first session.",
+    "created_at": "2025-01-10T14:25:00Z",
+    "updated_at": "2025-01-10T14:25:00Z",
+}
+
+
 class AppointmentRead(AppointmentBase):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(
+        from_attributes=True, json_schema_extra={"examples": [APPOINTMENT_EXAMPLE]}
+    )
 
     id: uuid.UUID
     client_id: uuid.UUID

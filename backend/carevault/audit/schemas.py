@@ -8,7 +8,28 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 
 class AuditEventRead(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 4182,
+                    "occurred_at": "2025-01-15T10:14:37Z",
+                    "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+                    "actor_token_id": None,
+                    "action": "session.update",
+                    "resource_type": "session",
+                    "resource_ids": ["00000000-0000-4000-8000-0000000000d1"],
+                    "ip_address": "203.0.113.7",
+                    "details": {
+                        "fields": ["plan"],
+                        "version": 3,
+                        "request_id": "6f1c2e0a9b7d4c3e8f5a1b2c3d4e5f60",
+                    },
+                }
+            ]
+        },
+    )
 
     id: int
     occurred_at: datetime

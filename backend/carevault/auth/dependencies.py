@@ -22,7 +22,7 @@ CSRF_HEADER = "X-CSRF-Token"
 DEVICE_COOKIE = "carevault_device"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # All a session signed in with a temporary password can do: change it (or leave).
-_DURING_PASSWORD_CHANGE = frozenset(
+PATHS_DURING_PASSWORD_CHANGE = frozenset(
     {"/api/v1/auth/me", "/api/v1/auth/password", "/api/v1/auth/logout"}
 )
 
@@ -80,7 +80,10 @@ async def current_principal(
     principal = Principal(by_session.user, ip, login_session=by_session.login_session)
     request.state.actor = principal.actor
     _count_request(request, state, "session", by_session.login_session.id)
-    if by_session.user.must_change_password and request.url.path not in _DURING_PASSWORD_CHANGE:
+    if (
+        by_session.user.must_change_password
+        and request.url.path not in PATHS_DURING_PASSWORD_CHANGE
+    ):
         raise ApiError(
             403,
             "password_change_required",

@@ -14,6 +14,7 @@ from carevault.api.errors import (
     not_found,
 )
 from carevault.api.idempotency import Idempotency
+from carevault.api.openapi_examples import SIGN_IN_RATE_LIMITED
 from carevault.api.pagination import Page, PageParams
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
@@ -55,7 +56,7 @@ _ERRORS = error_responses(*AUTHENTICATED)
 @router.post(
     "/login",
     response_model=LoginResponse,
-    responses=error_responses(401, 422, 429),
+    responses=error_responses(401, 422, 429, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
 async def login(body: LoginRequest, request: Request, db: DbSession, state: State) -> Response:
     """Sign in. Sets an httpOnly session cookie; returns the CSRF token for later changes."""
@@ -115,7 +116,7 @@ def _rate_limited(result: service.LoginRateLimited) -> JSONResponse:
 @router.post(
     "/logout",
     status_code=status.HTTP_204_NO_CONTENT,
-    responses=error_responses(400, *AUTHENTICATED),
+    responses=error_responses(400, *AUTHENTICATED, codes=("not_a_login_session",)),
 )
 async def logout(principal: CurrentPrincipal, db: DbSession) -> Response:
     if principal.login_session is None:
@@ -191,7 +192,10 @@ async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> 
 
 
 @users_router.post(
-    "", response_model=UserRead, status_code=201, responses=error_responses(*AUTHENTICATED, 409)
+    "",
+    response_model=UserRead,
+    status_code=201,
+    responses=error_responses(*AUTHENTICATED, codes=("user_exists",)),
 )
 async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> UserRead:
     """Owners: add a user to your workspace. 409 only when your own workspace already has
@@ -219,7 +223,9 @@ async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> Us
 
 
 @router.post(
-    "/reauth", response_model=ReauthResponse, responses=error_responses(*AUTHENTICATED, 429)
+    "/reauth",
+    response_model=ReauthResponse,
+    responses=error_responses(*AUTHENTICATED, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
 async def reauthenticate(
     body: ReauthRequest, principal: CurrentPrincipal, db: DbSession
@@ -246,7 +252,7 @@ async def reauthenticate(
 @router.post(
     "/password",
     response_model=PasswordChanged,
-    responses=error_responses(*AUTHENTICATED, 429),
+    responses=error_responses(*AUTHENTICATED, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
 async def change_password(
     body: PasswordChange, principal: CurrentPrincipal, db: DbSession
@@ -286,7 +292,7 @@ def _login_session(principal: Principal) -> LoginSession:
 
 # --- owners manage accounts -----------------------------------------------------------------
 
-_ACCOUNT_ERRORS = error_responses(*AUTHENTICATED, 404, 409)
+_ACCOUNT_ERRORS = error_responses(*AUTHENTICATED, 404, codes=("account_conflict",))
 
 
 async def _member(db: DbSession, owner: Principal, user_id: uuid.UUID) -> User:
@@ -308,7 +314,9 @@ async def disable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) ->
     return UserRead.model_validate(target)
 
 
-@users_router.post("/{user_id}/enable", response_model=UserRead, responses=_ACCOUNT_ERRORS)
+@users_router.post(
+    "/{user_id}/enable", response_model=UserRead, responses=error_responses(*AUTHENTICATED, 404)
+)
 async def enable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> UserRead:
     """Enable a disabled account. Its old sessions and tokens stay ended."""
     target = await _member(db, owner, user_id)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -17,6 +17,39 @@ NewEmail = Annotated[str, AfterValidator(email_address)]
 OneLine = Annotated[str, AfterValidator(single_line)]
 
 
+# Examples for the OpenAPI document (made-up people and ids; `.example.org` never resolves).
+USER_EXAMPLE = {
+    "id": "00000000-0000-4000-8000-0000000000a1",
+    "email": "clinician@example.org",
+    "display_name": "Example Clinician",
+    "role": "clinician",
+    "disabled_at": None,
+    "must_change_password": False,
+}
+WORKSPACE_EXAMPLE = {
+    "id": "00000000-0000-4000-8000-0000000000b1",
+    "name": "Example Practice",
+    "time_zone": "Europe/Berlin",
+}
+TOKEN_SECRET_EXAMPLE = "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"  # noqa: S105 (made up)
+TOKEN_EXAMPLE = {
+    "id": "00000000-0000-4000-8000-0000000000c1",
+    "user_id": USER_EXAMPLE["id"],
+    "name": "billing export",
+    "prefix": TOKEN_SECRET_EXAMPLE[:12],
+    "created_at": "2025-01-15T09:00:00Z",
+    "last_used_at": "2025-01-20T17:45:12Z",
+    "revoked_at": None,
+    "scopes": ["clients:read", "appointments:read"],
+    "expires_at": "2025-07-14T09:00:00Z",
+}
+
+
+def examples(*values: dict[str, Any]) -> ConfigDict:
+    """`model_config` entries: the model's examples in its JSON schema (OpenAPI)."""
+    return ConfigDict(json_schema_extra={"examples": list(values)})
+
+
 class StrictModel(BaseModel):
     """Request bodies refuse unknown fields, so a typo is a 422, not silently ignored."""
 
@@ -24,12 +57,14 @@ class StrictModel(BaseModel):
 
 
 class LoginRequest(StrictModel):
+    model_config = examples({"email": "clinician@example.org", "password": "a passphrase"})
+
     email: LoginEmail = Field(min_length=3, max_length=320, examples=["owner@demo.carevault.local"])
     password: str = Field(min_length=1, max_length=1024, examples=["carevault-demo"])
 
 
 class UserRead(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True, **examples(USER_EXAMPLE))
 
     id: uuid.UUID
     email: str
@@ -42,7 +77,7 @@ class UserRead(BaseModel):
 
 
 class WorkspaceRead(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True, **examples(WORKSPACE_EXAMPLE))
 
     id: uuid.UUID
     name: str
@@ -54,6 +89,15 @@ class WorkspaceRead(BaseModel):
 
 
 class LoginResponse(BaseModel):
+    model_config = examples(
+        {
+            "user": USER_EXAMPLE,
+            "workspace": WORKSPACE_EXAMPLE,
+            "csrf_token": "q2v7Yk1nR0x8WmJ3c0t5Tz",
+            "idle_timeout_seconds": 900,
+        }
+    )
+
     user: UserRead
     workspace: WorkspaceRead
     csrf_token: str = Field(description="Send as X-CSRF-Token on every state-changing request")
@@ -61,6 +105,17 @@ class LoginResponse(BaseModel):
 
 
 class MeResponse(BaseModel):
+    model_config = examples(
+        {
+            "user": USER_EXAMPLE,
+            "workspace": WORKSPACE_EXAMPLE,
+            "auth_method": "token",
+            "idle_timeout_seconds": None,
+            "session_expires_at": None,
+            "csrf_token": None,
+        }
+    )
+
     user: UserRead
     workspace: WorkspaceRead
     auth_method: Literal["session", "token"]
@@ -72,6 +127,10 @@ class MeResponse(BaseModel):
 
 
 class TokenCreate(StrictModel):
+    model_config = examples(
+        {"name": "billing export", "scopes": ["clients:read"], "expires_in_days": 180}
+    )
+
     name: OneLine = Field(min_length=1, max_length=200, examples=["billing export"])
     scopes: list[Scope] = Field(
         min_length=1,
@@ -85,7 +144,7 @@ class TokenCreate(StrictModel):
 
 
 class TokenRead(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True, **examples(TOKEN_EXAMPLE))
 
     id: uuid.UUID
     user_id: uuid.UUID
@@ -99,10 +158,21 @@ class TokenRead(BaseModel):
 
 
 class TokenCreated(TokenRead):
+    model_config = examples(TOKEN_EXAMPLE | {"last_used_at": None, "token": TOKEN_SECRET_EXAMPLE})
+
     token: str = Field(description="Shown once; only its hash is stored")
 
 
 class UserCreate(StrictModel):
+    model_config = examples(
+        {
+            "email": "new.clinician@example.org",
+            "display_name": "New Clinician",
+            "role": "clinician",
+            "password": "a long first passphrase",
+        }
+    )
+
     email: NewEmail = Field(min_length=3, max_length=320)
     display_name: OneLine = Field(default="", max_length=200)
     role: Literal["owner", "clinician"] = "clinician"
@@ -110,25 +180,37 @@ class UserCreate(StrictModel):
 
 
 class ReauthRequest(StrictModel):
+    model_config = examples({"password": "a passphrase"})
+
     password: str = Field(min_length=1, max_length=1024)
 
 
 class ReauthResponse(BaseModel):
+    model_config = examples({"reauthenticated_until": "2025-01-15T09:05:00Z"})
+
     reauthenticated_until: datetime = Field(
         description="Sensitive changes are allowed without asking again until then"
     )
 
 
 class PasswordChange(StrictModel):
+    model_config = examples(
+        {"current_password": "a passphrase", "new_password": "a new and longer passphrase"}
+    )
+
     current_password: str = Field(min_length=1, max_length=1024)
     new_password: str = Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)
 
 
 class PasswordChanged(BaseModel):
+    model_config = examples({"other_sessions_ended": 2})
+
     other_sessions_ended: int
 
 
 class TemporaryPassword(StrictModel):
+    model_config = examples({"temporary_password": "a temporary passphrase"})
+
     temporary_password: str = Field(
         min_length=MIN_PASSWORD_LENGTH,
         max_length=1024,

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
@@ -19,6 +19,8 @@ router = APIRouter(prefix="/clients", tags=["clients"])
 
 
 class ClientImportResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"imported": 250}]})
+
     imported: int
 
 
@@ -44,7 +46,7 @@ IMPORT_MEDIA_TYPES = {
     "/import",
     response_model=ClientImportResult,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 413, 415),
+    responses=error_responses(*AUTHENTICATED, 413, 415, codes=("import_rejected",)),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -53,7 +55,11 @@ IMPORT_MEDIA_TYPES = {
                     "schema": {"type": "string"},
                     "example": "first_name,last_name,email\nExample,Client,ex@example.org\n",
                 },
-                "application/x-ndjson": {"schema": {"type": "string"}},
+                "application/x-ndjson": {
+                    "schema": {"type": "string"},
+                    "example": '{"first_name": "Example", "last_name": "Client", '
+                    '"email": "ex@example.org"}\n',
+                },
             },
         }
     },
@@ -93,7 +99,11 @@ async def import_clients(
     return await idempotency.remember(201, ClientImportResult(imported=count))
 
 
-@router.get("", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED, 400))
+@router.get(
+    "",
+    response_model=Page[ClientRead],
+    responses=error_responses(*AUTHENTICATED, codes=("search_in_body",)),
+)
 async def list_clients(
     request: Request,
     principal: CurrentPrincipal,
@@ -152,7 +162,9 @@ async def read_client(
 
 
 @router.patch(
-    "/{client_id}", response_model=ClientRead, responses=error_responses(*AUTHENTICATED, 404)
+    "/{client_id}",
+    response_model=ClientRead,
+    responses=error_responses(*AUTHENTICATED, 404, codes=("no_changes",)),
 )
 async def update_client(
     client_id: uuid.UUID, body: ClientUpdate, principal: CurrentPrincipal, db: DbSession

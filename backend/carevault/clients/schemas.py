@@ -156,7 +156,29 @@ class ClientUpdate(ClientBase, StrictModel):
 
 
 class ClientRead(ClientBase):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "first_name": "Example",
+                    "last_name": "Client",
+                    "email": "example.client@example.org",
+                    "phone": "+1 555 0100",
+                    "date_of_birth": "1985-04-12",
+                    "address": "1 Example Street, Exampletown",
+                    "emergency_contact_name": "Example Contact",
+                    "emergency_contact_phone": "+1 555 0101",
+                    "medical_history": "Example history: none relevant.",
+                    "notes": "Example: prefers afternoon appointments.",
+                    "archived_at": None,
+                    "created_at": "2025-01-10T14:20:00Z",
+                    "updated_at": "2025-01-10T14:20:00Z",
+                }
+            ]
+        },
+    )
 
     id: uuid.UUID
     first_name: str

@@ -12,7 +12,12 @@ from carevault.api.dependencies import State
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.auth.dependencies import CurrentOwner
 from carevault.health import service
-from carevault.health.schemas import Liveness, PublicReadiness, Readiness
+from carevault.health.schemas import (
+    UNAVAILABLE_READINESS_EXAMPLE,
+    Liveness,
+    PublicReadiness,
+    Readiness,
+)
 
 router = APIRouter(tags=["health"])
 details_router = APIRouter(prefix="/system", tags=["health"])
@@ -27,7 +32,13 @@ async def liveness() -> Liveness:
     "/health/ready",
     response_model=PublicReadiness,
     summary="Readiness for load balancers: status only (503 when unavailable)",
-    responses={503: {"model": PublicReadiness, "description": "cannot serve requests"}},
+    responses={
+        503: {
+            "model": PublicReadiness,
+            "description": "cannot serve requests",
+            "content": {"application/json": {"example": {"status": "unavailable"}}},
+        }
+    },
 )
 async def readiness(state: State) -> JSONResponse:
     report = await service.readiness(state)
@@ -41,7 +52,11 @@ async def readiness(state: State) -> JSONResponse:
     summary="Owners: the detailed readiness report (database, key ring, pgcrypto)",
     responses={
         **error_responses(*AUTHENTICATED),
-        503: {"model": Readiness, "description": "database or key ring unavailable"},
+        503: {
+            "model": Readiness,
+            "description": "database or key ring unavailable",
+            "content": {"application/json": {"example": UNAVAILABLE_READINESS_EXAMPLE}},
+        },
     },
 )
 async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:

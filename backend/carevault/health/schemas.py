@@ -1,17 +1,21 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Liveness(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ok"}]})
+
     status: Literal["ok"] = "ok"
 
 
 class PublicReadiness(BaseModel):
     """All the public readiness endpoint says: whether to send traffic here."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ready"}]})
 
     status: Literal["ready", "degraded", "unavailable"]
 
@@ -70,7 +74,67 @@ class AuditReadiness(BaseModel):
     error: str | None = None
 
 
+READINESS_EXAMPLE: dict[str, Any] = {
+    "status": "ready",
+    "reasons": [],
+    "database": {
+        "reachable": True,
+        "schema_revision": "0015",
+        "expected_revision": "0015",
+        "error": None,
+        "writable": True,
+        "write_probed_at": "2025-01-15T10:14:30Z",
+        "latency_ms": 1.8,
+        "recent_failure": None,
+    },
+    "key_ring": {
+        "loaded": True,
+        "source": "AWS Secrets Manager secret carevault/keyring",
+        "active_version": 2,
+        "active_key_age_seconds": 2_592_000.0,
+        "versions": {"1": "decrypt-only", "2": "active"},
+        "refresh_interval_seconds": 300.0,
+        "last_refresh_at": "2025-01-15T10:12:00Z",
+        "last_success_at": "2025-01-15T10:12:00Z",
+        "last_refresh_error": None,
+        "consecutive_failures": 0,
+        "pending_version": None,
+        "pending_activates_at": None,
+        "refused_ring_reason": None,
+        "data_key_warnings": [],
+    },
+    "pgcrypto": {"available": True, "in_use": False},
+    "phi_backend": "aesgcm",
+    "audit": {
+        "sealer_running": True,
+        "lag_seconds": 0.4,
+        "unsealed_events": 3,
+        "lag_budget_seconds": 30.0,
+        "last_round_at": "2025-01-15T10:14:36Z",
+        "last_checkpoint_at": "2025-01-15T10:10:00Z",
+        "error": None,
+    },
+}
+# What the report looks like when the database cannot be reached (a 503).
+UNAVAILABLE_READINESS_EXAMPLE: dict[str, Any] = READINESS_EXAMPLE | {
+    "status": "unavailable",
+    "reasons": ["database_unreachable"],
+    "database": {
+        "reachable": False,
+        "schema_revision": None,
+        "expected_revision": "0015",
+        "error": "ConnectionRefusedError",
+        "writable": None,
+        "write_probed_at": None,
+        "latency_ms": None,
+        "recent_failure": "database_unavailable",
+    },
+}
+
+
 class Readiness(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [READINESS_EXAMPLE]})
+
     status: Literal["ready", "degraded", "unavailable"]
     reasons: list[str] = Field(
         default_factory=list,

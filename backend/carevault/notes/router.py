@@ -26,7 +26,7 @@ router = APIRouter(prefix="/sessions", tags=["session notes"])
     "",
     response_model=SessionNoteRead,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 404),
+    responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_client_mismatch",)),
 )
 async def create_session_note(
     body: SessionNoteCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
@@ -72,7 +72,11 @@ async def read_session_note(
 @router.patch(
     "/{note_id}",
     response_model=SessionNoteRead,
-    responses=error_responses(*AUTHENTICATED, 404, 409),
+    responses=error_responses(
+        *AUTHENTICATED,
+        404,
+        codes=("version_conflict", "no_changes", "finalized_field_locked", "empty_note"),
+    ),
 )
 async def update_session_note(
     note_id: uuid.UUID, body: SessionNoteUpdate, principal: CurrentPrincipal, db: DbSession
@@ -86,7 +90,9 @@ async def update_session_note(
 @router.post(
     "/{note_id}/finalize",
     response_model=SessionNoteRead,
-    responses=error_responses(*AUTHENTICATED, 404, 409),
+    responses=error_responses(
+        *AUTHENTICATED, 404, codes=("already_finalized", "version_conflict", "empty_note")
+    ),
 )
 async def finalize_session_note(
     note_id: uuid.UUID, body: SessionNoteFinalize, principal: CurrentPrincipal, db: DbSession

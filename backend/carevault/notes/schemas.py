@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
@@ -116,8 +116,27 @@ class SessionNoteFinalize(StrictModel):
     version: NoteVersion
 
 
+NOTE_EXAMPLE: dict[str, Any] = {
+    "id": "00000000-0000-4000-8000-0000000000d1",
+    "client_id": "00000000-0000-4000-8000-000000000001",
+    "appointment_id": None,
+    "session_date": "2025-01-15",
+    "duration_minutes": 50,
+    "subjective": "Example Client reports sleeping better since the last visit.",
+    "objective": "Example observation: calm, on time, engaged throughout.",
+    "assessment": "Example assessment: steady progress toward the example goal.",
+    "plan": "Example plan: continue weekly sessions; review in four weeks.",
+    "status": "draft",
+    "version": 3,
+    "finalized_at": None,
+    "deleted_at": None,
+    "created_at": "2025-01-15T10:02:11Z",
+    "updated_at": "2025-01-15T10:14:37Z",
+}
+
+
 class SessionNoteRead(SessionNoteBase):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True, json_schema_extra={"examples": [NOTE_EXAMPLE]})
 
     id: uuid.UUID
     client_id: uuid.UUID
@@ -135,7 +154,24 @@ class SessionNoteRead(SessionNoteBase):
 class SessionNoteVersionRead(SessionNoteBase):
     """The SOAP content of a note as it was at `version`, before the amendment that replaced it."""
 
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-0000000000d2",
+                    "note_id": NOTE_EXAMPLE["id"],
+                    "version": 4,
+                    "subjective": NOTE_EXAMPLE["subjective"],
+                    "objective": NOTE_EXAMPLE["objective"],
+                    "assessment": NOTE_EXAMPLE["assessment"],
+                    "plan": "Example plan, as finalized: weekly sessions.",
+                    "amended_by": "00000000-0000-4000-8000-0000000000a1",
+                    "amended_at": "2025-01-22T08:30:00Z",
+                }
+            ]
+        },
+    )
 
     id: uuid.UUID
     note_id: uuid.UUID = Field(validation_alias=AliasChoices("note_id", "session_id"))

@@ -18,7 +18,9 @@ router = APIRouter(prefix="/workspace", tags=["workspace"])
 
 
 class WorkspaceUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"time_zone": "America/New_York"}]}
+    )
 
     time_zone: str = Field(max_length=64, examples=["America/New_York"])
 

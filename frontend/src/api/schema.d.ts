@@ -664,7 +664,20 @@ export interface components {
              */
             status?: "scheduled" | "attended" | "cancelled" | "no-show";
         };
-        /** AppointmentRead */
+        /**
+         * AppointmentRead
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "created_at": "2025-01-10T14:25:00Z",
+         *       "ends_at": "2025-01-15T08:50:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000e1",
+         *       "location": "Room 2",
+         *       "notes": "Example: first session.",
+         *       "starts_at": "2025-01-15T08:00:00Z",
+         *       "status": "scheduled",
+         *       "updated_at": "2025-01-10T14:25:00Z"
+         *     }
+         */
         AppointmentRead: {
             /**
              * Client Id
@@ -757,7 +770,28 @@ export interface components {
              */
             status?: "scheduled" | "attended" | "cancelled" | "no-show";
         };
-        /** AuditEventRead */
+        /**
+         * AuditEventRead
+         * @example {
+         *       "action": "session.update",
+         *       "actor_token_id": null,
+         *       "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+         *       "details": {
+         *         "fields": [
+         *           "plan"
+         *         ],
+         *         "request_id": "6f1c2e0a9b7d4c3e8f5a1b2c3d4e5f60",
+         *         "version": 3
+         *       },
+         *       "id": 4182,
+         *       "ip_address": "203.0.113.7",
+         *       "occurred_at": "2025-01-15T10:14:37Z",
+         *       "resource_ids": [
+         *         "00000000-0000-4000-8000-0000000000d1"
+         *       ],
+         *       "resource_type": "session"
+         *     }
+         */
         AuditEventRead: {
             /** Action */
             action: string;
@@ -853,12 +887,35 @@ export interface components {
              */
             phone?: string | null;
         };
-        /** ClientImportResult */
+        /**
+         * ClientImportResult
+         * @example {
+         *       "imported": 250
+         *     }
+         */
         ClientImportResult: {
             /** Imported */
             imported: number;
         };
-        /** ClientRead */
+        /**
+         * ClientRead
+         * @example {
+         *       "address": "1 Example Street, Exampletown",
+         *       "archived_at": null,
+         *       "created_at": "2025-01-10T14:20:00Z",
+         *       "date_of_birth": "1985-04-12",
+         *       "email": "example.client@example.org",
+         *       "emergency_contact_name": "Example Contact",
+         *       "emergency_contact_phone": "+1 555 0101",
+         *       "first_name": "Example",
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "last_name": "Client",
+         *       "medical_history": "Example history: none relevant.",
+         *       "notes": "Example: prefers afternoon appointments.",
+         *       "phone": "+1 555 0100",
+         *       "updated_at": "2025-01-10T14:20:00Z"
+         *     }
+         */
         ClientRead: {
             /**
              * Address
@@ -1072,7 +1129,12 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
         Liveness: {
             /**
              * Status
@@ -1081,7 +1143,13 @@ export interface components {
              */
             status?: "ok";
         };
-        /** LoginRequest */
+        /**
+         * LoginRequest
+         * @example {
+         *       "email": "clinician@example.org",
+         *       "password": "a passphrase"
+         *     }
+         */
         LoginRequest: {
             /**
              * Email
@@ -1094,7 +1162,25 @@ export interface components {
              */
             password: string;
         };
-        /** LoginResponse */
+        /**
+         * LoginResponse
+         * @example {
+         *       "csrf_token": "q2v7Yk1nR0x8WmJ3c0t5Tz",
+         *       "idle_timeout_seconds": 900,
+         *       "user": {
+         *         "display_name": "Example Clinician",
+         *         "email": "clinician@example.org",
+         *         "id": "00000000-0000-4000-8000-0000000000a1",
+         *         "must_change_password": false,
+         *         "role": "clinician"
+         *       },
+         *       "workspace": {
+         *         "id": "00000000-0000-4000-8000-0000000000b1",
+         *         "name": "Example Practice",
+         *         "time_zone": "Europe/Berlin"
+         *       }
+         *     }
+         */
         LoginResponse: {
             /**
              * Csrf Token
@@ -1106,7 +1192,24 @@ export interface components {
             user: components["schemas"]["UserRead"];
             workspace: components["schemas"]["WorkspaceRead"];
         };
-        /** MeResponse */
+        /**
+         * MeResponse
+         * @example {
+         *       "auth_method": "token",
+         *       "user": {
+         *         "display_name": "Example Clinician",
+         *         "email": "clinician@example.org",
+         *         "id": "00000000-0000-4000-8000-0000000000a1",
+         *         "must_change_password": false,
+         *         "role": "clinician"
+         *       },
+         *       "workspace": {
+         *         "id": "00000000-0000-4000-8000-0000000000b1",
+         *         "name": "Example Practice",
+         *         "time_zone": "Europe/Berlin"
+         *       }
+         *     }
+         */
         MeResponse: {
             /**
              * Auth Method
@@ -1125,7 +1228,35 @@ export interface components {
             user: components["schemas"]["UserRead"];
             workspace: components["schemas"]["WorkspaceRead"];
         };
-        /** Page[AuditEventRead] */
+        /**
+         * Page[AuditEventRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "action": "session.update",
+         *           "actor_token_id": null,
+         *           "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+         *           "details": {
+         *             "fields": [
+         *               "plan"
+         *             ],
+         *             "request_id": "6f1c2e0a9b7d4c3e8f5a1b2c3d4e5f60",
+         *             "version": 3
+         *           },
+         *           "id": 4182,
+         *           "ip_address": "203.0.113.7",
+         *           "occurred_at": "2025-01-15T10:14:37Z",
+         *           "resource_ids": [
+         *             "00000000-0000-4000-8000-0000000000d1"
+         *           ],
+         *           "resource_type": "session"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_AuditEventRead_: {
             /** Items */
             items: components["schemas"]["AuditEventRead"][];
@@ -1136,7 +1267,32 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** Page[ClientRead] */
+        /**
+         * Page[ClientRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "address": "1 Example Street, Exampletown",
+         *           "archived_at": null,
+         *           "created_at": "2025-01-10T14:20:00Z",
+         *           "date_of_birth": "1985-04-12",
+         *           "email": "example.client@example.org",
+         *           "emergency_contact_name": "Example Contact",
+         *           "emergency_contact_phone": "+1 555 0101",
+         *           "first_name": "Example",
+         *           "id": "00000000-0000-4000-8000-000000000001",
+         *           "last_name": "Client",
+         *           "medical_history": "Example history: none relevant.",
+         *           "notes": "Example: prefers afternoon appointments.",
+         *           "phone": "+1 555 0100",
+         *           "updated_at": "2025-01-10T14:20:00Z"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_ClientRead_: {
             /** Items */
             items: components["schemas"]["ClientRead"][];
@@ -1147,7 +1303,33 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** Page[SessionNoteRead] */
+        /**
+         * Page[SessionNoteRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "appointment_id": null,
+         *           "assessment": "Example assessment: steady progress toward the example goal.",
+         *           "client_id": "00000000-0000-4000-8000-000000000001",
+         *           "created_at": "2025-01-15T10:02:11Z",
+         *           "deleted_at": null,
+         *           "duration_minutes": 50,
+         *           "finalized_at": null,
+         *           "id": "00000000-0000-4000-8000-0000000000d1",
+         *           "objective": "Example observation: calm, on time, engaged throughout.",
+         *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *           "session_date": "2025-01-15",
+         *           "status": "draft",
+         *           "subjective": "Example Client reports sleeping better since the last visit.",
+         *           "updated_at": "2025-01-15T10:14:37Z",
+         *           "version": 3
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_SessionNoteRead_: {
             /** Items */
             items: components["schemas"]["SessionNoteRead"][];
@@ -1158,7 +1340,27 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** Page[SessionNoteVersionRead] */
+        /**
+         * Page[SessionNoteVersionRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "amended_at": "2025-01-22T08:30:00Z",
+         *           "amended_by": "00000000-0000-4000-8000-0000000000a1",
+         *           "assessment": "Example assessment: steady progress toward the example goal.",
+         *           "id": "00000000-0000-4000-8000-0000000000d2",
+         *           "note_id": "00000000-0000-4000-8000-0000000000d1",
+         *           "objective": "Example observation: calm, on time, engaged throughout.",
+         *           "plan": "Example plan, as finalized: weekly sessions.",
+         *           "subjective": "Example Client reports sleeping better since the last visit.",
+         *           "version": 4
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_SessionNoteVersionRead_: {
             /** Items */
             items: components["schemas"]["SessionNoteVersionRead"][];
@@ -1169,7 +1371,30 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** Page[TokenRead] */
+        /**
+         * Page[TokenRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "created_at": "2025-01-15T09:00:00Z",
+         *           "expires_at": "2025-07-14T09:00:00Z",
+         *           "id": "00000000-0000-4000-8000-0000000000c1",
+         *           "last_used_at": "2025-01-20T17:45:12Z",
+         *           "name": "billing export",
+         *           "prefix": "cvt_EXAMPLEe",
+         *           "revoked_at": null,
+         *           "scopes": [
+         *             "clients:read",
+         *             "appointments:read"
+         *           ],
+         *           "user_id": "00000000-0000-4000-8000-0000000000a1"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_TokenRead_: {
             /** Items */
             items: components["schemas"]["TokenRead"][];
@@ -1180,7 +1405,23 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** Page[UserRead] */
+        /**
+         * Page[UserRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "display_name": "Example Clinician",
+         *           "email": "clinician@example.org",
+         *           "id": "00000000-0000-4000-8000-0000000000a1",
+         *           "must_change_password": false,
+         *           "role": "clinician"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
         Page_UserRead_: {
             /** Items */
             items: components["schemas"]["UserRead"][];
@@ -1191,14 +1432,25 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** PasswordChange */
+        /**
+         * PasswordChange
+         * @example {
+         *       "current_password": "a passphrase",
+         *       "new_password": "a new and longer passphrase"
+         *     }
+         */
         PasswordChange: {
             /** Current Password */
             current_password: string;
             /** New Password */
             new_password: string;
         };
-        /** PasswordChanged */
+        /**
+         * PasswordChanged
+         * @example {
+         *       "other_sessions_ended": 2
+         *     }
+         */
         PasswordChanged: {
             /** Other Sessions Ended */
             other_sessions_ended: number;
@@ -1213,6 +1465,9 @@ export interface components {
         /**
          * PublicReadiness
          * @description All the public readiness endpoint says: whether to send traffic here.
+         * @example {
+         *       "status": "ready"
+         *     }
          */
         PublicReadiness: {
             /**
@@ -1221,7 +1476,50 @@ export interface components {
              */
             status: "ready" | "degraded" | "unavailable";
         };
-        /** Readiness */
+        /**
+         * Readiness
+         * @example {
+         *       "audit": {
+         *         "lag_budget_seconds": 30,
+         *         "lag_seconds": 0.4,
+         *         "last_checkpoint_at": "2025-01-15T10:10:00Z",
+         *         "last_round_at": "2025-01-15T10:14:36Z",
+         *         "sealer_running": true,
+         *         "unsealed_events": 3
+         *       },
+         *       "database": {
+         *         "expected_revision": "0015",
+         *         "latency_ms": 1.8,
+         *         "reachable": true,
+         *         "schema_revision": "0015",
+         *         "writable": true,
+         *         "write_probed_at": "2025-01-15T10:14:30Z"
+         *       },
+         *       "key_ring": {
+         *         "active_key_age_seconds": 2592000,
+         *         "active_version": 2,
+         *         "consecutive_failures": 0,
+         *         "data_key_warnings": [],
+         *         "last_refresh_at": "2025-01-15T10:12:00Z",
+         *         "last_refresh_error": null,
+         *         "last_success_at": "2025-01-15T10:12:00Z",
+         *         "loaded": true,
+         *         "refresh_interval_seconds": 300,
+         *         "source": "AWS Secrets Manager secret carevault/keyring",
+         *         "versions": {
+         *           "1": "decrypt-only",
+         *           "2": "active"
+         *         }
+         *       },
+         *       "pgcrypto": {
+         *         "available": true,
+         *         "in_use": false
+         *       },
+         *       "phi_backend": "aesgcm",
+         *       "reasons": [],
+         *       "status": "ready"
+         *     }
+         */
         Readiness: {
             audit: components["schemas"]["AuditReadiness"];
             database: components["schemas"]["DatabaseReadiness"];
@@ -1240,12 +1538,22 @@ export interface components {
              */
             status: "ready" | "degraded" | "unavailable";
         };
-        /** ReauthRequest */
+        /**
+         * ReauthRequest
+         * @example {
+         *       "password": "a passphrase"
+         *     }
+         */
         ReauthRequest: {
             /** Password */
             password: string;
         };
-        /** ReauthResponse */
+        /**
+         * ReauthResponse
+         * @example {
+         *       "reauthenticated_until": "2025-01-15T09:05:00Z"
+         *     }
+         */
         ReauthResponse: {
             /**
              * Reauthenticated Until
@@ -1325,7 +1633,26 @@ export interface components {
              */
             version: number;
         };
-        /** SessionNoteRead */
+        /**
+         * SessionNoteRead
+         * @example {
+         *       "appointment_id": null,
+         *       "assessment": "Example assessment: steady progress toward the example goal.",
+         *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "created_at": "2025-01-15T10:02:11Z",
+         *       "deleted_at": null,
+         *       "duration_minutes": 50,
+         *       "finalized_at": null,
+         *       "id": "00000000-0000-4000-8000-0000000000d1",
+         *       "objective": "Example observation: calm, on time, engaged throughout.",
+         *       "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *       "session_date": "2025-01-15",
+         *       "status": "draft",
+         *       "subjective": "Example Client reports sleeping better since the last visit.",
+         *       "updated_at": "2025-01-15T10:14:37Z",
+         *       "version": 3
+         *     }
+         */
         SessionNoteRead: {
             /** Appointment Id */
             appointment_id: string | null;
@@ -1437,6 +1764,17 @@ export interface components {
         /**
          * SessionNoteVersionRead
          * @description The SOAP content of a note as it was at `version`, before the amendment that replaced it.
+         * @example {
+         *       "amended_at": "2025-01-22T08:30:00Z",
+         *       "amended_by": "00000000-0000-4000-8000-0000000000a1",
+         *       "assessment": "Example assessment: steady progress toward the example goal.",
+         *       "id": "00000000-0000-4000-8000-0000000000d2",
+         *       "note_id": "00000000-0000-4000-8000-0000000000d1",
+         *       "objective": "Example observation: calm, on time, engaged throughout.",
+         *       "plan": "Example plan, as finalized: weekly sessions.",
+         *       "subjective": "Example Client reports sleeping better since the last visit.",
+         *       "version": 4
+         *     }
          */
         SessionNoteVersionRead: {
             /**
@@ -1482,7 +1820,12 @@ export interface components {
             /** Version */
             version: number;
         };
-        /** TemporaryPassword */
+        /**
+         * TemporaryPassword
+         * @example {
+         *       "temporary_password": "a temporary passphrase"
+         *     }
+         */
         TemporaryPassword: {
             /**
              * Temporary Password
@@ -1490,7 +1833,16 @@ export interface components {
              */
             temporary_password: string;
         };
-        /** TokenCreate */
+        /**
+         * TokenCreate
+         * @example {
+         *       "expires_in_days": 180,
+         *       "name": "billing export",
+         *       "scopes": [
+         *         "clients:read"
+         *       ]
+         *     }
+         */
         TokenCreate: {
             /**
              * Expires In Days
@@ -1512,7 +1864,24 @@ export interface components {
              */
             scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read")[];
         };
-        /** TokenCreated */
+        /**
+         * TokenCreated
+         * @example {
+         *       "created_at": "2025-01-15T09:00:00Z",
+         *       "expires_at": "2025-07-14T09:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000c1",
+         *       "last_used_at": null,
+         *       "name": "billing export",
+         *       "prefix": "cvt_EXAMPLEe",
+         *       "revoked_at": null,
+         *       "scopes": [
+         *         "clients:read",
+         *         "appointments:read"
+         *       ],
+         *       "token": "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE",
+         *       "user_id": "00000000-0000-4000-8000-0000000000a1"
+         *     }
+         */
         TokenCreated: {
             /**
              * Created At
@@ -1547,7 +1916,23 @@ export interface components {
              */
             user_id: string;
         };
-        /** TokenRead */
+        /**
+         * TokenRead
+         * @example {
+         *       "created_at": "2025-01-15T09:00:00Z",
+         *       "expires_at": "2025-07-14T09:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000c1",
+         *       "last_used_at": "2025-01-20T17:45:12Z",
+         *       "name": "billing export",
+         *       "prefix": "cvt_EXAMPLEe",
+         *       "revoked_at": null,
+         *       "scopes": [
+         *         "clients:read",
+         *         "appointments:read"
+         *       ],
+         *       "user_id": "00000000-0000-4000-8000-0000000000a1"
+         *     }
+         */
         TokenRead: {
             /**
              * Created At
@@ -1577,7 +1962,15 @@ export interface components {
              */
             user_id: string;
         };
-        /** UserCreate */
+        /**
+         * UserCreate
+         * @example {
+         *       "display_name": "New Clinician",
+         *       "email": "new.clinician@example.org",
+         *       "password": "a long first passphrase",
+         *       "role": "clinician"
+         *     }
+         */
         UserCreate: {
             /**
              * Display Name
@@ -1595,7 +1988,16 @@ export interface components {
              */
             role?: "owner" | "clinician";
         };
-        /** UserRead */
+        /**
+         * UserRead
+         * @example {
+         *       "display_name": "Example Clinician",
+         *       "email": "clinician@example.org",
+         *       "id": "00000000-0000-4000-8000-0000000000a1",
+         *       "must_change_password": false,
+         *       "role": "clinician"
+         *     }
+         */
         UserRead: {
             /** Disabled At */
             disabled_at?: string | null;
@@ -1620,7 +2022,14 @@ export interface components {
              */
             role: "owner" | "clinician";
         };
-        /** WorkspaceRead */
+        /**
+         * WorkspaceRead
+         * @example {
+         *       "id": "00000000-0000-4000-8000-0000000000b1",
+         *       "name": "Example Practice",
+         *       "time_zone": "Europe/Berlin"
+         *     }
+         */
         WorkspaceRead: {
             /**
              * Id
@@ -1636,7 +2045,12 @@ export interface components {
              */
             time_zone: string;
         };
-        /** WorkspaceUpdate */
+        /**
+         * WorkspaceUpdate
+         * @example {
+         *       "time_zone": "America/New_York"
+         *     }
+         */
         WorkspaceUpdate: {
             /**
              * Time Zone
@@ -1673,6 +2087,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "client_id": "00000000-0000-4000-8000-000000000001",
+                     *         "created_at": "2025-01-10T14:25:00Z",
+                     *         "ends_at": "2025-01-15T08:50:00Z",
+                     *         "id": "00000000-0000-4000-8000-0000000000e1",
+                     *         "location": "Room 2",
+                     *         "notes": "Example: first session.",
+                     *         "starts_at": "2025-01-15T08:00:00Z",
+                     *         "status": "scheduled",
+                     *         "updated_at": "2025-01-10T14:25:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AppointmentRead"][];
                 };
             };
@@ -1696,6 +2125,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1802,6 +2240,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -1896,6 +2343,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -1972,6 +2428,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2077,6 +2542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2168,6 +2642,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2325,8 +2808,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Validation failed; details name the fields */
-            422: {
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2390,17 +2873,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing CSRF header, or the role does not allow it */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed; details name the fields */
-            422: {
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2470,6 +2944,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2557,6 +3040,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2652,6 +3144,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -2735,6 +3236,15 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2834,6 +3344,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -2908,6 +3427,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2998,6 +3526,15 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3099,6 +3636,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -3175,6 +3721,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3264,6 +3819,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3365,6 +3929,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -3406,6 +3979,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {"first_name": "Example", "last_name": "Client", "email": "ex@example.org"} */
                 "application/x-ndjson": string;
                 /**
                  * @example first_name,last_name,email
@@ -3460,6 +4034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3469,7 +4052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Unsupported Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3549,6 +4132,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3643,6 +4235,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3749,6 +4350,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3843,6 +4453,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -3919,6 +4538,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4017,6 +4645,15 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4131,6 +4768,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4218,6 +4864,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4315,6 +4970,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -4389,8 +5053,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Validation failed; details name the fields */
-            422: {
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4413,6 +5077,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "audit": {
+                     *         "lag_budget_seconds": 30,
+                     *         "lag_seconds": 0.4,
+                     *         "last_checkpoint_at": "2025-01-15T10:10:00Z",
+                     *         "last_round_at": "2025-01-15T10:14:36Z",
+                     *         "sealer_running": true,
+                     *         "unsealed_events": 3
+                     *       },
+                     *       "database": {
+                     *         "error": "ConnectionRefusedError",
+                     *         "expected_revision": "0015",
+                     *         "reachable": false,
+                     *         "recent_failure": "database_unavailable",
+                     *         "schema_revision": null
+                     *       },
+                     *       "key_ring": {
+                     *         "active_key_age_seconds": 2592000,
+                     *         "active_version": 2,
+                     *         "consecutive_failures": 0,
+                     *         "data_key_warnings": [],
+                     *         "last_refresh_at": "2025-01-15T10:12:00Z",
+                     *         "last_refresh_error": null,
+                     *         "last_success_at": "2025-01-15T10:12:00Z",
+                     *         "loaded": true,
+                     *         "refresh_interval_seconds": 300,
+                     *         "source": "AWS Secrets Manager secret carevault/keyring",
+                     *         "versions": {
+                     *           "1": "decrypt-only",
+                     *           "2": "active"
+                     *         }
+                     *       },
+                     *       "pgcrypto": {
+                     *         "available": true,
+                     *         "in_use": false
+                     *       },
+                     *       "phi_backend": "aesgcm",
+                     *       "reasons": [
+                     *         "database_unreachable"
+                     *       ],
+                     *       "status": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
@@ -4461,6 +5169,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4548,6 +5265,15 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4658,6 +5384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -4743,8 +5478,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4850,6 +5585,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4930,6 +5674,15 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5019,6 +5772,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublicReadiness"];
                 };
             };

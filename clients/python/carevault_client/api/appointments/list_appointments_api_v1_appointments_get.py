@@ -64,6 +64,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
 

@@ -66,6 +66,11 @@ def _parse_response(
 
         return response_409
 
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
