@@ -5,9 +5,12 @@
 
 The document is built in-process (no database, no server), written to a temporary file and
 handed to openapi-python-client (pinned in the `dev` extra) with tools/client_templates, which
-gives the package a hatchling build. The output depends only on the document, the generator's
-version and ruff's, so `--check` (run by `make lint`) catches an API change without a
-regenerated client, like the UI's `npm run check:api`.
+gives the package a hatchling build. The modules under tools/client_templates/extra are
+copied into the package as they are: operations the generator cannot write, such as
+`POST /clients/import` with its CSV or JSON-lines body. The output depends only on the
+document, the generator's version, ruff's and those modules, so `--check` (run by
+`make lint`) catches an API change without a regenerated client, like the UI's
+`npm run check:api`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "clients" / "python"
 TEMPLATES = Path(__file__).resolve().parent / "client_templates"
+# Hand-written modules, at their place in the package (the generator ignores this folder).
+EXTRA = TEMPLATES / "extra"
 PACKAGE = "carevault_client"
 # Caches and build products that may sit in the output without being part of it.
 IGNORED = {"__pycache__", ".ruff_cache", ".mypy_cache", "build", "dist", ".pytest_cache"}
@@ -75,6 +80,7 @@ def generate(destination: Path) -> None:
         )
     if result.returncode != 0 or not (destination / PACKAGE).is_dir():
         sys.exit(f"openapi-python-client failed:\n{result.stdout}\n{result.stderr}")
+    add_extra_modules(destination / PACKAGE)
     # The package's own pyproject.toml holds the ruff settings these use (and `ruff check
     # clients` from the repository root uses too).
     for ruff in (["check", "--fix-only", "--quiet", "."], ["format", "--quiet", "."]):
@@ -84,6 +90,19 @@ def generate(destination: Path) -> None:
     for ignored in IGNORED:
         for path in destination.rglob(ignored):
             shutil.rmtree(path, ignore_errors=True)
+
+
+def add_extra_modules(package: Path) -> None:
+    """Copy the hand-written modules in; never over a generated one (once the generator
+    writes an operation itself, its hand-written module goes)."""
+    for source in sorted(EXTRA.rglob("*.py")):
+        if IGNORED.intersection(source.relative_to(EXTRA).parts):
+            continue
+        target = package / source.relative_to(EXTRA)
+        if target.exists():
+            sys.exit(f"{target.relative_to(package)} is generated now: delete {source}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
 
 
 def files(root: Path) -> dict[str, bytes]:

@@ -40,6 +40,9 @@ from carevault_client.api.clients import (  # noqa: E402
     create_client_api_v1_clients_post as create_client,
 )
 from carevault_client.api.clients import (  # noqa: E402
+    import_clients_api_v1_clients_import_post as import_clients,
+)
+from carevault_client.api.clients import (  # noqa: E402
     search_clients_api_v1_clients_search_post as search_clients,
 )
 from carevault_client.api.session_notes import (  # noqa: E402
@@ -62,6 +65,7 @@ from carevault_client.api.session_notes import (  # noqa: E402
 )
 from carevault_client.models import (  # noqa: E402
     ClientCreate,
+    ClientImportResult,
     ClientRead,
     ClientSearch,
     ErrorResponse,
@@ -179,6 +183,69 @@ def test_the_generated_package_is_the_repositorys() -> None:
     import carevault_client
 
     assert Path(carevault_client.__file__).resolve().is_relative_to(CLIENT_ROOT)
+
+
+def test_the_import_module_parses_every_status_the_document_declares() -> None:
+    """The hand-written import module (tools/client_templates/extra) answers like a generated
+    one: `ErrorResponse` for exactly the error statuses the document declares."""
+    from carevault.api.app import create_app
+
+    document = create_app(database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none").openapi()
+    operation = document["paths"]["/api/v1/clients/import"]["post"]
+    statuses = {int(status) for status in operation["responses"]}
+    assert {status for status in statuses if status >= 400} == import_clients.ERROR_STATUSES
+    assert {status for status in statuses if status < 400} == {201}
+    assert set(operation["requestBody"]["content"]) == {"text/csv", "application/x-ndjson"}
+
+
+def test_clients_are_imported_with_the_client_package(live_server: LiveServer) -> None:
+    """`POST /clients/import` (a CSV or JSON-lines body, which the generator cannot write),
+    through the package's hand-written module: with a token, an idempotent retry, JSON
+    lines, a refused file, and async with a cookie session. Runs before the flow below,
+    which revokes the token."""
+    csv = "first_name,last_name,email\nImported,Example,imported@client.example\nSecond,Example,\n"
+    key = str(uuid.uuid4())
+    api = AuthenticatedClient(base_url=live_server.base, token=live_server.token, timeout=TIMEOUT)
+    with api:
+        first = import_clients.sync_detailed(client=api, body=csv, idempotency_key=key)
+        assert first.status_code == 201, first.content
+        assert isinstance(first.parsed, ClientImportResult)
+        assert first.parsed.imported == 2
+        retry = import_clients.sync_detailed(client=api, body=csv.encode(), idempotency_key=key)
+        assert retry.status_code == 201, retry.content
+        assert retry.headers.get("Idempotent-Replayed") == "true"
+        found = search_clients.sync(client=api, body=ClientSearch(q="imported@client.example"))
+        assert isinstance(found, PageClientRead)
+        assert found.total == 1  # the retry imported nothing
+        assert found.items[0].first_name == "Imported"
+
+        lines = '{"first_name": "Json", "last_name": "Lines"}\n'
+        ndjson = import_clients.sync(client=api, body=lines, content_type="application/x-ndjson")
+        assert isinstance(ndjson, ClientImportResult)
+        assert ndjson.imported == 1
+
+        bad = import_clients.sync_detailed(
+            client=api, body="first_name,last_name,email\nBad,Row,not-an-email\n"
+        )
+        assert bad.status_code == 422
+        assert isinstance(bad.parsed, ErrorResponse)
+        assert bad.parsed.error.code == "import_rejected"
+        assert [(d["line"], d["field"]) for d in bad.parsed.error.details] == [(2, "email")]
+
+    async def import_with_the_browser_session() -> ClientImportResult | ErrorResponse | None:
+        async with Client(
+            base_url=live_server.base,
+            cookies={"carevault_session": live_server.cookie},
+            headers={"X-CSRF-Token": live_server.csrf},
+            timeout=TIMEOUT,
+        ) as browser:
+            return await import_clients.asyncio(
+                client=browser, body="first_name,last_name\nAsync,Example\n"
+            )
+
+    answer = asyncio.run(import_with_the_browser_session())
+    assert isinstance(answer, ClientImportResult)
+    assert answer.imported == 1
 
 
 def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> None:

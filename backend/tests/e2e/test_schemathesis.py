@@ -145,7 +145,11 @@ def run_schemathesis(
         command += ["--header", header]
     if only is not None:
         command += ["--include-path-regex", only]
-    return subprocess.run(command, capture_output=True, text=True, timeout=900)
+    # Teaches it to send the import's JSON lines (application/x-ndjson).
+    hooks = {"SCHEMATHESIS_HOOKS": str(Path(__file__).with_name("schemathesis_hooks.py"))}
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=900, env=os.environ | hooks
+    )
 
 
 @pytest.mark.parametrize("identity", ["signed_out", "token", "cookie"])
