@@ -109,6 +109,20 @@ class Settings(BaseSettings):
             raise ValueError(str(unknown)) from None
         return value
 
+    # The phone region new practices start with (owners change their own): how a number
+    # written without its country code is read (carevault.workspaces.phones).
+    default_phone_region: str = "US"
+
+    @field_validator("default_phone_region")
+    @classmethod
+    def _known_phone_region(cls, value: str) -> str:
+        from carevault.workspaces.phones import UnknownRegion, region_code
+
+        try:
+            return region_code(value)
+        except UnknownRegion as unknown:
+            raise ValueError(str(unknown)) from None
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.env is not Environment.PRODUCTION:

@@ -43,6 +43,22 @@ class CsvStats:
     fields_per_row: float
 
 
+def _us_phones(fake: Faker, count: int) -> list[str]:
+    """Faker's US numbers, as variously written as in real exports, keeping only those a US
+    practice accepts (Faker also writes some with a 001 prefix, which is no US number)."""
+    from carevault.workspaces.phones import NotAPhoneNumber, read_phone
+
+    phones: list[str] = []
+    while len(phones) < count:
+        phone = fake.phone_number()
+        try:
+            read_phone(phone, "US")
+        except NotAPhoneNumber:
+            continue
+        phones.append(phone)
+    return phones
+
+
 class PracticeData:
     """Seeded pools of fake values."""
 
@@ -53,7 +69,7 @@ class PracticeData:
         self.first_names = [fake.first_name() for _ in range(POOL)]
         self.last_names = [fake.last_name() for _ in range(POOL)]
         self.domains = [fake.free_email_domain() for _ in range(50)]
-        self.phones = [fake.phone_number() for _ in range(POOL)]
+        self.phones = _us_phones(fake, POOL)
         self.addresses = [fake.address().replace("\n", ", ") for _ in range(POOL)]
         self.sentences = [fake.sentence(nb_words=12) for _ in range(POOL)]
 

@@ -86,6 +86,11 @@ class WorkspaceRead(BaseModel):
         "dates of birth may not be after it)",
         examples=["Europe/Berlin"],
     )
+    phone_region: str = Field(
+        description="ISO 3166 region whose national phone numbers the practice writes: a "
+        "number without its country code is read as one of this region's",
+        examples=["GB"],
+    )
 
 
 class LoginResponse(BaseModel):

@@ -49,15 +49,16 @@ def import_clients(
     async def run_import(binary: io.BufferedReader, progress: ImportProgress) -> int:
         head = binary.peek(4096)[:4096].decode("utf-8", errors="ignore")
         chosen = file_format or importing.detect_format(file.name, head)
-        records = importing.validated(
-            importing.read_rows(importing.text_lines(binary), chosen),  # type: ignore[arg-type]
-            ignore_unknown_columns=ignore_unknown_columns,
-            max_rows=settings.import_max_rows,
-        )
         async with one_off_session(url) as db:
             space = await get_by_name(db, workspace)
             if space is None:
                 raise fail(f"no workspace named {workspace!r}")
+            records = importing.validated(
+                importing.read_rows(importing.text_lines(binary), chosen),  # type: ignore[arg-type]
+                phone_region=space.phone_region,
+                ignore_unknown_columns=ignore_unknown_columns,
+                max_rows=settings.import_max_rows,
+            )
             return await importing.import_clients(
                 db,
                 Actor(space.id),

@@ -55,7 +55,9 @@ def users_create(
 
     async def create() -> tuple[bool, str]:
         async with one_off_session(url) as db:
-            space, created = await get_or_create(db, workspace, settings.default_time_zone)
+            space, created = await get_or_create(
+                db, workspace, settings.default_time_zone, settings.default_phone_region
+            )
             user = await create_user(
                 db, space, email=email, password=password, role=role_value, display_name=name
             )

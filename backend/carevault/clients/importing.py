@@ -28,7 +28,15 @@ from itertools import islice
 from operator import attrgetter
 from typing import IO, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -42,12 +50,14 @@ from carevault.api.fields import (
 )
 from carevault.audit import service as audit
 from carevault.clients.models import Client
+from carevault.clients.phone_index import PHONE_FIELDS, index_columns
 from carevault.crypto import PhiBackend, PracticeBlindIndex, current_cipher
 from carevault.crypto.registry import current_backend
 from carevault.crypto.types import EncryptedString
 from carevault.db.deadlines import DeadlineExceeded, remaining
 from carevault.db.encryption import bound_rows
 from carevault.workspaces.keys import load_workspace_keys, provision
+from carevault.workspaces.phones import NotAPhoneNumber, PhoneNumber, read_phone
 
 BATCH_ROWS = 1000
 MAX_REPORTED_ERRORS = 100
@@ -118,6 +128,32 @@ class ClientImportRow(BaseModel):
         if value is not None and value > latest_local_date():
             raise ValueError("is in the future")
         return value
+
+    # `phone` as read in the practice's region (`read_phones`), for its blind index.
+    _phone_number: PhoneNumber | None = PrivateAttr(default=None)
+
+    def read_phones(self, region: str) -> list[tuple[str, str]]:
+        """Read the phone fields in the practice's `region`; (field, why) for each that is
+        not a possible number."""
+        problems = []
+        for name in PHONE_FIELDS:
+            text = getattr(self, name)
+            if text is None:
+                continue
+            try:
+                number = read_phone(text, region)
+            except NotAPhoneNumber as bad:
+                problems.append((name, str(bad)))
+                continue
+            if name == "phone":
+                self._phone_number = number
+        return problems
+
+    @property
+    def phone_number(self) -> PhoneNumber | None:
+        if self.phone is not None and self._phone_number is None:
+            raise RuntimeError("an imported row's phone must be read first (validated())")
+        return self._phone_number
 
 
 @dataclass(frozen=True)
@@ -241,28 +277,32 @@ KNOWN_COLUMNS = frozenset(ClientImportRow.model_fields)
 
 
 def _problems(
-    line: int, fields: dict[str, Any], ignore_unknown_columns: bool
+    line: int, fields: dict[str, Any], ignore_unknown_columns: bool, phone_region: str
 ) -> tuple[ClientImportRow | None, list[RowError]]:
     if ERROR_KEY in fields:
         return None, [RowError(line, None, str(fields[ERROR_KEY]))]
     if ignore_unknown_columns:
         fields = {k: v for k, v in fields.items() if k in KNOWN_COLUMNS}
     try:
-        return ClientImportRow.model_validate(fields), []
+        record = ClientImportRow.model_validate(fields)
     except ValidationError as exc:
         return None, [
             RowError(line, ".".join(str(p) for p in problem["loc"]) or None, problem["msg"])
             for problem in exc.errors()
         ]
+    problems = [RowError(line, name, why) for name, why in record.read_phones(phone_region)]
+    return (None, problems) if problems else (record, [])
 
 
 def validated(
     rows: Iterable[tuple[int, dict[str, Any]]],
     *,
+    phone_region: str,
     ignore_unknown_columns: bool = False,
     max_rows: int = DEFAULT_MAX_ROWS,
 ) -> Iterator[ClientImportRow]:
-    """The valid records, in file order, as they are read. At the first bad row it stops
+    """The valid records, in file order, as they are read, phone numbers read in the
+    practice's `phone_region` (carevault.workspaces.phones). At the first bad row it stops
     yielding, reads the rest only to list up to `MAX_REPORTED_ERRORS` problems (the first
     bad row first), and raises `ImportRejected`: a consumer that writes what it is given
     inside a transaction and lets the exception roll it back imports all rows or none.
@@ -275,7 +315,7 @@ def validated(
             message = f"more than {max_rows} rows; split the file (CAREVAULT_IMPORT_MAX_ROWS)"
             errors.append(RowError(line, None, message))
             raise ImportRejected(errors[:MAX_REPORTED_ERRORS], total_errors + 1)
-        record, problems = _problems(line, fields, ignore_unknown_columns)
+        record, problems = _problems(line, fields, ignore_unknown_columns, phone_region)
         if problems:
             total_errors += len(problems)
             errors.extend(problems[: MAX_REPORTED_ERRORS - len(errors)])
@@ -288,11 +328,19 @@ def validated(
 def validate(
     rows: Iterable[tuple[int, dict[str, Any]]],
     *,
+    phone_region: str,
     ignore_unknown_columns: bool = False,
     max_rows: int = DEFAULT_MAX_ROWS,
 ) -> list[ClientImportRow]:
     """Every record of a small file at once (tests, tools); imports stream `validated`."""
-    return list(validated(rows, ignore_unknown_columns=ignore_unknown_columns, max_rows=max_rows))
+    return list(
+        validated(
+            rows,
+            phone_region=phone_region,
+            ignore_unknown_columns=ignore_unknown_columns,
+            max_rows=max_rows,
+        )
+    )
 
 
 def detect_format(name: str, head: str) -> ImportFormat:
@@ -307,7 +355,14 @@ def detect_format(name: str, head: str) -> ImportFormat:
 # Writing ---------------------------------------------------------------------------------
 
 RECORD_FIELDS = tuple(ClientImportRow.model_fields)
-COPY_COLUMNS = ("id", "workspace_id", *RECORD_FIELDS, "email_bidx", "phone_bidx")
+COPY_COLUMNS = (
+    "id",
+    "workspace_id",
+    *RECORD_FIELDS,
+    "email_bidx",
+    "phone_bidx",
+    "phone_bidx_region",
+)
 _record_values = attrgetter(*RECORD_FIELDS)
 
 
@@ -355,20 +410,22 @@ class _BatchWriter:
 
     async def _copy(self, batch: list[ClientImportRow]) -> None:
         workspace_id, workspace = self.workspace_id, self.workspace_id.bytes
-        email_index, phone_index, scope = self.index.email, self.index.phone, self.scope
+        index, email_index, scope = self.index, self.index.email, self.scope
         sealers = self._sealers
         rows = []
         for record in batch:
             row_id = uuid.uuid4()
             binding = (workspace, row_id.bytes)
             values = _record_values(record)
+            phone = index_columns(index, record.phone_number, scope)
             rows.append(
                 (
                     row_id,
                     workspace_id,
                     *[seal(value, binding) for seal, value in zip(sealers, values, strict=True)],
                     email_index(record.email, scope),
-                    phone_index(record.phone, scope),
+                    phone["phone_bidx"],
+                    phone["phone_bidx_region"],
                 )
             )
             self.created += binding[1]
@@ -399,7 +456,7 @@ class _BatchWriter:
                 id=row_id,
                 workspace_id=self.workspace_id,
                 email_bidx=self.index.email(record.email, self.scope),
-                phone_bidx=self.index.phone(record.phone, self.scope),
+                **index_columns(self.index, record.phone_number, self.scope),
             )
             rows.append(values)
             self.created += row_id.bytes

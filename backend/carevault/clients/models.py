@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import DateTime, Index, LargeBinary
+from sqlalchemy import DateTime, Index, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedDate, EncryptedString
@@ -30,4 +30,8 @@ class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     notes: Mapped[str | None] = mapped_column(EncryptedString())
     email_bidx: Mapped[bytes | None] = mapped_column(LargeBinary)
     phone_bidx: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # The practice's phone region `phone` was read in when `phone_bidx` was computed from its
+    # E.164 form; NULL with a phone: the digits-only index of rows written before migration
+    # 0016, until `carevault reindex-phones` (carevault.clients.phone_index).
+    phone_bidx_region: Mapped[str | None] = mapped_column(String(2))
     archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -14,6 +14,7 @@ from carevault.api.pagination import Page, PageParams, Pagination
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.clients import importing, service
 from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
+from carevault.workspaces.phones import practice_phone_region
 
 router = APIRouter(prefix="/clients", tags=["clients"])
 
@@ -80,6 +81,7 @@ async def import_clients(
     lines = importing.text_lines(io.BytesIO(await request.body()))
     records = importing.validated(
         importing.read_rows(lines, file_format),  # type: ignore[arg-type]
+        phone_region=await practice_phone_region(db, owner.workspace_id),
         max_rows=state.settings.import_max_rows,
     )
     try:

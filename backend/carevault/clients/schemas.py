@@ -112,11 +112,11 @@ class ClientCreate(ClientBase, StrictModel):
                     "first_name": "Example",
                     "last_name": "Client",
                     "email": "example.client@example.org",
-                    "phone": "+1 555 0100",
+                    "phone": "+1 555 010 0100",
                     "date_of_birth": "1985-04-12",
                     "address": "1 Example Street, Exampletown",
                     "emergency_contact_name": "Example Contact",
-                    "emergency_contact_phone": "+1 555 0101",
+                    "emergency_contact_phone": "+1 555 010 0101",
                     "medical_history": "Example history: none relevant.",
                     "notes": "Example: prefers afternoon appointments.",
                 }
@@ -135,7 +135,7 @@ class ClientUpdate(ClientBase, StrictModel):
     model_config = ConfigDict(
         json_schema_extra={
             "minProperties": 1,
-            "examples": [{"phone": "+1 555 0199", "notes": None}],
+            "examples": [{"phone": "+1 555 010 0199", "notes": None}],
         }
     )
 

@@ -19,7 +19,10 @@ docs/encryption.md say what that does and does not change).
 Email and phone searches never decrypt to find anything: `q` is normalised and hashed into
 the workspace's blind index (an HMAC; see `carevault.crypto.blind_index`), the indexed
 `email_bidx` / `phone_bidx` columns answer an exact match in the database, and the few
-matches are ordered by name after decrypting theirs.
+matches are ordered by name after decrypting theirs. A phone number is normalised to its
+E.164 form, read in the practice's phone region (`555-010-4477` in a US practice and
+`+1 (555) 010-4477` are one number); `carevault.clients.phone_index` says how rows indexed
+before that are still found.
 
 Rejected alternatives, which put something derived from names in the database: a blind
 index of each normalised name (exact-name match only), blind indexes of name prefixes or
@@ -48,14 +51,21 @@ from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
-from carevault.clients import listing
+from carevault.clients import listing, phone_index
 from carevault.clients.models import Client
+from carevault.clients.phone_index import PHONE_FIELDS
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.clock import utc_now
-from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone
+from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone_digits
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
+from carevault.workspaces.phones import (
+    NotAPhoneNumber,
+    PhoneNumber,
+    practice_phone_region,
+    read_phone,
+)
 from carevault.workspaces.time import after_practice_today
 
 RESOURCE_TYPE = "client"
@@ -69,20 +79,44 @@ def search_kind(q: str) -> SearchKind:
     """How `q` is searched: an email or a phone number exactly, anything else as a name."""
     if "@" in q:
         return "email"
-    if len(normalize_phone(q)) >= PHONE_SEARCH_MIN_DIGITS:
+    if len(normalize_phone_digits(q)) >= PHONE_SEARCH_MIN_DIGITS:
         return "phone"
     return "name"
 
 
-def _blind_indexes(changes: dict[str, Any], workspace_id: uuid.UUID) -> dict[str, bytes | None]:
+async def _read_phones(
+    db: AsyncSession, workspace_id: uuid.UUID, changes: dict[str, Any]
+) -> dict[str, PhoneNumber]:
+    """The phone numbers among `changes`, read in the practice's region; a 422 naming every
+    phone field that does not hold a possible number, and why (never the number)."""
+    written = {name: changes[name] for name in PHONE_FIELDS if changes.get(name) is not None}
+    if not written:
+        return {}
+    region = await practice_phone_region(db, workspace_id)
+    numbers: dict[str, PhoneNumber] = {}
+    problems = []
+    for name, text in written.items():
+        try:
+            numbers[name] = read_phone(text, region)
+        except NotAPhoneNumber as bad:
+            problems.append({"field": name, "message": str(bad), "reason": bad.reason})
+    if problems:
+        message = "; ".join(f"{problem['field']} {problem['message']}" for problem in problems)
+        raise ApiError(422, "validation_error", message, details=problems)
+    return numbers
+
+
+def _blind_indexes(
+    changes: dict[str, Any], workspace_id: uuid.UUID, numbers: dict[str, PhoneNumber]
+) -> dict[str, Any]:
     """The blind-index columns to write for the email and phone among `changes`."""
     index = PracticeBlindIndex(current_cipher())
     scope = str(workspace_id)
-    columns: dict[str, bytes | None] = {}
+    columns: dict[str, Any] = {}
     if "email" in changes:
         columns["email_bidx"] = index.email(changes["email"], scope)
     if "phone" in changes:
-        columns["phone_bidx"] = index.phone(changes["phone"], scope)
+        columns |= phone_index.index_columns(index, numbers.get("phone"), scope)
     return columns
 
 
@@ -131,10 +165,11 @@ async def _refuse_future_birth_date(
 async def create_client(db: AsyncSession, principal: Principal, body: ClientCreate) -> Client:
     await _refuse_future_birth_date(db, principal.workspace_id, body.date_of_birth)
     values = body.model_dump()
+    numbers = await _read_phones(db, principal.workspace_id, values)
     client = Client(
         workspace_id=principal.workspace_id,
         **values,
-        **_blind_indexes(values, principal.workspace_id),
+        **_blind_indexes(values, principal.workspace_id, numbers),
     )
     db.add(client)
     await db.flush()
@@ -171,8 +206,14 @@ async def list_clients(
     if kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
         # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
-        candidates = PracticeBlindIndex(current_cipher()).candidates(kind, q, str(workspace_id))
-        column = Client.email_bidx if kind == "email" else Client.phone_bidx
+        blind = PracticeBlindIndex(current_cipher())
+        if kind == "email":
+            candidates = blind.candidates(kind, q, str(workspace_id))
+            column = Client.email_bidx
+        else:
+            region = await practice_phone_region(db, workspace_id)
+            candidates = phone_index.search_candidates(blind, q, region, str(workspace_id))
+            column = Client.phone_bidx
         scope = in_workspace(Client, workspace_id).where(column.in_(candidates))
         if not include_archived:
             scope = scope.where(Client.archived_at.is_(None))
@@ -224,8 +265,10 @@ async def update_client(
     if not changes:
         raise ApiError(422, "no_changes", "send at least one field to change")
     await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
+    numbers = await _read_phones(db, principal.workspace_id, changes)
     client = await _clients.get(db, principal.workspace_id, client_id)
-    for field, value in (changes | _blind_indexes(changes, principal.workspace_id)).items():
+    indexes = _blind_indexes(changes, principal.workspace_id, numbers)
+    for field, value in (changes | indexes).items():
         setattr(client, field, value)
     client.updated_at = utc_now()
     await db.flush()

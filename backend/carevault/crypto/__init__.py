@@ -16,8 +16,9 @@ from carevault.crypto.binding import (
 from carevault.crypto.blind_index import (
     BlindIndex,
     PracticeBlindIndex,
+    checked_e164,
     normalize_email,
-    normalize_phone,
+    normalize_phone_digits,
 )
 from carevault.crypto.cipher import FieldCipher, RingSource, StaticRing
 from carevault.crypto.datakeys import DataKeyCache, new_wrapped_data_key, unwrap_data_key
@@ -57,11 +58,12 @@ __all__ = [
     "bind",
     "bind_row_values",
     "bind_to",
+    "checked_e164",
     "current_cipher",
     "install",
     "new_wrapped_data_key",
     "normalize_email",
-    "normalize_phone",
+    "normalize_phone_digits",
     "uninstall",
     "unwrap_data_key",
 ]

@@ -6,6 +6,13 @@ the practice is shredded, so its indexes can no longer confirm a guess) or, for 
 before, the ring-wide key (`BlindIndex`). The kind ("email", "phone") and a scope (the
 workspace) are part of the hashed input, so the same address in two workspaces, or an email
 equal to a phone string, never collide.
+
+Phone numbers have two kinds. `phone-e164` takes a number already in E.164 form
+(`+442079460018`): reading what a clinician typed into that form depends on the practice's
+region and on libphonenumber, which belong to the application (carevault.workspaces.phones),
+not to this library, so this module only checks the shape. `phone` is the digits-only
+index written before E.164 existed here (migration 0016), kept so those rows are found until
+they are reindexed, and for stored text that never read as a phone number.
 """
 
 from __future__ import annotations
@@ -20,17 +27,32 @@ from carevault.crypto.cipher import FieldCipher, RingSource
 
 BLIND_INDEX_BYTES = 32
 _NON_DIGITS = re.compile(r"\D")
+# "+", a country code that does not start with 0, and the rest: at most 20 digits in all
+# (E.164 allows 15; libphonenumber reads some national numbers longer than that).
+_E164 = re.compile(r"\+[1-9][0-9]{1,19}", re.ASCII)
 
 
 def normalize_email(value: str) -> str:
     return unicodedata.normalize("NFKC", value).strip().lower()
 
 
-def normalize_phone(value: str) -> str:
+def normalize_phone_digits(value: str) -> str:
+    """The `phone` kind (before E.164): every decimal digit, nothing else."""
     return _NON_DIGITS.sub("", unicodedata.normalize("NFKC", value))
 
 
-_NORMALIZERS = {"email": normalize_email, "phone": normalize_phone}
+def checked_e164(value: str) -> str:
+    """The `phone-e164` kind: the value as given, which must already be E.164."""
+    if not _E164.fullmatch(value):
+        raise ValueError("a phone-e164 blind index needs a number in E.164 form (+ and digits)")
+    return value
+
+
+_NORMALIZERS = {
+    "email": normalize_email,
+    "phone": normalize_phone_digits,
+    "phone-e164": checked_e164,
+}
 
 
 class BlindIndex:
@@ -55,7 +77,12 @@ class BlindIndex:
     def email(self, value: str | None, scope: str) -> bytes | None:
         return self.compute("email", value, scope)
 
-    def phone(self, value: str | None, scope: str) -> bytes | None:
+    def phone(self, e164: str | None, scope: str) -> bytes | None:
+        """The index of a number in E.164 form (ValueError for anything else)."""
+        return self.compute("phone-e164", e164, scope)
+
+    def phone_digits(self, value: str | None, scope: str) -> bytes | None:
+        """The digits-only index rows written before E.164 carry (kind `phone`)."""
         return self.compute("phone", value, scope)
 
 

@@ -11,10 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.appointments.models import Appointment, AppointmentStatus
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
+from carevault.clients import phone_index
 from carevault.clients.models import Client
 from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.notes.models import NoteStatus, SessionNote
 from carevault.workspaces import service as workspace_service
+from carevault.workspaces.phones import read_phone
 
 DEMO_WORKSPACE = "Demo Practice"
 DEMO_OWNER_EMAIL = "owner@demo.carevault.local"
@@ -74,7 +76,9 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
     clients = []
     for _ in range(DEMO_CLIENTS):
         email = fake.unique.email()
-        phone = fake.phone_number()
+        # 555-0100 to 555-0199: the numbers reserved for fiction in North America, written
+        # as a US clinician would (the demo practice's region is US).
+        phone = f"({rng.randint(201, 989)}) 555-01{rng.randint(0, 99):02d}"
         client = Client(
             workspace_id=workspace.id,
             first_name=fake.first_name(),
@@ -84,13 +88,13 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
             date_of_birth=fake.date_of_birth(minimum_age=18, maximum_age=85),
             address=fake.address().replace("\n", ", "),
             emergency_contact_name=fake.name(),
-            emergency_contact_phone=fake.phone_number(),
+            emergency_contact_phone=f"+1 {rng.randint(201, 989)} 555 01{rng.randint(0, 99):02d}",
             medical_history=rng.choice(
                 ["Generalised anxiety", "Chronic lower-back pain", "Mild depression", None]
             ),
             notes=rng.choice(["Prefers morning appointments", "Pays by card", None]),
             email_bidx=index.email(email, scope),
-            phone_bidx=index.phone(phone, scope),
+            **phone_index.index_columns(index, read_phone(phone, workspace.phone_region), scope),
         )
         clients.append(client)
     db.add_all(clients)

@@ -1,4 +1,5 @@
-"""Key lifecycle commands: `carevault keys …`, `carevault reencrypt`, `carevault workspaces`.
+"""Key lifecycle commands: `carevault keys …`, `carevault reencrypt`, `carevault workspaces`,
+and `carevault reindex-phones` (a batch job of the same kind, for migration 0016).
 
 The runbook (docs/encryption.md) is: `keys rotate` (pending) → wait for activation (or
 `keys activate N` once every process has had time to load it) → `reencrypt` → `keys retire
@@ -415,6 +416,70 @@ def reencrypt(
         raise fail(f"{len(summary.unopenable)} value(s) could not be opened", code=1)
 
 
+def reindex_phones(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only count the phone numbers left to reindex")
+    ] = False,
+    batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")] = 500,
+    pause_ms: Annotated[
+        int, typer.Option(min=0, help="Pause between batches (throttle), in milliseconds")
+    ] = 0,
+) -> None:
+    """Give client phone numbers indexed before E.164 (migration 0016) their E.164 blind
+    index, read in each practice's phone region; in small committed batches that never block
+    clinicians, safe to interrupt and rerun. Set every practice's region first."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from carevault.clients import phone_index
+
+    settings = load_settings()
+
+    async def count(engine: AsyncEngine) -> int:
+        async with AsyncSession(engine) as db:
+            return await phone_index.rows_to_reindex(db)
+
+    total = with_database(settings, count, keys=False)
+    if dry_run:
+        typer.echo(f"phone numbers with a digits-only index: {total}")
+        return
+
+    async def work(engine: AsyncEngine) -> phone_index.ReindexSummary:
+        with Progress(
+            TextColumn("reindexing"), BarColumn(), MofNCompleteColumn(), transient=False
+        ) as bar:
+            task = bar.add_task("rows", total=total)
+            return await phone_index.reindex_phones(
+                engine,
+                batch_size=batch_size,
+                pause_seconds=pause_ms / 1000,
+                progress=lambda rows: bar.update(task, advance=rows),
+            )
+
+    summary = with_database(settings, work)
+    typer.echo(f"Reindexed {summary.reindexed} phone number(s) in {summary.seconds:.1f} s.")
+    if summary.not_numbers:
+        shown = ", ".join(str(client_id) for client_id in summary.not_numbers[:20])
+        more = len(summary.not_numbers) - 20
+        typer.secho(
+            f"{len(summary.not_numbers)} stored phone number(s) are not possible numbers in "
+            "their practice's region and keep the digits-only index (search finds them as "
+            f"before); correct them, or the region, and run this again. Clients: {shown}"
+            + (f" and {more} more" if more > 0 else ""),
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
+    if summary.rows_left:
+        typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
+    if summary.unopenable:
+        for bad in summary.unopenable:
+            typer.secho(
+                f"could not open clients.phone of row {bad.client_id}: {bad.reason}",
+                fg=typer.colors.RED,
+                err=True,
+            )
+        raise fail(f"{len(summary.unopenable)} value(s) could not be opened", code=1)
+
+
 class _Rate:
     def __init__(self) -> None:
         self.started = time.monotonic()
@@ -497,4 +562,5 @@ def workspaces_shred(
 def register(app: typer.Typer) -> None:
     app.add_typer(keys_app, name="keys")
     app.command("reencrypt")(friendly_errors(reencrypt))
+    app.command("reindex-phones")(friendly_errors(reindex_phones))
     app.add_typer(workspaces_app, name="workspaces")

@@ -44,6 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from carevault.clients import phone_index
 from carevault.crypto import (
     DecryptionError,
     FieldCipher,
@@ -284,7 +285,9 @@ async def _rewrite_table(
                 await db.execute(select(func.set_config(RESEALING_SETTING, "on", True)))
             for group in _same_columns(updates):
                 await db.execute(_update_statement(table, group[0], summary.target_format), group)
-            summary.values_rewritten += sum(len(values) - 1 for values in updates)
+            summary.values_rewritten += sum(
+                sum(key not in _NOT_VALUES for key in values) for values in updates
+            )
             summary.rows_rewritten[table.name] += len(updates)
             rewritten += len(updates)
         if progress is not None:
@@ -302,9 +305,13 @@ def _batch_query(
     batch_size: int,
 ) -> Select[Any]:
     table = encrypted.table
+    inputs = [table.c[name] for name in INDEX_INPUTS.get(table.name, ())]
     query = (
         select(
-            table.c.id, table.c.workspace_id, *(_raw(c).label(c.name) for c in encrypted.columns)
+            table.c.id,
+            table.c.workspace_id,
+            *inputs,
+            *(_raw(c).label(c.name) for c in encrypted.columns),
         )
         .where(_needs_rewrite(encrypted, target, format_byte), _live_practices(table))
         .order_by(table.c.id)
@@ -319,8 +326,26 @@ def _batch_query(
 
 # Blind indexes derived from an encrypted column: recomputed under the practice's own
 # blind-index key whenever the value is re-sealed (rows from before practice keys carry
-# indexes under the ring-wide key).
-BLIND_INDEXES = {("clients", "email"): "email_bidx", ("clients", "phone"): "phone_bidx"}
+# indexes under the ring-wide key). Each gives the columns to write from the plaintext and
+# the batch's row, which also carries the plain columns named in INDEX_INPUTS.
+def _email_index(cipher: FieldCipher, plaintext: str, row: Any) -> dict[str, Any]:
+    return {"email_bidx": PracticeBlindIndex(cipher).email(plaintext, str(row.workspace_id))}
+
+
+def _phone_index(cipher: FieldCipher, plaintext: str, row: Any) -> dict[str, Any]:
+    # Read in the region the row records, so the number keeps its meaning (phone_index).
+    return phone_index.recomputed(
+        PracticeBlindIndex(cipher), plaintext, row.phone_bidx_region, str(row.workspace_id)
+    )
+
+
+BLIND_INDEXES: dict[tuple[str, str], Callable[[FieldCipher, str, Any], dict[str, Any]]] = {
+    ("clients", "email"): _email_index,
+    ("clients", "phone"): _phone_index,
+}
+INDEX_INPUTS = {"clients": ("phone_bidx_region",)}
+# Parameters of a row's UPDATE that are not stored values (summary.values_rewritten).
+_NOT_VALUES = {"b_id"} | {f"b_{name}" for names in INDEX_INPUTS.values() for name in names}
 
 
 def _reseal(
@@ -355,12 +380,10 @@ def _reseal(
             if sealed[: envelope.HEADER_BYTES] != header:  # only ever the target
                 raise KeyRingError(f"could not seal under key version {target}")
         values[f"b_{column.name}"] = sealed
-        index_column = BLIND_INDEXES.get((encrypted.name, column.name))
-        if index_column is not None:
-            kind = column.name
-            values[f"b_{index_column}"] = PracticeBlindIndex(cipher).compute(
-                kind, plaintext, str(row.workspace_id)
-            )
+        derive = BLIND_INDEXES.get((encrypted.name, column.name))
+        if derive is not None:
+            for name, value in derive(cipher, plaintext, row).items():
+                values[f"b_{name}"] = value
     return values
 
 
@@ -393,8 +416,11 @@ def _update_statement(table: Table, shape: dict[str, Any], format_byte: int) -> 
     # onupdate default.
     values: dict[str, Any] = {}
     for name in columns:
-        raw = type_coerce(bindparam(f"b_{name}"), LargeBinary)
         column_type = table.c[name].type
+        if not isinstance(column_type, EncryptedString | LargeBinary):
+            values[name] = bindparam(f"b_{name}", type_=column_type)  # phone_bidx_region
+            continue
+        raw = type_coerce(bindparam(f"b_{name}"), LargeBinary)
         if format_byte == envelope.FORMAT_PGCRYPTO_BOUND and isinstance(
             column_type, EncryptedString
         ):

@@ -17,6 +17,9 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     # IANA zone that decides the practice's "today" (carevault.workspaces.time).
     time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
+    # ISO 3166 region whose national phone numbers the practice writes, such as "GB"
+    # (carevault.workspaces.phones); the default is DEFAULT_PHONE_REGION.
+    phone_region: Mapped[str] = mapped_column(String(2), server_default="US")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

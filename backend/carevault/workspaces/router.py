@@ -1,42 +1,81 @@
-"""The practice's own settings: owners set its time zone."""
+"""The practice's own settings: owners set its time zone and phone region."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from carevault.api.dependencies import DbSession
-from carevault.api.errors import AUTHENTICATED, error_responses
-from carevault.api.fields import invalid
+from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
+from carevault.api.fields import invalid, not_nullable
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.schemas import WorkspaceRead
 from carevault.workspaces.models import Workspace
+from carevault.workspaces.phones import UnknownRegion, region_code
 from carevault.workspaces.time import UnknownTimeZone, zone
 
 router = APIRouter(prefix="/workspace", tags=["workspace"])
 
 
 class WorkspaceUpdate(BaseModel):
+    """Send the settings that change (at least one)."""
+
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"time_zone": "America/New_York"}]}
+        extra="forbid",
+        json_schema_extra={
+            "minProperties": 1,
+            "examples": [{"time_zone": "Europe/London", "phone_region": "GB"}],
+        },
     )
 
-    time_zone: str = Field(max_length=64, examples=["America/New_York"])
+    time_zone: str | None = Field(
+        default=None,
+        max_length=64,
+        examples=["America/New_York"],
+        description="IANA time zone",
+        json_schema_extra=not_nullable,
+    )
+    phone_region: str | None = Field(
+        default=None,
+        max_length=2,
+        examples=["GB"],
+        description="ISO 3166 two-letter region (any case). It decides how numbers written "
+        "from now on, and searches, are read; stored numbers keep the meaning they had",
+        json_schema_extra=not_nullable,
+    )
 
 
 @router.patch("", response_model=WorkspaceRead, responses=error_responses(*AUTHENTICATED))
 async def update_workspace(
     body: WorkspaceUpdate, owner: CurrentOwner, db: DbSession
 ) -> WorkspaceRead:
-    """Owners: set the practice's IANA time zone, which decides what "today" is for it."""
-    try:
-        zone(body.time_zone)
-    except UnknownTimeZone as unknown:
-        raise invalid("validation_error", str(unknown), "time_zone") from None
+    """Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+    its phone region, which decides how a phone number without a country code is read."""
+    changes = body.model_dump(exclude_unset=True)
+    if not changes:
+        raise ApiError(422, "no_changes", "send time_zone, phone_region or both")
+    for name, value in changes.items():
+        if value is None:
+            raise invalid("validation_error", f"{name} cannot be null", name)
+    if "time_zone" in changes:
+        try:
+            zone(changes["time_zone"])
+        except UnknownTimeZone as unknown:
+            raise invalid("validation_error", str(unknown), "time_zone") from None
+    if "phone_region" in changes:
+        try:
+            changes["phone_region"] = region_code(changes["phone_region"])
+        except UnknownRegion as unknown:
+            raise invalid("validation_error", str(unknown), "phone_region") from None
     workspace = await db.get_one(Workspace, owner.workspace_id)
-    previous = workspace.time_zone
-    workspace.time_zone = body.time_zone
+    details: dict[str, Any] = {}
+    for name, value in changes.items():
+        details[name] = value
+        details[f"previous_{name}"] = getattr(workspace, name)
+        setattr(workspace, name, value)
     await db.flush()
     await audit.record(
         db,
@@ -44,6 +83,6 @@ async def update_workspace(
         "workspace.update",
         resource_type="workspace",
         resource_ids=[workspace.id],
-        details={"time_zone": body.time_zone, "previous_time_zone": previous},
+        details=details,
     )
     return WorkspaceRead.model_validate(workspace)

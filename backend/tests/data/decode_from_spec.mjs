@@ -89,6 +89,8 @@ for (const v of vectors) {
     if (v.kind === "email") {
       let cps = [...n]; while (cps.length && set.has(cps[0])) cps.shift(); while (cps.length && set.has(cps[cps.length - 1])) cps.pop();
       n = cps.join("").toLowerCase();
+    } else if (v.kind === "phone-e164") {
+      if (n !== input || !/^\+[1-9][0-9]{1,19}$/.test(n)) throw new Error("e164 " + v.name);
     } else n = [...n].filter(c => /\p{Nd}/u.test(c)).join("");
     if (n !== JSON.parse(v.normalized)) throw new Error("norm " + v.name + " " + n);
     const msg = Buffer.concat([Buffer.from(v.kind), Buffer.from([0]), Buffer.from(v.scope), Buffer.from([0]), Buffer.from(n, "utf8")]);

@@ -30,7 +30,7 @@ from typing import Any
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from carevault.crypto import datakeys, envelope
-from carevault.crypto.blind_index import normalize_email, normalize_phone
+from carevault.crypto.blind_index import checked_e164, normalize_email, normalize_phone_digits
 
 HERE = Path(__file__).resolve().parent
 JSON_PATH = HERE / "encryption_vectors.json"
@@ -210,9 +210,16 @@ PRACTICE_BLIND_INDEX_CASES: list[tuple[str, str, str, str]] = [
     ("practice-email-a", "email", WORKSPACE_A, "  Jane.Doe@Example.COM"),
     ("practice-phone-a", "phone", WORKSPACE_A, "+1 (555) 010-0199"),
     ("practice-email-b", "email", WORKSPACE_B, "jane.doe@example.com"),
+    # Since migration 0016: the number in E.164 form, as the application reads it.
+    ("practice-phone-e164-a", "phone-e164", WORKSPACE_A, "+15550100199"),
+    ("practice-phone-e164-b", "phone-e164", WORKSPACE_B, "+442079460018"),
 ]
 
-NORMALIZERS = {"email": normalize_email, "phone": normalize_phone}
+NORMALIZERS = {
+    "email": normalize_email,
+    "phone": normalize_phone_digits,
+    "phone-e164": checked_e164,
+}
 
 
 def field_vector(

@@ -29,7 +29,7 @@ PHI = {
     "first_name": "Zephyrine",
     "last_name": "Quillfeather",
     "email": "zephyrine.quill@phi.example",
-    "phone": "+1 555 0142 3779",
+    "phone": "+1 555 014 3779",
     "address": "17 Lanternwick Row",
     "medical_history": "Thornbury syndrome since childhood",
     "notes": "Prefers the blue lantern room",
@@ -37,7 +37,7 @@ PHI = {
 }
 NOTE_TEXT = "Reports vivid dreams about marigold tunnels"
 APPOINTMENT_NOTE = "Bring the heliotrope referral letter"
-IMPORTED = "Bartholomew,Nightingale-Vesper,bart.vesper@phi.example,+1 555 0199 2468"
+IMPORTED = "Bartholomew,Nightingale-Vesper,bart.vesper@phi.example,+1 555 019 2468"
 USER_EMAIL = "cassiopeia.wren@phi.example"
 USER_NAME = "Cassiopeia Wrenfield"
 
@@ -123,6 +123,9 @@ def drive_every_phi_endpoint(base: str) -> str:
         client_id = created.json()["id"]
         bad = client.post("/clients", json={**PHI, "email": "not-an-email " + PHI["last_name"]})
         assert bad.status_code == 422
+        # A refused phone number: the 422 says why, never the number.
+        too_long = client.post("/clients", json={**PHI, "phone": PHI["phone"] + "99"})
+        assert too_long.status_code == 422 and PHI["phone"] not in too_long.text
         for q in (PHI["email"], PHI["phone"], PHI["first_name"][:5]):
             found = client.post("/clients/search", json={"q": q}).raise_for_status()
             assert [c["id"] for c in found.json()["items"]] == [client_id]

@@ -46,11 +46,11 @@ def fake_row(number: int) -> list[str]:
         f"Given{number}",
         f"Family{number}",
         f"client{number}@example.org",
-        f"+1 555 01{number % 100:02d} {number % 10000:04d}",
+        f"+1 555 {number % 1000:03d} {number % 10000:04d}",
         f"19{50 + number % 50}-0{1 + number % 9}-1{number % 10}",
         f"{number} Example Street\nSuite {number % 7}, Example Town",
         f"Contact {number}",
-        "+1 555 0100 0000",
+        "+1 555 010 0000",
         "Fictional history; " * 8,
         f"note {number} " * 6,
     ]
@@ -115,7 +115,7 @@ async def test_copied_rows_read_back_through_the_orm_as_written(
         "Prefers 患者 mornings\n"
         "Ada,Lovelace,,,,,\n"
     )
-    records = importing.validate(importing.read_rows(source, "csv"))
+    records = importing.validate(importing.read_rows(source, "csv"), phone_region="US")
     imported = await importing.import_clients(db, Actor(space.id), space.id, records, source="t")
     assert imported == 2 and spy.calls == 1
 
@@ -139,8 +139,8 @@ async def test_copied_rows_read_back_through_the_orm_as_written(
     raw = (
         await db.execute(
             text(
-                "SELECT id, first_name, date_of_birth, email_bidx, phone_bidx FROM clients "
-                "WHERE id = :id"
+                "SELECT id, first_name, date_of_birth, email_bidx, phone_bidx, "
+                "phone_bidx_region FROM clients WHERE id = :id"
             ),
             {"id": zoe.id},
         )
@@ -156,7 +156,8 @@ async def test_copied_rows_read_back_through_the_orm_as_written(
         cipher.open(raw.first_name, (space.id.bytes, ada.id.bytes), b"clients.first_name")
     index = PracticeBlindIndex(cipher)
     assert raw.email_bidx == index.email("zoe@example.org ", str(space.id))
-    assert raw.phone_bidx == index.phone("555 010 0199", str(space.id))
+    assert raw.phone_bidx == index.phone("+15550100199", str(space.id))
+    assert raw.phone_bidx_region == "US"
 
     # The same client written through the ORM reads back identically.
     written = await factories.client(
@@ -177,7 +178,7 @@ async def test_copied_rows_read_back_through_the_orm_as_written(
 async def test_the_importer_holds_one_batch_of_the_file_at_a_time(db: AsyncSession) -> None:
     space = await factories.workspace(db)
     lines = CountingLines(csv_text(2_000))
-    records = importing.validated(importing.read_rows(lines, "csv"))
+    records = importing.validated(importing.read_rows(lines, "csv"), phone_region="US")
     seen: list[tuple[int, int]] = []
     written = 0
 
@@ -204,7 +205,9 @@ async def traced_peak_of_import(db: AsyncSession, path: Path, *, traced: bool = 
     practice, from just before the import to its end, audit event included."""
     space = await factories.workspace(db)
     with path.open("rb") as binary:
-        records = importing.validated(importing.read_rows(importing.text_lines(binary), "csv"))
+        records = importing.validated(
+            importing.read_rows(importing.text_lines(binary), "csv"), phone_region="US"
+        )
         if traced:
             tracemalloc.start()
         try:
@@ -233,7 +236,9 @@ async def test_the_first_bad_row_stops_the_import_and_nothing_is_written(
     space = await factories.workspace(db)
     spy = CopySpy(monkeypatch)
     bad = {1_702: ["", "No first name"] + [""] * 8, 2_400: ["A", "B", "not-an-email"] + [""] * 7}
-    records = importing.validated(importing.read_rows(csv_text(3_000, bad), "csv"))
+    records = importing.validated(
+        importing.read_rows(csv_text(3_000, bad), "csv"), phone_region="US"
+    )
     batches: list[int] = []
     with pytest.raises(importing.ImportRejected) as rejected:
         async with db.begin_nested():
@@ -256,7 +261,9 @@ async def test_the_first_bad_row_stops_the_import_and_nothing_is_written(
 
 async def test_row_limit_is_refused_on_the_first_row_past_it(db: AsyncSession) -> None:
     space = await factories.workspace(db)
-    records = importing.validated(importing.read_rows(csv_text(50), "csv"), max_rows=30)
+    records = importing.validated(
+        importing.read_rows(csv_text(50), "csv"), phone_region="US", max_rows=30
+    )
     with pytest.raises(importing.ImportRejected) as rejected:
         async with db.begin_nested():
             await importing.import_clients(
@@ -273,7 +280,7 @@ async def test_a_request_past_its_deadline_sends_no_copy(
     deadline itself before each batch (this test engine has no hooks at all)."""
     space = await factories.workspace(db)
     spy = CopySpy(monkeypatch)
-    records = importing.validated(importing.read_rows(csv_text(10), "csv"))
+    records = importing.validated(importing.read_rows(csv_text(10), "csv"), phone_region="US")
     with request_deadline(-1.0), pytest.raises(DeadlineExceeded):
         async with db.begin_nested():
             await importing.import_clients(db, Actor(space.id), space.id, records, source="t")
@@ -303,7 +310,7 @@ def test_a_json_line_holding_a_unicode_line_separator_is_one_record() -> None:
 def test_a_csv_field_beyond_the_csv_module_limit_is_a_row_error() -> None:
     source = "first_name,notes\nAda," + "x" * (csv.field_size_limit() + 1) + "\nGrace,ok\n"
     with pytest.raises(importing.ImportRejected) as rejected:
-        importing.validate(importing.read_rows(source, "csv"))
+        importing.validate(importing.read_rows(source, "csv"), phone_region="US")
     assert rejected.value.errors[0].line == 2
     assert "not valid CSV" in rejected.value.errors[0].message
 
@@ -317,7 +324,7 @@ def test_records_are_validated_lazily() -> None:
             pulled += 1
             yield number, {"first_name": "A", "last_name": str(uuid.uuid4())}
 
-    stream = importing.validated(rows())
+    stream = importing.validated(rows(), phone_region="US")
     first = [next(stream) for _ in range(3)]
     assert len(first) == 3 and pulled == 3
 
@@ -328,7 +335,7 @@ def test_unpaired_surrogates_from_json_are_a_row_error() -> None:
         '{"first_name": "Ada", "last_name": "L"}\n{"first_name": "\\ud800", "last_name": "L"}\n'
     )
     with pytest.raises(importing.ImportRejected) as rejected:
-        importing.validate(importing.read_rows(source, "jsonl"))
+        importing.validate(importing.read_rows(source, "jsonl"), phone_region="US")
     (error,) = rejected.value.errors
     assert (error.line, error.field) == (2, "first_name")
     assert "valid Unicode" in error.message

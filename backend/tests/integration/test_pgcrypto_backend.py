@@ -358,7 +358,7 @@ async def test_bulk_import_seals_in_the_database_without_copy(
     monkeypatch.setattr(asyncpg.connection.Connection, "copy_records_to_table", no_copy)
     space = await factories.workspace(pg_db)
     source = "first_name,last_name,email,dob\nZoë,Ängström,zoe@example.org,1985-06-01\nAda,L,,\n"
-    records = importing.validated(importing.read_rows(source, "csv"))
+    records = importing.validated(importing.read_rows(source, "csv"), phone_region="US")
     imported = await importing.import_clients(
         pg_db, Actor(space.id), space.id, records, source="t", batch_rows=1
     )
@@ -376,7 +376,9 @@ async def test_bulk_import_seals_in_the_database_without_copy(
     assert (zoe.first_name, zoe.last_name, zoe.email) == ("Zoë", "Ängström", "zoe@example.org")
     assert str(zoe.date_of_birth) == "1985-06-01"
 
-    bad = importing.validated(importing.read_rows("first_name,last_name\nA,B\n,C\n", "csv"))
+    bad = importing.validated(
+        importing.read_rows("first_name,last_name\nA,B\n,C\n", "csv"), phone_region="US"
+    )
     with pytest.raises(importing.ImportRejected):
         async with pg_db.begin_nested():
             await importing.import_clients(

@@ -142,7 +142,7 @@ def fake_clients(count: int, seed: int) -> str:
                 f"{first[(n + seed) % len(first)]}{n % 97}",
                 f"{last[(n * 7 + seed) % len(last)]}{n % 89}",
                 f"client{seed}-{n}@example.test",
-                f"+1 555 01{n % 10000:04d}",
+                f"+1 555 {n % 1000:03d} {n % 10000:04d}",
                 "Allergies: none known. " * 4,
             ]
         )

@@ -37,9 +37,10 @@ from carevault.crypto import (
     FieldCipher,
     StaticRing,
     datakeys,
+    checked_e164,
     envelope,
     normalize_email,
-    normalize_phone,
+    normalize_phone_digits,
 )
 from carevault.crypto.blind_index import PracticeBlindIndex
 from carevault.crypto.errors import UnknownKeyVersion
@@ -72,6 +73,11 @@ PG_BOUND: list[dict[str, Any]] = VECTORS["pgcrypto_bound_fields"]
 INDEX_WRAPS: list[dict[str, Any]] = VECTORS["index_key_wraps"]
 INDEX_WRAP_BY_NAME = {w["name"]: w for w in INDEX_WRAPS}
 PRACTICE_BLIND: list[dict[str, Any]] = VECTORS["practice_blind_index"]
+NORMALIZERS = {
+    "email": normalize_email,
+    "phone": normalize_phone_digits,
+    "phone-e164": checked_e164,
+}
 
 # Not any vector's key: used as the blind-index key of rings built here, and as a wrong key.
 OTHER_KEY = bytes.fromhex("5a" * 32)
@@ -156,7 +162,7 @@ def test_vector_set_covers_what_the_spec_promises() -> None:
             vector["scope"],
             vector["key"],
         )
-    assert {v["kind"] for v in PRACTICE_BLIND} == {"email", "phone"}
+    assert {v["kind"] for v in PRACTICE_BLIND} == {"email", "phone", "phone-e164"}
     assert len({v["scope"] for v in PRACTICE_BLIND}) >= 2
     of_bound = BOUND
     assert any(v["plaintext"] == "" for v in of_bound)
@@ -541,7 +547,7 @@ def test_unknown_and_retired_versions_are_refused(vector: dict[str, Any]) -> Non
 
 @by_name(BLIND)
 def test_blind_index_vectors(vector: dict[str, Any]) -> None:
-    normalize = {"email": normalize_email, "phone": normalize_phone}[vector["kind"]]
+    normalize = NORMALIZERS[vector["kind"]]
     assert normalize(vector["input"]) == vector["normalized"]
     encryption_key = bytes(range(32)) if vector["key"] != bytes(range(32)).hex() else OTHER_KEY
     ring = KeyRing(
@@ -1260,7 +1266,7 @@ def test_practice_blind_index_from_primitives(vector: dict[str, Any]) -> None:
         wrapped[:12], wrapped[12:], bytes.fromhex(index_wrap["associated_data"])
     )
     assert index_key.hex() == vector["key"]
-    normalize = {"email": normalize_email, "phone": normalize_phone}[vector["kind"]]
+    normalize = NORMALIZERS[vector["kind"]]
     assert normalize(vector["input"]) == vector["normalized"]
     message = "\x00".join((vector["kind"], vector["scope"], vector["normalized"])).encode()
     assert message.hex() == vector["message"]
