@@ -16,12 +16,15 @@ class WorkspaceRead:
     Attributes:
         id (UUID):
         name (str):
+        phone_region (str): ISO 3166 region whose national phone numbers the practice writes: a number without its
+            country code is read as one of this region's
         time_zone (str): IANA time zone that decides the practice's today (session dates and dates of birth may not be
             after it)
     """
 
     id: UUID
     name: str
+    phone_region: str
     time_zone: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -29,6 +32,8 @@ class WorkspaceRead:
         id = str(self.id)
 
         name = self.name
+
+        phone_region = self.phone_region
 
         time_zone = self.time_zone
 
@@ -38,6 +43,7 @@ class WorkspaceRead:
             {
                 "id": id,
                 "name": name,
+                "phone_region": phone_region,
                 "time_zone": time_zone,
             }
         )
@@ -51,11 +57,14 @@ class WorkspaceRead:
 
         name = d.pop("name")
 
+        phone_region = d.pop("phone_region")
+
         time_zone = d.pop("time_zone")
 
         workspace_read = cls(
             id=id,
             name=name,
+            phone_region=phone_region,
             time_zone=time_zone,
         )
 

@@ -5,37 +5,48 @@ from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="WorkspaceUpdate")
 
 
 @_attrs_define
 class WorkspaceUpdate:
-    """
+    """Send the settings that change (at least one).
+
     Attributes:
-        time_zone (str):
+        phone_region (str | Unset): ISO 3166 two-letter region (any case). It decides how numbers written from now on,
+            and searches, are read; stored numbers keep the meaning they had
+        time_zone (str | Unset): IANA time zone
     """
 
-    time_zone: str
+    phone_region: str | Unset = UNSET
+    time_zone: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        phone_region = self.phone_region
+
         time_zone = self.time_zone
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "time_zone": time_zone,
-            }
-        )
+        field_dict.update({})
+        if phone_region is not UNSET:
+            field_dict["phone_region"] = phone_region
+        if time_zone is not UNSET:
+            field_dict["time_zone"] = time_zone
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        time_zone = d.pop("time_zone")
+        phone_region = d.pop("phone_region", UNSET)
+
+        time_zone = d.pop("time_zone", UNSET)
 
         workspace_update = cls(
+            phone_region=phone_region,
             time_zone=time_zone,
         )
 

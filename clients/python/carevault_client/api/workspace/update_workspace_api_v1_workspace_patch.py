@@ -102,10 +102,11 @@ def sync_detailed(
 ) -> Response[ErrorResponse | WorkspaceRead]:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+    its phone region, which decides how a phone number without a country code is read.
 
     Args:
-        body (WorkspaceUpdate):
+        body (WorkspaceUpdate): Send the settings that change (at least one).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -133,10 +134,11 @@ def sync(
 ) -> ErrorResponse | WorkspaceRead | None:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+    its phone region, which decides how a phone number without a country code is read.
 
     Args:
-        body (WorkspaceUpdate):
+        body (WorkspaceUpdate): Send the settings that change (at least one).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,10 +161,11 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | WorkspaceRead]:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+    its phone region, which decides how a phone number without a country code is read.
 
     Args:
-        body (WorkspaceUpdate):
+        body (WorkspaceUpdate): Send the settings that change (at least one).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,10 +191,11 @@ async def asyncio(
 ) -> ErrorResponse | WorkspaceRead | None:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+    its phone region, which decides how a phone number without a country code is read.
 
     Args:
-        body (WorkspaceUpdate):
+        body (WorkspaceUpdate): Send the settings that change (at least one).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
