@@ -8,10 +8,11 @@ re-encryption) gives the same number even if the practice's region has changed s
 Rows written before migration 0016 have a digits-only index (kind `phone`, see
 carevault.crypto.blind_index) and no region. For them:
 - a search compares with both: the E.164 index of the term (`search_candidates` says how it
-  is read), and its digits-only index (under the practice key and the older ring-wide key). The digits-only candidates find exactly what
-  they found before 0016, so nothing that was findable stops being findable while the rows
-  wait; they cost two HMACs per phone search and one wider `IN`, so they stay after the
-  migration too, for stored numbers that never read as phone numbers (below);
+  is read), and its digits-only index (under the practice key and the older ring-wide key).
+  The digits-only candidates find exactly what they found before 0016, so nothing that was
+  findable stops being findable while the rows wait; they cost two HMACs per phone search
+  and one wider `IN`, so they stay after the migration too, for stored numbers that never
+  read as phone numbers (below);
 - `carevault reindex-phones` (`reindex_phones`) reads each such number in its practice's
   current region and writes its E.164 index and that region, in small committed batches
   that skip rows a clinician holds, so it can run while the practice works and be rerun
