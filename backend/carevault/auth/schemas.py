@@ -30,6 +30,7 @@ WORKSPACE_EXAMPLE = {
     "id": "00000000-0000-4000-8000-0000000000b1",
     "name": "Example Practice",
     "time_zone": "Europe/Berlin",
+    "phone_region": "DE",
 }
 TOKEN_SECRET_EXAMPLE = "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"  # noqa: S105 (made up)
 TOKEN_EXAMPLE = {

@@ -46,7 +46,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
-from carevault.api.errors import ApiError, not_found
+from carevault.api.errors import ApiError, field_path, not_found
 from carevault.api.fields import invalid
 from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
@@ -94,15 +94,22 @@ async def _read_phones(
         return {}
     region = await practice_phone_region(db, workspace_id)
     numbers: dict[str, PhoneNumber] = {}
-    problems = []
+    refused: list[tuple[str, NotAPhoneNumber]] = []
     for name, text in written.items():
         try:
             numbers[name] = read_phone(text, region)
         except NotAPhoneNumber as bad:
-            problems.append({"field": name, "message": str(bad), "reason": bad.reason})
-    if problems:
-        message = "; ".join(f"{problem['field']} {problem['message']}" for problem in problems)
-        raise ApiError(422, "validation_error", message, details=problems)
+            refused.append((name, bad))
+    if refused:
+        raise ApiError(
+            422,
+            "validation_error",
+            "; ".join(f"{name} {bad}" for name, bad in refused),
+            details=[
+                {"field": field_path(("body", name)), "message": str(bad), "reason": bad.reason}
+                for name, bad in refused
+            ],
+        )
     return numbers
 
 

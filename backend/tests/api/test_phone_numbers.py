@@ -69,7 +69,7 @@ async def test_owners_set_the_phone_region_and_me_reports_it(api: ApiContext) ->
         for bad in ("XX", "GBR", "", None):
             refused = await owner.patch("/workspace", json={"phone_region": bad})
             assert refused.status_code == 422, bad
-            assert error_of(refused)["details"][0]["field"] == "phone_region"
+            assert error_of(refused)["details"][0]["field"] == "body.phone_region"
         nothing = await owner.patch("/workspace", json={})
         assert nothing.status_code == 422 and error_of(nothing)["code"] == "no_changes"
         both = await owner.patch(
@@ -112,7 +112,7 @@ async def test_impossible_numbers_are_refused_with_the_reason_and_the_field(
             error = error_of(refused)
             assert error["code"] == "validation_error"
             [detail] = error["details"]
-            assert detail["field"] == "emergency_contact_phone" and detail["reason"] == reason
+            assert detail["field"] == "body.emergency_contact_phone" and detail["reason"] == reason
             assert typed not in json.dumps(error)  # the number is PHI: never echoed
 
         both = await client.post(
@@ -125,12 +125,12 @@ async def test_impossible_numbers_are_refused_with_the_reason_and_the_field(
             },
         )
         assert [d["field"] for d in error_of(both)["details"]] == [
-            "phone",
-            "emergency_contact_phone",
+            "body.phone",
+            "body.emergency_contact_phone",
         ]
         ada = await create_client(client, phone="555 010 4477")
         edit = await client.patch(f"/clients/{ada['id']}", json={"phone": "555 0100"})
-        assert edit.status_code == 422 and error_of(edit)["details"][0]["field"] == "phone"
+        assert edit.status_code == 422 and error_of(edit)["details"][0]["field"] == "body.phone"
         assert (await client.get(f"/clients/{ada['id']}")).json()["phone"] == "555 010 4477"
         # A cleared phone is no number to read, and stops being found.
         cleared = await client.patch(f"/clients/{ada['id']}", json={"phone": None})

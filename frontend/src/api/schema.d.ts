@@ -569,7 +569,8 @@ export interface paths {
         head?: never;
         /**
          * Update Workspace
-         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it.
+         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, and
+         *     its phone region, which decides how a phone number without a country code is read.
          */
         patch: operations["update_workspace_api_v1_workspace_patch"];
         trace?: never;
@@ -845,12 +846,12 @@ export interface components {
          *       "date_of_birth": "1985-04-12",
          *       "email": "example.client@example.org",
          *       "emergency_contact_name": "Example Contact",
-         *       "emergency_contact_phone": "+1 555 0101",
+         *       "emergency_contact_phone": "+1 555 010 0101",
          *       "first_name": "Example",
          *       "last_name": "Client",
          *       "medical_history": "Example history: none relevant.",
          *       "notes": "Example: prefers afternoon appointments.",
-         *       "phone": "+1 555 0100"
+         *       "phone": "+1 555 010 0100"
          *     }
          */
         ClientCreate: {
@@ -1008,7 +1009,7 @@ export interface components {
          * @description Send only the fields that change. An optional field sent as null (or blank) is
          *     cleared; first and last name can change but never be cleared.
          * @example {
-         *       "phone": "+1 555 0199"
+         *       "phone": "+1 555 010 0199"
          *     }
          */
         ClientUpdate: {
@@ -1177,6 +1178,7 @@ export interface components {
          *       "workspace": {
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "name": "Example Practice",
+         *         "phone_region": "DE",
          *         "time_zone": "Europe/Berlin"
          *       }
          *     }
@@ -1206,6 +1208,7 @@ export interface components {
          *       "workspace": {
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "name": "Example Practice",
+         *         "phone_region": "DE",
          *         "time_zone": "Europe/Berlin"
          *       }
          *     }
@@ -2027,6 +2030,7 @@ export interface components {
          * @example {
          *       "id": "00000000-0000-4000-8000-0000000000b1",
          *       "name": "Example Practice",
+         *       "phone_region": "DE",
          *       "time_zone": "Europe/Berlin"
          *     }
          */
@@ -2039,6 +2043,12 @@ export interface components {
             /** Name */
             name: string;
             /**
+             * Phone Region
+             * @description ISO 3166 region whose national phone numbers the practice writes: a number without its country code is read as one of this region's
+             * @example GB
+             */
+            phone_region: string;
+            /**
              * Time Zone
              * @description IANA time zone that decides the practice's today (session dates and dates of birth may not be after it)
              * @example Europe/Berlin
@@ -2047,16 +2057,25 @@ export interface components {
         };
         /**
          * WorkspaceUpdate
+         * @description Send the settings that change (at least one).
          * @example {
-         *       "time_zone": "America/New_York"
+         *       "phone_region": "GB",
+         *       "time_zone": "Europe/London"
          *     }
          */
         WorkspaceUpdate: {
             /**
+             * Phone Region
+             * @description ISO 3166 two-letter region (any case). It decides how numbers written from now on, and searches, are read; stored numbers keep the meaning they had
+             * @example GB
+             */
+            phone_region?: string;
+            /**
              * Time Zone
+             * @description IANA time zone
              * @example America/New_York
              */
-            time_zone: string;
+            time_zone?: string;
         };
     };
     responses: never;
