@@ -13,7 +13,7 @@ const OWNER = { email: 'owner@demo.carevault.local', password: 'carevault-demo' 
 // A fresh database (the default) gets plain names; a shared one (E2E_BASE_URL) unique ones.
 const suffix = process.env.E2E_BASE_URL ? Date.now().toString(36).slice(-5) : '';
 const tag = suffix ? `-${suffix}` : '';
-const CLIENT = { first: 'Avery', last: `Testwood${tag}`, email: `avery${tag}@example.org`, phone: '+1 555 0142' };
+const CLIENT = { first: 'Avery', last: `Testwood${tag}`, email: `avery${tag}@example.org`, phone: '+1 555 010 0142' };
 const TOKEN_NAME = `e2e export${tag}`;
 const CLIENT_NAME = `${CLIENT.first} ${CLIENT.last}`;
 const today = new Date().toISOString().slice(0, 10); // the browser runs in UTC below
