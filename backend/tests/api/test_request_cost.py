@@ -20,9 +20,9 @@ import pytest
 from sqlalchemy import event
 
 from carevault.auth.models import Role
-from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext, running_api
+from tests.support.notes import create_note, practice
 
 
 @pytest.fixture

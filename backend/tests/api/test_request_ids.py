@@ -9,9 +9,9 @@ import re
 import pytest
 
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext
+from tests.support.db import sql
+from tests.support.http import ApiContext
+from tests.support.notes import create_note, practice
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 

@@ -11,9 +11,8 @@ import pytest
 
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api_support import PASSWORD, ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase, sql
+from tests.support.http import PASSWORD, ApiContext, running_api
 
 
 @pytest.fixture

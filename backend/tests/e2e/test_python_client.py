@@ -21,9 +21,8 @@ import httpx
 import pytest
 
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.conftest import PgServer, admin_execute
-from tests.e2e.test_carevault_run import free_port
-from tests.e2e.test_schemathesis import carevault_env
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import carevault_env, free_port
 
 CLIENT_ROOT = Path(__file__).resolve().parents[3] / "clients" / "python"
 if str(CLIENT_ROOT) not in sys.path:

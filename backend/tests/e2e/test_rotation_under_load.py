@@ -37,8 +37,8 @@ import pytest
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.crypto import LocalFileProvider, envelope
 from carevault.lifecycle.reencrypt import encrypted_tables
-from tests.conftest import NewDatabase
-from tests.e2e.test_carevault_run import free_port
+from tests.support.db import NewDatabase
+from tests.support.processes import free_port
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from carevault.audit.verify import verify
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
-from tests.conftest import PgServer, admin_execute
+from tests.support.db import PgServer, admin_execute
 
 
 async def test_0007_converts_and_seals_a_trail_written_before_it(pg_server: PgServer) -> None:

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from carevault.cli import app as cli
 from carevault.clients.importing import ImportRejected, read_rows, validate
-from tests.api_support import ApiContext
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext
 
 CSV = """First Name,Last Name,E-mail,Mobile,DOB,Notes
 Ada,Lovelace,ada@example.org,+44 20 7946 0000,1990-12-10,Prefers mornings

@@ -11,7 +11,7 @@ from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.demo.seed import DEMO_CLIENTS, DEMO_OWNER_EMAIL, DEMO_PASSWORD, seed_demo
 from carevault.notes.models import SessionNote
 from carevault.workspaces.service import get_by_name
-from tests.conftest import RingHolder
+from tests.support.db import RingHolder
 
 
 async def test_demo_practice_is_seeded_once_and_reads_back(

@@ -17,8 +17,8 @@ from carevault.db.models import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote
 from carevault.workspaces.keys import load_workspace_keys, provision
-from tests.conftest import RingHolder
-from tests.integration import factories
+from tests.support import factories
+from tests.support.db import RingHolder
 
 ENCRYPTED_COLUMNS = sorted(
     (table.name, column.name)

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from carevault.cli import app as cli
 from carevault.lifecycle.ring_guard import SealedData, find_sealed_data
-from tests.conftest import NewDatabase
-from tests.integration import factories
+from tests.support import factories
+from tests.support.db import NewDatabase
 
 runner = CliRunner()
 PASSWORD = "correct horse battery"

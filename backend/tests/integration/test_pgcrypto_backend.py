@@ -27,8 +27,8 @@ from carevault.crypto.types import EncryptedString
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
-from tests.conftest import RingHolder, embedded_server
-from tests.integration import factories
+from tests.support import factories
+from tests.support.db import RingHolder, embedded_server
 
 pytestmark = pytest.mark.pgcrypto
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from moto.server import ThreadedMotoServer
@@ -27,7 +26,8 @@ from carevault.crypto import (
 from carevault.crypto.aws import SecretsManagerProvider
 from carevault.runtime import StartupError, start_key_ring
 from carevault.workspaces.keys import load_workspace_keys, provision
-from tests.integration import factories
+from tests.support import factories
+from tests.support.processes import wait_until
 
 
 def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerProvider:
@@ -36,15 +36,6 @@ def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerP
         region="us-east-1",
         endpoint_url=endpoint,
     )
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 15) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def count_get_secret_calls(provider: SecretsManagerProvider) -> list[int]:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from carevault.auth.models import Role
 from carevault.crypto import LocalFileProvider, current_cipher, install
 from carevault.crypto.registry import current_backend
-from tests.api_support import ApiContext, running_api
+from tests.support.http import ApiContext, running_api
 
 T = TypeVar("T")
 CLIENT_ADDRESS = ("203.0.113.7", 50000)
