@@ -224,6 +224,7 @@ async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiC
         seal = await connection.fetchrow(
             "SELECT * FROM audit_seals WHERE workspace_id = $1 AND seq = $2", workspace, seq
         )
+        assert seal is not None
         # Every public field recomputed over the rows as they are now, in the seal's format.
         forged = await forged_seal(connection, seal, seal["prev_mac"], b"guessed key" * 3)
         await connection.execute(

@@ -318,7 +318,9 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
         assert stale.status_code == 409
         assert isinstance(stale.parsed, ErrorResponse)
         assert stale.parsed.error.code == "version_conflict"
-        current = stale.parsed.error.details["current_version"]
+        details = stale.parsed.error.details
+        assert isinstance(details, dict)
+        current = details["current_version"]
         assert current == saved.parsed.version
         merged = update_note.sync_detailed(
             note_id, client=api, body=SessionNoteUpdate(version=current, assessment="Steady.")
@@ -371,7 +373,12 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
             headers={"X-CSRF-Token": live_server.csrf},
             timeout=TIMEOUT,
         ) as browser:
-            revoked = revoke_token.sync_detailed(uuid.UUID(live_server.token_id), client=browser)
+            # The generator types secured endpoints as bearer-only; the server also takes a
+            # session cookie with its CSRF header, which is what this call shows.
+            revoked = revoke_token.sync_detailed(
+                uuid.UUID(live_server.token_id),
+                client=browser,  # type: ignore[arg-type]
+            )
             assert revoked.status_code == 204, revoked.content
 
         # The next call with the token is refused.

@@ -30,7 +30,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 import httpx
 import pytest
 

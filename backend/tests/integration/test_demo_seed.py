@@ -25,14 +25,16 @@ async def test_demo_practice_is_seeded_once_and_reads_back(
     assert owner.role == "owner" and verify_password(owner.password_hash, DEMO_PASSWORD)
 
     db.expunge_all()
-    clients = (await db.execute(select(Client).where(Client.workspace_id == space.id))).scalars()
-    clients = list(clients)
+    clients = list(
+        (await db.execute(select(Client).where(Client.workspace_id == space.id))).scalars()
+    )
     assert len(clients) == DEMO_CLIENTS
     assert all(c.first_name and c.last_name and c.email for c in clients)
 
     # the blind index finds a client by a differently written email
     index = PracticeBlindIndex(current_cipher())
     wanted = clients[3]
+    assert wanted.email is not None
     found = (
         (
             await db.execute(

@@ -159,9 +159,10 @@ async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadli
     async with faulty.api.signed_in(email) as client:
         event.listen(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
         try:
+            answered_at: list[float] = []
             async with asyncio.timeout(BOUND):
                 started = time.monotonic()
-                autosave = await _timed_patch(client, note, answered_at := [])
+                autosave = await _timed_patch(client, note, answered_at)
         finally:
             event.remove(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
             faulty.proxy.thaw()

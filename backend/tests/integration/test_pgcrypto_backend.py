@@ -98,6 +98,7 @@ async def test_database_output_matches_the_python_reference(
     pg_db: AsyncSession, ring_holder: RingHolder
 ) -> None:
     key = ring_holder.ring.active.material
+    assert key is not None
     sealed = await pg_db.scalar(
         text("SELECT carevault_pgc_encrypt(:p, :k, 7, 'clients.notes')"),
         {"p": b"reference", "k": key},

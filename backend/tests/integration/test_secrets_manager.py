@@ -120,7 +120,7 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
         await load_workspace_keys(db, space.id)
         assert wait_until(lambda: manager.ring.encryption_version() == 2)
         after = await factories.client(db, space, first_name="After")
-        versions = dict(
+        versions: dict[uuid.UUID, int] = dict(
             (
                 await db.execute(
                     text("SELECT id, get_byte(first_name, 4) FROM clients WHERE workspace_id = :w"),
@@ -141,7 +141,8 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
         assert status.exit_code == 0, status.output
         assert "active version: 2" in status.output
         assert "decrypt-only" in status.output
-        assert provider.load().active.material.hex() not in status.output
+        material = provider.load().active.material
+        assert material is not None and material.hex() not in status.output
     finally:
         manager.stop()
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from carevault.cli import app as cli
 from tests.support.http import ApiContext
@@ -15,7 +14,7 @@ runner = CliRunner()
 
 async def invoke(arguments: list[str], stdin: str | None = None) -> Result:
     """The command runs its own event loop, so async tests run it in a thread."""
-    return await asyncio.to_thread(runner.invoke, cli, arguments, input=stdin)
+    return await asyncio.to_thread(lambda: runner.invoke(cli, arguments, input=stdin))
 
 
 def cli_env(api: ApiContext) -> dict[str, str]:
@@ -28,5 +27,6 @@ def cli_env(api: ApiContext) -> dict[str, str]:
 
 async def carevault(api: ApiContext, *args: str) -> tuple[int, str]:
     """`carevault ARGS` against the running app's database: exit code and output."""
-    result = await asyncio.to_thread(CliRunner().invoke, cli, list(args), env=cli_env(api))
+    env = cli_env(api)
+    result = await asyncio.to_thread(lambda: CliRunner().invoke(cli, list(args), env=env))
     return result.exit_code, result.output
