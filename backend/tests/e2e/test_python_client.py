@@ -229,7 +229,9 @@ def test_clients_are_imported_with_the_client_package(live_server: LiveServer) -
         assert bad.status_code == 422
         assert isinstance(bad.parsed, ErrorResponse)
         assert bad.parsed.error.code == "import_rejected"
-        assert [(d["line"], d["field"]) for d in bad.parsed.error.details] == [(2, "email")]
+        rejected = bad.parsed.error.details
+        assert isinstance(rejected, list)
+        assert [(d["line"], d["field"]) for d in rejected] == [(2, "email")]
 
     async def import_with_the_browser_session() -> ClientImportResult | ErrorResponse | None:
         async with Client(

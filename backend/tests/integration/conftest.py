@@ -16,7 +16,12 @@ from tests.support.db import NewDatabase, RingHolder
 @pytest.fixture
 def cli_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Path:
     """`carevault` commands run with `data_dir` and no database or key provider configured."""
-    for name in ("CAREVAULT_DATABASE_URL", "CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
+    for name in (
+        "CAREVAULT_DATABASE_URL",
+        "CAREVAULT_MIGRATION_DATABASE_URL",
+        "CAREVAULT_KEY_PROVIDER",
+        "CAREVAULT_ENV",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
     return data_dir
