@@ -17,21 +17,13 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import FieldCipher, KeyRing, LocalFileProvider, envelope, install
+from carevault.crypto import FieldCipher, LocalFileProvider, envelope, install
 from carevault.db.engine import create_engine
 from carevault.lifecycle import reencrypt as job
 from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.support.cli import invoke
 from tests.support.db import RingHolder
-from tests.support.keys import CLIENTS, headers, read_last_names, seed
-
-
-def rotate_now(holder: RingHolder, ring_file: Path) -> KeyRing:
-    """A rotation whose new version is active at once (no process serves from this ring)."""
-    rotated = holder.ring.rotated()
-    LocalFileProvider(ring_file).store(rotated)
-    holder.ring = rotated
-    return rotated
+from tests.support.keys import CLIENTS, headers, read_last_names, rotate_now, seed
 
 
 async def test_reencrypt_moves_every_value_to_the_new_version_and_retire_then_succeeds(

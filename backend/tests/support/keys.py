@@ -4,15 +4,17 @@ say, and the values as a freshly started process would read them."""
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import current_cipher
+from carevault.crypto import KeyRing, LocalFileProvider, current_cipher
 from carevault.lifecycle import reencrypt as job
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.keys import load_workspace_keys
+from tests.support.db import RingHolder
 
 CLIENTS = 120
 
@@ -55,3 +57,11 @@ async def read_last_names(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[
             select(Client.id, Client.last_name).where(Client.workspace_id == workspace_id)
         )
         return {client_id: last_name for client_id, last_name in rows}
+
+
+def rotate_now(holder: RingHolder, ring_file: Path) -> KeyRing:
+    """A rotation whose new version is active at once (no process serves from this ring)."""
+    rotated = holder.ring.rotated()
+    LocalFileProvider(ring_file).store(rotated)
+    holder.ring = rotated
+    return rotated
