@@ -117,11 +117,12 @@ async def lag_under_load(url: str, key: bytes, seconds: float, writers: int) -> 
 
     sealer.start()
     try:
-        results = await asyncio.gather(sample(), *(write() for _ in range(writers)))
+        sampler = asyncio.ensure_future(sample())
+        await asyncio.gather(sampler, *(write() for _ in range(writers)))
     finally:
         await sealer.stop()
         await engine.dispose()
-    lags = sorted(results[0])
+    lags = sorted(sampler.result())
     print(
         f"sealing lag with {writers} writers ({written / seconds:,.0f} events/s for "
         f"{seconds:g} s, sealer every 0.5 s): median {lags[len(lags) // 2]:.2f} s, "
@@ -168,6 +169,7 @@ async def sizes(dsn: str) -> dict[str, float]:
                    pg_column_size(a) AS uuid_bytes FROM ids
             """
         )
+        assert week is not None  # one row: an aggregate without GROUP BY
         figures["week_json_bytes"] = float(week["json_bytes"])
         figures["week_uuid_bytes"] = float(week["uuid_bytes"])
         return figures

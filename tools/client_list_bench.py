@@ -159,27 +159,22 @@ async def main(
                 def first_page(s: int = size) -> Awaitable[httpx.Response]:
                     return http.get("/clients", params={"page_size": PAGE}, headers=auth(s))
 
+                def middle_page(s: int = size, m: int = middle) -> Awaitable[httpx.Response]:
+                    params = {"page_size": PAGE, "page": m}
+                    return http.get("/clients", params=params, headers=auth(s))
+
+                def name_search(s: int = size) -> Awaitable[httpx.Response]:
+                    body = {"q": "son", "page_size": PAGE}
+                    return http.post("/clients/search", json=body, headers=auth(s))
+
+                def email_search(s: int = size) -> Awaitable[httpx.Response]:
+                    body = {"q": "nobody@example.org", "page_size": PAGE}
+                    return http.post("/clients/search", json=body, headers=auth(s))
+
                 kinds[f"page 1 (50 a page), {size:,} clients"] = (nothing, first_page)
-                kinds[f"page {middle} (50 a page), {size:,} clients"] = (
-                    nothing,
-                    lambda s=size, m=middle: http.get(
-                        "/clients", params={"page_size": PAGE, "page": m}, headers=auth(s)
-                    ),
-                )
-                kinds[f"name search 'son', {size:,} clients"] = (
-                    nothing,
-                    lambda s=size: http.post(
-                        "/clients/search", json={"q": "son", "page_size": PAGE}, headers=auth(s)
-                    ),
-                )
-                kinds[f"email search, {size:,} clients"] = (
-                    nothing,
-                    lambda s=size: http.post(
-                        "/clients/search",
-                        json={"q": "nobody@example.org", "page_size": PAGE},
-                        headers=auth(s),
-                    ),
-                )
+                kinds[f"page {middle} (50 a page), {size:,} clients"] = (nothing, middle_page)
+                kinds[f"name search 'son', {size:,} clients"] = (nothing, name_search)
+                kinds[f"email search, {size:,} clients"] = (nothing, email_search)
                 if not with_changes:
                     continue
                 some_client = (await first_page()).json()["items"][0]["id"]

@@ -16,6 +16,7 @@ import ast
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import TypeVar
 
 PACKAGE = Path(__file__).resolve().parents[1] / "backend" / "carevault"
 FIXED_STATUS = {"invalid": 422, "AuthFailure": 401}
@@ -92,7 +93,10 @@ def _name(node: ast.expr) -> str | None:
     return None
 
 
-def _constant(node: ast.expr | None, kind: type) -> object | None:
+T = TypeVar("T")
+
+
+def _constant(node: ast.expr | None, kind: type[T]) -> T | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, kind):
         return node.value
     return None

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from tools.chaos.clinicians import Load
+from tools.chaos.clinicians import Load, Sample
 from tools.chaos.malformed import send_malformed
 from tools.chaos.postgres import OwnPostgres
 from tools.chaos.report import write_report
@@ -369,7 +369,7 @@ class Harness:
             await connection.close()
 
 
-def _ok_saves(load: Load, note_id: str) -> list[Any]:
+def _ok_saves(load: Load, note_id: str) -> list[Sample]:
     return [
         s for s in load.samples if s.kind == "autosave" and s.status == 200 and s.note == note_id
     ]

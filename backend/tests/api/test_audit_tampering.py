@@ -16,22 +16,18 @@ from carevault.audit.sealing import key_id
 from carevault.audit.verify import verify as verify_trail
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
-from tests.api.test_audit import (
+from tests.support.audit import forged_seal
+from tests.support.audit_trail import (
     as_runtime_role,
-    audit_api,
-    carevault,
     event_ids,
     produce_events,
     seal_of,
     superuser_script,
     verify,
 )
-from tests.api.test_auth import sql
-from tests.api_support import ApiContext, running_api
-from tests.audit_support import forged_seal
-from tests.conftest import NewDatabase
-
-__all__ = ["audit_api"]  # the fixture, imported for pytest
+from tests.support.cli import carevault
+from tests.support.db import NewDatabase, sql
+from tests.support.http import ApiContext, running_api
 
 GUESSED_KEY = b"a key that is not the ring's one" * 2
 

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import asyncpg
-
 from carevault.auth.models import Role
-from tests.api_support import PASSWORD, ApiContext
-
-
-async def sql(api: ApiContext, query: str, *args: object) -> list[asyncpg.Record]:
-    connection = await asyncpg.connect(api.database_url.replace("+asyncpg", ""))
-    try:
-        return await connection.fetch(query, *args)
-    finally:
-        await connection.close()
+from tests.support.db import sql
+from tests.support.http import PASSWORD, ApiContext
 
 
 async def test_login_sets_an_httponly_cookie_and_returns_csrf(api: ApiContext) -> None:

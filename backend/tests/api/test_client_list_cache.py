@@ -26,9 +26,9 @@ from carevault.crypto import current_cipher
 from carevault.crypto.registry import operation_counts
 from carevault.db.engine import create_engine
 from carevault.lifecycle.reencrypt import reencrypt
-from tests.api_support import ApiContext, running_api
-from tests.client_names import FIRST_NAMES, LAST_NAMES, reference_order
-from tests.conftest import NewDatabase
+from tests.support.client_names import FIRST_NAMES, LAST_NAMES, reference_order
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext, running_api
 
 Names = list[tuple[uuid.UUID, str, str, bool]]
 

@@ -10,13 +10,12 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api_support import ApiContext, event_details, running_api
-from tests.conftest import NewDatabase
+from tests.support.clients import create_client, listed_ids
+from tests.support.db import NewDatabase, sql
+from tests.support.http import ApiContext, error_of, event_details, fields_named, running_api
 
 CLIENT_FIELDS = {
     "id",
@@ -34,35 +33,6 @@ CLIENT_FIELDS = {
     "created_at",
     "updated_at",
 }
-
-
-def error_of(response: httpx.Response) -> dict[str, Any]:
-    error: dict[str, Any] = response.json()["error"]
-    return error
-
-
-def fields_named(response: httpx.Response) -> set[str]:
-    assert response.status_code == 422, response.text
-    return {detail["field"] for detail in error_of(response)["details"]}
-
-
-async def create_client(client: httpx.AsyncClient, **fields: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"first_name": "Ada", "last_name": "Lovelace"}
-    body.update(fields)
-    response = await client.post("/clients", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-async def listed_ids(client: httpx.AsyncClient, **params: Any) -> list[str]:
-    """GET /clients, or POST /clients/search when there is a search term."""
-    if "q" in params:
-        response = await client.post("/clients/search", json=params)
-    else:
-        response = await client.get("/clients", params=params)
-    assert response.status_code == 200, response.text
-    return [item["id"] for item in response.json()["items"]]
 
 
 async def test_client_is_created_read_updated_archived_and_restored(api: ApiContext) -> None:

@@ -9,9 +9,9 @@ import asyncio
 
 from carevault.auth.models import Role
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.api.test_auth import sql
-from tests.api.test_session_notes import error_of, note_body, practice
-from tests.api_support import ApiContext
+from tests.support.db import sql
+from tests.support.http import ApiContext, error_of
+from tests.support.notes import note_body, practice
 
 
 async def test_a_retried_create_returns_the_first_response_and_creates_nothing(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from carevault.auth.models import Role
-from tests.api.test_session_notes import create_note, fields_named, practice
-from tests.api_support import ApiContext
+from tests.support.http import ApiContext, fields_named
+from tests.support.notes import create_note, practice
 
 NUL = "\u0000"
 

@@ -17,9 +17,9 @@ from carevault.clients.phone_index import reindex_phones
 from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.db.engine import create_engine
 from carevault.workspaces.keys import load_workspace_keys
-from tests.api.test_auth import sql
-from tests.api.test_clients import create_client, error_of, listed_ids
-from tests.api_support import ApiContext, event_details
+from tests.support.clients import create_client, listed_ids
+from tests.support.db import sql
+from tests.support.http import ApiContext, error_of, event_details
 
 
 async def test_a_number_is_found_however_it_is_written(api: ApiContext) -> None:

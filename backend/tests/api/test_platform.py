@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from carevault.auth.models import Role
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.cli import invoke
+from tests.support.db import NewDatabase, sql
+from tests.support.http import ApiContext, running_api
+from tests.support.notes import practice
 
 
 async def test_unreadable_json_is_400_and_names_no_byte_offset(api: ApiContext) -> None:
@@ -111,8 +113,6 @@ async def test_openapi_documents_every_route_with_the_error_shape(api: ApiContex
 async def test_a_value_that_fails_to_decrypt_is_a_specific_error_audited_and_contained(
     api: ApiContext, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from tests.api.test_auth import sql
-    from tests.api.test_session_notes import practice
 
     setup = await practice(api, Role.OWNER, clients=1)
     async with api.signed_in(setup.emails[0]) as client:
@@ -155,8 +155,6 @@ async def test_a_value_moved_from_another_practice_is_refused_and_lists_leave_it
     history (or name) from one practice into a row of another. Before practice keys and
     row binding the target practice read the victim's PHI; and one bad row made the whole
     client list answer 500."""
-    from tests.api.test_auth import sql
-    from tests.api.test_session_notes import practice
 
     victim = await practice(api, Role.OWNER, clients=1)
     attacker = await practice(api, Role.OWNER, clients=3)
@@ -198,7 +196,6 @@ async def test_practice_keys_are_read_once_per_refresh_not_per_request(api: ApiC
     from sqlalchemy import event
 
     from carevault.crypto import current_cipher
-    from tests.api.test_session_notes import practice
 
     setup = await practice(api, Role.OWNER, clients=2)
     current_cipher().data_keys.clear()  # as in a process that has not served this practice
@@ -223,7 +220,6 @@ async def test_practice_keys_are_read_once_per_refresh_not_per_request(api: ApiC
 async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiContext) -> None:
     """POST /clients/search lists like GET /clients: a client whose name (or, on the page,
     any other field) cannot be opened is left out and audited, never a 500 for the page."""
-    from tests.api.test_auth import sql
 
     _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
     async with api.signed_in(owner) as client:
@@ -265,8 +261,6 @@ async def test_a_shredded_practice_answers_410_workspace_shredded(api: ApiContex
     from carevault.crypto import current_cipher
     from carevault.db.engine import create_engine, session_factory
     from carevault.workspaces.keys import shred
-    from tests.api.test_auth import sql
-    from tests.api.test_session_notes import practice
 
     setup = await practice(api, Role.OWNER, clients=1)
     [row] = await sql(
@@ -297,7 +291,6 @@ async def test_readiness_details_show_the_pending_version_after_a_rotate(
     from datetime import datetime
 
     from carevault.crypto import LocalFileProvider
-    from tests.integration.test_cli import invoke
 
     _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
     async with api.signed_in(owner) as client:

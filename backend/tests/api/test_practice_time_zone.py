@@ -10,9 +10,9 @@ from datetime import timedelta
 
 from carevault.auth.models import Role
 from carevault.workspaces.time import today_in
-from tests.api.test_auth import sql
-from tests.api.test_session_notes import error_of, note_body, practice
-from tests.api_support import ApiContext
+from tests.support.db import sql
+from tests.support.http import ApiContext, error_of
+from tests.support.notes import note_body, practice
 
 HONOLULU = "Pacific/Honolulu"
 KIRITIMATI = "Pacific/Kiritimati"

@@ -8,8 +8,8 @@ import uuid
 from carevault.auth.models import Role
 from carevault.auth.rate_limit import RateLimiter
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.api.test_session_notes import error_of, practice
-from tests.api_support import ApiContext
+from tests.support.http import ApiContext, error_of
+from tests.support.notes import practice
 
 
 def tight_limit(api: ApiContext, per_minute: int) -> None:

@@ -20,9 +20,9 @@ import pytest
 from sqlalchemy import event
 
 from carevault.auth.models import Role
-from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext, running_api
+from tests.support.notes import create_note, practice
 
 
 @pytest.fixture
@@ -54,11 +54,12 @@ async def test_a_note_read_with_a_token_is_three_statements(
     engine = api.app.state.carevault.engine.sync_engine
     pings: list[object] = []
     real_ping = engine.dialect.do_ping
-    monkeypatch.setattr(
-        engine.dialect,
-        "do_ping",
-        lambda connection: pings.append(connection) or real_ping(connection),
-    )
+
+    def counted_ping(connection: object) -> bool:
+        pings.append(connection)
+        return bool(real_ping(connection))
+
+    monkeypatch.setattr(engine.dialect, "do_ping", counted_ping)
     place = await practice(api, Role.CLINICIAN)
     async with api.signed_in(place.emails[0]) as client:
         note = await create_note(client, place.client_ids[0])

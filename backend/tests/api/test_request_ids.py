@@ -9,9 +9,9 @@ import re
 import pytest
 
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext
+from tests.support.db import sql
+from tests.support.http import ApiContext
+from tests.support.notes import create_note, practice
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 
@@ -43,7 +43,7 @@ async def test_a_sane_id_is_echoed_and_lands_in_the_audit_event_and_access_log(
 )
 async def test_an_unusable_id_is_replaced_by_a_generated_one(api: ApiContext, offered: str) -> None:
     async with api.client() as client:
-        answer = await client.get("/auth/me", headers={"X-Request-ID": offered.encode()})
+        answer = await client.get("/auth/me", headers={b"X-Request-ID": offered.encode()})
     assert answer.status_code == 401
     assert GENERATED.fullmatch(answer.headers["x-request-id"])
 

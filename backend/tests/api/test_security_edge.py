@@ -16,9 +16,8 @@ from carevault.api.frontend import mount_frontend
 from carevault.auth.models import Role
 from carevault.crypto import KeyRing
 from carevault.observability.logging import configure_logging
-from tests.api.test_auth import sql
-from tests.api_support import PASSWORD, ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase, sql
+from tests.support.http import PASSWORD, ApiContext, running_api
 
 METRICS_TOKEN = "a-metrics-token-for-tests"
 

@@ -7,70 +7,18 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import event
 
 from carevault.auth.models import Role
 from carevault.crypto import registry
-from carevault.db.engine import create_engine, session_factory
-from tests.api.test_auth import sql
-from tests.api_support import ApiContext, event_details, running_api
-from tests.conftest import NewDatabase
-from tests.integration import factories
-
-
-@dataclass
-class Practice:
-    emails: list[str]
-    client_ids: list[str]
-    appointment_id: str  # an appointment of the first client
-
-
-async def practice(api: ApiContext, *roles: Role, clients: int = 1) -> Practice:
-    """A workspace with one user per role and `clients` clients, inserted through the ORM."""
-    space, emails = await api.workspace_with_users(None, *roles)
-    engine = create_engine(api.database_url, pool_size=1)
-    try:
-        async with session_factory(engine)() as db, db.begin():
-            people = [await factories.client(db, space) for _ in range(clients)]
-            appointment = await factories.appointment(db, space, people[0])
-            return Practice(emails, [str(p.id) for p in people], str(appointment.id))
-    finally:
-        await engine.dispose()
-
-
-def note_body(client_id: str, **fields: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "client_id": client_id,
-        "session_date": "2025-01-15",
-        "duration_minutes": 50,
-        "subjective": "Example client reports a calmer week.",
-    }
-    body.update(fields)
-    return body
-
-
-async def create_note(client: httpx.AsyncClient, client_id: str, **fields: Any) -> dict[str, Any]:
-    response = await client.post("/sessions", json=note_body(client_id, **fields))
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def error_of(response: httpx.Response) -> dict[str, Any]:
-    error: dict[str, Any] = response.json()["error"]
-    return error
-
-
-def fields_named(response: httpx.Response) -> set[str]:
-    assert response.status_code == 422, response.text
-    return {detail["field"] for detail in error_of(response)["details"]}
+from tests.support.db import NewDatabase, sql
+from tests.support.http import ApiContext, error_of, event_details, fields_named, running_api
+from tests.support.notes import create_note, note_body, practice
 
 
 async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiContext) -> None:

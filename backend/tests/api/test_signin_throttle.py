@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from carevault.auth import passwords
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
-from tests.api.test_auth import sql
-from tests.api_support import PASSWORD, ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase, sql
+from tests.support.http import PASSWORD, ApiContext, running_api
 
 
 @pytest.fixture
 def argon2_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Counts password verifications (argon2 runs) at sign-in."""
     calls: list[str] = []
-    real: Callable[[str, str], bool] = auth_service.verify_password
+    real: Callable[[str, str], bool] = passwords.verify_password
 
     def counting(password_hash: str, password: str) -> bool:
         calls.append(password)

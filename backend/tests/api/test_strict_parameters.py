@@ -7,9 +7,9 @@ import httpx
 
 from carevault.auth.models import Role
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.api.test_auth import sql
-from tests.api.test_session_notes import create_note, error_of, practice
-from tests.api_support import ApiContext
+from tests.support.db import sql
+from tests.support.http import ApiContext, error_of
+from tests.support.notes import create_note, practice
 
 
 async def test_a_misspelled_filter_is_refused_and_reads_nothing(api: ApiContext) -> None:

@@ -27,15 +27,16 @@ import httpx
 import pytest
 from sqlalchemy import make_url
 
-from tests.compose_support import (
+from tests.support.compose import (
     command_steps,
     environment_of,
     load_compose,
     parse_dockerfile,
     volume_mounts,
 )
-from tests.conftest import PgServer, admin_execute
-from tests.secrets_store import ROOT, SecretsStore, free_port
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import free_port
+from tests.support.secrets_store import ROOT, SecretsStore
 
 if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution
     sys.path.insert(0, str(ROOT))

@@ -18,9 +18,8 @@ import httpx
 import pytest
 
 from carevault.crypto import KeyRing
-from tests.conftest import PgServer, admin_execute
-from tests.e2e.test_carevault_run import free_port
-from tests.e2e.test_schemathesis import carevault_env
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import carevault_env, free_port
 
 PASSWORD = "phi-log-owner-password"
 METRICS_TOKEN = "metrics-token-for-the-phi-test"

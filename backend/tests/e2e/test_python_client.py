@@ -21,9 +21,8 @@ import httpx
 import pytest
 
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.conftest import PgServer, admin_execute
-from tests.e2e.test_carevault_run import free_port
-from tests.e2e.test_schemathesis import carevault_env
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import carevault_env, free_port
 
 CLIENT_ROOT = Path(__file__).resolve().parents[3] / "clients" / "python"
 if str(CLIENT_ROOT) not in sys.path:
@@ -230,7 +229,9 @@ def test_clients_are_imported_with_the_client_package(live_server: LiveServer) -
         assert bad.status_code == 422
         assert isinstance(bad.parsed, ErrorResponse)
         assert bad.parsed.error.code == "import_rejected"
-        assert [(d["line"], d["field"]) for d in bad.parsed.error.details] == [(2, "email")]
+        rejected = bad.parsed.error.details
+        assert isinstance(rejected, list)
+        assert [(d["line"], d["field"]) for d in rejected] == [(2, "email")]
 
     async def import_with_the_browser_session() -> ClientImportResult | ErrorResponse | None:
         async with Client(
@@ -319,7 +320,9 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
         assert stale.status_code == 409
         assert isinstance(stale.parsed, ErrorResponse)
         assert stale.parsed.error.code == "version_conflict"
-        current = stale.parsed.error.details["current_version"]
+        details = stale.parsed.error.details
+        assert isinstance(details, dict)
+        current = details["current_version"]
         assert current == saved.parsed.version
         merged = update_note.sync_detailed(
             note_id, client=api, body=SessionNoteUpdate(version=current, assessment="Steady.")
@@ -372,7 +375,12 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
             headers={"X-CSRF-Token": live_server.csrf},
             timeout=TIMEOUT,
         ) as browser:
-            revoked = revoke_token.sync_detailed(uuid.UUID(live_server.token_id), client=browser)
+            # The generator types secured endpoints as bearer-only; the server also takes a
+            # session cookie with its CSRF header, which is what this call shows.
+            revoked = revoke_token.sync_detailed(
+                uuid.UUID(live_server.token_id),
+                client=browser,  # type: ignore[arg-type]
+            )
             assert revoked.status_code == 204, revoked.content
 
         # The next call with the token is refused.

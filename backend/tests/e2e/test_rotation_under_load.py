@@ -30,15 +30,15 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 import httpx
 import pytest
 
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.crypto import LocalFileProvider, envelope
 from carevault.lifecycle.reencrypt import encrypted_tables
-from tests.conftest import NewDatabase
-from tests.e2e.test_carevault_run import free_port
+from tests.support.db import NewDatabase
+from tests.support.processes import free_port
 
 pytestmark = pytest.mark.e2e
 

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.conftest import PgServer, admin_execute
-from tests.e2e.test_carevault_run import free_port
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import carevault_env, free_port
 
 PASSWORD = "schemathesis-owner-pw"
 CHECKS = ",".join(
@@ -29,20 +29,6 @@ CHECKS = ",".join(
         "response_schema_conformance",
     ]
 )
-
-
-def carevault_env(database_url: str, data_dir: Path) -> dict[str, str]:
-    """The environment of a CareVault process on this database, with a local key ring in
-    `data_dir` as `carevault keys init` leaves it (only `init` and `run` create one)."""
-    from carevault.crypto import LocalFileProvider
-
-    LocalFileProvider(data_dir / "keyring.json").initialize()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CAREVAULT_")}
-    env.update(CAREVAULT_DATABASE_URL=database_url, CAREVAULT_DATA_DIR=str(data_dir))
-    # The fuzzer sends thousands of requests a minute with one credential: at the default
-    # limit most would be 429s and the logic behind them would go untested.
-    env.update(CAREVAULT_API_RATE_LIMIT_PER_MINUTE="1000000")
-    return env
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,8 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from tests.conftest import PgServer, admin_execute
-from tests.e2e.test_carevault_run import free_port
-from tests.e2e.test_schemathesis import carevault_env
+from tests.support.db import PgServer, admin_execute
+from tests.support.processes import carevault_env, free_port
 
 PASSWORD = "serve-signin-owner-pw"
 

@@ -10,9 +10,10 @@ import boto3
 import pytest
 
 from carevault.audit.checkpoints import CHECKPOINT_FILE
-from tests.api.test_audit import carevault, event_ids, produce_events, superuser_script, verify
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.audit_trail import event_ids, produce_events, superuser_script, verify
+from tests.support.cli import carevault
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext, running_api
 
 
 @pytest.fixture

@@ -27,8 +27,8 @@ from carevault.audit.sealing import (
 from carevault.audit.verify import VerifyReport, verify
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
-from tests.audit_support import VECTOR_EVENT, digests_of, encode_event, vector_block
-from tests.conftest import NewDatabase
+from tests.support.audit import VECTOR_EVENT, digests_of, encode_event, vector_block
+from tests.support.db import NewDatabase
 
 KEY = new_key_material()
 

@@ -13,7 +13,7 @@ from carevault.audit.verify import verify
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
-from tests.conftest import PgServer, admin_execute
+from tests.support.db import PgServer, admin_execute
 
 
 async def test_0007_converts_and_seals_a_trail_written_before_it(pg_server: PgServer) -> None:
@@ -42,14 +42,14 @@ async def test_0007_converts_and_seals_a_trail_written_before_it(pg_server: PgSe
             groups = await check.scalar(text("SELECT count(DISTINCT txid) FROM audit_events"))
         assert converted == 25000 and groups == 3  # ids 1-9999, 10000-19999, 20000-25000
         for _ in range(10):  # bounded
-            async with engine.begin() as connection:
-                result = await seal_round(connection, key, limit=12000)
+            async with engine.begin() as sealing:
+                result = await seal_round(sealing, key, limit=12000)
             rounds.append(result.events)
             if not result.more:
                 break
         assert sum(rounds) == 25000 and max(rounds) <= 12000
-        async with engine.connect() as connection, connection.begin():
-            report = await verify(connection, key, checkpoint=None)
+        async with engine.connect() as reading, reading.begin():
+            report = await verify(reading, key, checkpoint=None)
         assert report.ok and report.events == 25000
     finally:
         await engine.dispose()

@@ -26,8 +26,8 @@ from carevault.auth.models import Role
 from carevault.crypto import KeyRing, LocalFileProvider
 from carevault.crypto.keyring import new_key_material
 from carevault.db.engine import create_engine
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext, running_api
 
 WORKER = Path(__file__).with_name("audit_sealer_worker.py")
 

@@ -1,5 +1,5 @@
 import pytest
-from sqlalchemy import text
+from sqlalchemy import insert, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -9,7 +9,7 @@ from carevault.audit.models import AuditEvent
 async def _insert_event(engine: AsyncEngine) -> int:
     async with engine.begin() as connection:
         result = await connection.execute(
-            AuditEvent.__table__.insert().values(action="test.event").returning(AuditEvent.id)
+            insert(AuditEvent).values(action="test.event").returning(AuditEvent.id)
         )
         return int(result.scalar_one())
 

@@ -8,28 +8,12 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
 
 from carevault.auth.passwords import verify_password
 from carevault.cli import app as cli
 from carevault.db.migrate import head_revision
-from tests.conftest import NewDatabase, PgServer
-
-runner = CliRunner()
-
-
-async def invoke(arguments: list[str], stdin: str | None = None) -> Result:
-    """The command runs its own event loop, so async tests run it in a thread."""
-    return await asyncio.to_thread(runner.invoke, cli, arguments, input=stdin)
-
-
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Path:
-    for name in ("CAREVAULT_DATABASE_URL", "CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
-    return data_dir
+from tests.support.cli import invoke, runner
+from tests.support.db import NewDatabase, PgServer, admin_execute
 
 
 async def fetch_user(url: str, email: str) -> asyncpg.Record | None:
@@ -107,8 +91,6 @@ async def test_db_upgrade_builds_the_schema_on_an_empty_database(
     cli_env: Path, pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import uuid
-
-    from tests.conftest import admin_execute
 
     name = f"cv_empty_{uuid.uuid4().hex[:8]}"
     await admin_execute(pg_server, f'CREATE DATABASE "{name}"')

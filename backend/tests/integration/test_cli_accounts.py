@@ -8,12 +8,12 @@ import asyncpg
 import pytest
 
 from carevault.auth.passwords import verify_password
-from tests.conftest import NewDatabase
-from tests.integration.test_cli import cli_env, invoke  # noqa: F401 (cli_env is a fixture)
+from tests.support.cli import invoke
+from tests.support.db import NewDatabase
 
 
 async def test_reset_password_sets_a_temporary_password_and_ends_sessions(
-    cli_env: Path,  # noqa: F811
+    cli_env: Path,
     new_database: NewDatabase,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

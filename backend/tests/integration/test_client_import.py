@@ -9,13 +9,12 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from carevault.cli import app as cli
 from carevault.clients.importing import ImportRejected, read_rows, validate
-from tests.api_support import ApiContext
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import ApiContext
 
 CSV = """First Name,Last Name,E-mail,Mobile,DOB,Notes
 Ada,Lovelace,ada@example.org,+44 20 7946 0000,1990-12-10,Prefers mornings
@@ -24,7 +23,7 @@ Grace,Hopper,grace@example.org,(555) 010-0199,1985-06-01,
 
 
 async def invoke(arguments: list[str], env: dict[str, str]) -> Result:
-    return await asyncio.to_thread(CliRunner().invoke, cli, arguments, env=env)
+    return await asyncio.to_thread(lambda: CliRunner().invoke(cli, arguments, env=env))
 
 
 async def count_clients(url: str) -> int:

@@ -24,7 +24,7 @@ from carevault.clients.models import Client
 from carevault.crypto import DecryptionError, PracticeBlindIndex, current_cipher, envelope
 from carevault.db.deadlines import DeadlineExceeded, request_deadline
 from carevault.workspaces.models import Workspace
-from tests.integration import factories
+from tests.support import factories
 
 HEADER = [
     "First Name",

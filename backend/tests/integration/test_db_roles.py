@@ -14,11 +14,9 @@ from sqlalchemy import make_url
 from carevault.auth.models import Role
 from carevault.crypto import KeyRing
 from carevault.health import service as health
-from tests.api_support import running_api
-from tests.conftest import PgServer, admin_execute
-from tests.integration.test_cli import cli_env, invoke
-
-__all__ = ["cli_env"]  # the fixture, used by name
+from tests.support.cli import invoke
+from tests.support.db import PgServer, admin_execute
+from tests.support.http import running_api
 
 RUNTIME_PASSWORD = "runtime-role-pw"
 

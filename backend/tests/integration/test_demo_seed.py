@@ -11,7 +11,7 @@ from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.demo.seed import DEMO_CLIENTS, DEMO_OWNER_EMAIL, DEMO_PASSWORD, seed_demo
 from carevault.notes.models import SessionNote
 from carevault.workspaces.service import get_by_name
-from tests.conftest import RingHolder
+from tests.support.db import RingHolder
 
 
 async def test_demo_practice_is_seeded_once_and_reads_back(
@@ -25,14 +25,16 @@ async def test_demo_practice_is_seeded_once_and_reads_back(
     assert owner.role == "owner" and verify_password(owner.password_hash, DEMO_PASSWORD)
 
     db.expunge_all()
-    clients = (await db.execute(select(Client).where(Client.workspace_id == space.id))).scalars()
-    clients = list(clients)
+    clients = list(
+        (await db.execute(select(Client).where(Client.workspace_id == space.id))).scalars()
+    )
     assert len(clients) == DEMO_CLIENTS
     assert all(c.first_name and c.last_name and c.email for c in clients)
 
     # the blind index finds a client by a differently written email
     index = PracticeBlindIndex(current_cipher())
     wanted = clients[3]
+    assert wanted.email is not None
     found = (
         (
             await db.execute(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,8 +20,9 @@ from carevault.db.models import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote
 from carevault.workspaces.keys import load_workspace_keys, provision
-from tests.conftest import RingHolder
-from tests.integration import factories
+from carevault.workspaces.models import Workspace
+from tests.support import factories
+from tests.support.db import RingHolder
 
 ENCRYPTED_COLUMNS = sorted(
     (table.name, column.name)
@@ -28,7 +32,10 @@ ENCRYPTED_COLUMNS = sorted(
 )
 
 
-async def reread(db: AsyncSession, model: type, row_id: object) -> object:
+Model = TypeVar("Model", Client, SessionNote)
+
+
+async def reread(db: AsyncSession, model: type[Model], row_id: uuid.UUID) -> Model:
     db.expunge_all()
     return (await db.execute(select(model).where(model.id == row_id))).scalar_one()
 
@@ -42,7 +49,7 @@ async def test_round_trip_through_postgres(db: AsyncSession, value: str) -> None
     space = await factories.workspace(db)
     row = await factories.note(db, space, await factories.client(db, space), subjective=value)
     loaded = await reread(db, SessionNote, row.id)
-    assert loaded.subjective == value  # type: ignore[attr-defined]
+    assert loaded.subjective == value
 
 
 @settings(
@@ -53,7 +60,7 @@ async def test_round_trip_property_through_postgres(db: AsyncSession, value: str
     space = await factories.workspace(db)
     row = await factories.client(db, space, notes=value.replace("\x00", ""))
     loaded = await reread(db, Client, row.id)
-    assert loaded.notes == value.replace("\x00", "")  # type: ignore[attr-defined]
+    assert loaded.notes == value.replace("\x00", "")
 
 
 def test_every_phi_column_of_the_issue_is_encrypted() -> None:
@@ -192,12 +199,14 @@ async def test_a_value_moved_to_the_same_column_of_another_table_raises(db: Asyn
         await db.execute(select(Appointment).where(Appointment.id == appointment.id))
 
 
-async def rotate(db: AsyncSession, ring_holder: RingHolder, ring: KeyRing, space: object) -> None:
+async def rotate(
+    db: AsyncSession, ring_holder: RingHolder, ring: KeyRing, space: Workspace
+) -> None:
     """Swap in `ring` the way a refresh does, with the practice's new data key provisioned."""
     ring_holder.ring = ring
     await provision(db, ring)
-    current_cipher().data_keys.forget(space.id.bytes)  # type: ignore[attr-defined]
-    await load_workspace_keys(db, space.id)  # type: ignore[attr-defined]
+    current_cipher().data_keys.forget(space.id.bytes)
+    await load_workspace_keys(db, space.id)
 
 
 async def test_unknown_and_retired_versions_raise(
@@ -223,7 +232,7 @@ async def test_rotation_changes_new_writes_and_old_rows_still_read(
     old = await factories.client(db, space, first_name="Before")
     await rotate(db, ring_holder, ring_holder.ring.rotated(), space)
     new = await factories.client(db, space, first_name="After")
-    versions = dict(
+    versions: dict[uuid.UUID, bytes] = dict(
         (
             await db.execute(
                 text(
@@ -236,14 +245,14 @@ async def test_rotation_changes_new_writes_and_old_rows_still_read(
     )
     assert int.from_bytes(versions[old.id], "big") == 1
     assert int.from_bytes(versions[new.id], "big") == 2
-    assert (await reread(db, Client, old.id)).first_name == "Before"  # type: ignore[attr-defined]
-    assert (await reread(db, Client, new.id)).first_name == "After"  # type: ignore[attr-defined]
+    assert (await reread(db, Client, old.id)).first_name == "Before"
+    assert (await reread(db, Client, new.id)).first_name == "After"
 
 
 async def test_encrypted_date_round_trips_and_rejects_wrong_types(db: AsyncSession) -> None:
     space = await factories.workspace(db)
     row = await factories.client(db, space, date_of_birth=date(1984, 2, 29))
-    assert (await reread(db, Client, row.id)).date_of_birth == date(1984, 2, 29)  # type: ignore[attr-defined]
+    assert (await reread(db, Client, row.id)).date_of_birth == date(1984, 2, 29)
     db.add(Client(workspace_id=space.id, first_name="X", last_name="Y", date_of_birth="1984"))
     with pytest.raises(Exception, match="expected date"):
         await db.flush()
@@ -255,7 +264,7 @@ async def test_null_stays_null(db: AsyncSession) -> None:
     row = await factories.client(db, space, notes=None)
     raw = await db.scalar(text("SELECT notes FROM clients WHERE id = :id"), {"id": row.id})
     assert raw is None
-    assert (await reread(db, Client, row.id)).notes is None  # type: ignore[attr-defined]
+    assert (await reread(db, Client, row.id)).notes is None
 
 
 async def test_a_value_moved_to_another_row_of_the_same_practice_raises(db: AsyncSession) -> None:
@@ -271,7 +280,7 @@ async def test_a_value_moved_to_another_row_of_the_same_practice_raises(db: Asyn
     )
     with pytest.raises(DecryptionError, match="authentication failed"):
         await reread(db, Client, target.id)
-    assert (await reread(db, Client, source.id)).medical_history == "Asthma"  # type: ignore[attr-defined]
+    assert (await reread(db, Client, source.id)).medical_history == "Asthma"
 
 
 async def test_a_value_moved_into_another_practice_raises(db: AsyncSession) -> None:
@@ -304,21 +313,27 @@ async def test_a_row_moved_to_another_practice_whole_raises(db: AsyncSession) ->
 async def test_core_writes_must_bind_their_row(db: AsyncSession) -> None:
     """Every write path binds the row or is refused loudly: Core insert, executemany, Core
     update without binding all fail; with `bound_rows`/`bound_changes` they work."""
-    import uuid
-
-    from sqlalchemy import insert, update
+    from sqlalchemy import Table, insert, update
 
     from carevault.crypto import UnboundValueError
     from carevault.db.encryption import bound_changes, bound_rows
 
     space = await factories.workspace(db)
-    row = {"id": uuid.uuid4(), "workspace_id": space.id, "first_name": "A", "last_name": "B"}
-    for attempt in (
+    row: dict[str, Any] = {
+        "id": uuid.uuid4(),
+        "workspace_id": space.id,
+        "first_name": "A",
+        "last_name": "B",
+    }
+    client_table = Client.__table__
+    assert isinstance(client_table, Table)
+    attempts: list[Callable[[], Awaitable[object]]] = [
         lambda: db.execute(insert(Client).values(**row)),
         lambda: db.execute(insert(Client), [row, {**row, "id": uuid.uuid4()}]),
-        lambda: db.execute(insert(Client.__table__), [row]),
+        lambda: db.execute(insert(client_table), [row]),
         lambda: db.execute(update(Client).where(Client.id == row["id"]).values(first_name="Z")),
-    ):
+    ]
+    for attempt in attempts:
         async with db.begin_nested():
             with pytest.raises(Exception) as refused:
                 await attempt()
@@ -332,7 +347,7 @@ async def test_core_writes_must_bind_their_row(db: AsyncSession) -> None:
         .values(**bound_changes(Client, space.id, row["id"], {"first_name": "Zed"}))
     )
     loaded = await reread(db, Client, row["id"])
-    assert (loaded.first_name, loaded.last_name) == ("Zed", "B")  # type: ignore[attr-defined]
+    assert (loaded.first_name, loaded.last_name) == ("Zed", "B")
 
 
 async def test_a_value_bound_to_another_row_cannot_be_written_through_core(
@@ -346,13 +361,13 @@ async def test_a_value_bound_to_another_row_cannot_be_written_through_core(
     space = await factories.workspace(db)
     first = await factories.client(db, space, notes="copied text")
     second = await factories.client(db, space, notes="original")
-    copied = (await reread(db, Client, first.id)).notes  # type: ignore[attr-defined]
+    copied = (await reread(db, Client, first.id)).notes
     await db.execute(
         update(Client)
         .where(Client.id == second.id)
         .values(**bound_changes(Client, space.id, second.id, {"notes": copied}))
     )
-    assert (await reread(db, Client, second.id)).notes == "copied text"  # type: ignore[attr-defined]
+    assert (await reread(db, Client, second.id)).notes == "copied text"
 
 
 async def test_legacy_column_bound_values_stay_readable(
@@ -370,4 +385,4 @@ async def test_legacy_column_bound_values_stay_readable(
     await db.execute(
         text("UPDATE clients SET last_name = :v WHERE id = :id"), {"v": legacy, "id": row.id}
     )
-    assert (await reread(db, Client, row.id)).last_name == "Legacy Name"  # type: ignore[attr-defined]
+    assert (await reread(db, Client, row.id)).last_name == "Legacy Name"

@@ -28,10 +28,10 @@ from sqlalchemy.util import await_only
 from carevault.auth.models import Role
 from carevault.db.deadlines import Deadlines, remaining
 from carevault.health import service as health
-from tests.api.test_session_notes import create_note, practice
-from tests.api_support import ApiContext, running_api
-from tests.conftest import NewDatabase, PgServer
-from tests.fault_proxy import FaultProxy, fault_proxy
+from tests.support.db import NewDatabase, PgServer
+from tests.support.fault_proxy import FaultProxy, fault_proxy
+from tests.support.http import ApiContext, running_api
+from tests.support.notes import create_note, practice
 
 DEADLINE = 2.0  # CAREVAULT_REQUEST_TIMEOUT_SECONDS for these apps: statements give up in ~1 s
 BOUND = 30.0  # no request here may take longer, whatever the code does
@@ -159,9 +159,10 @@ async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadli
     async with faulty.api.signed_in(email) as client:
         event.listen(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
         try:
+            answered_at: list[float] = []
             async with asyncio.timeout(BOUND):
                 started = time.monotonic()
-                autosave = await _timed_patch(client, note, answered_at := [])
+                autosave = await _timed_patch(client, note, answered_at)
         finally:
             event.remove(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
             faulty.proxy.thaw()

@@ -19,9 +19,9 @@ from carevault.config import Settings
 from carevault.crypto.aws import SecretsManagerProvider
 from carevault.db.migrate import head_revision
 from carevault.runtime import StartupError, start_key_ring
-from tests.api_support import ApiContext
-from tests.conftest import NewDatabase, PgServer, admin_execute, embedded_server
-from tests.integration.test_secrets_manager import wait_until
+from tests.support.db import NewDatabase, PgServer, admin_execute, embedded_server
+from tests.support.http import ApiContext
+from tests.support.processes import wait_until
 
 
 @asynccontextmanager

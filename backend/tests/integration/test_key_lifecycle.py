@@ -17,83 +17,13 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
-from carevault.crypto import FieldCipher, KeyRing, LocalFileProvider, envelope, install
+from carevault.crypto import FieldCipher, LocalFileProvider, envelope, install
 from carevault.db.engine import create_engine
 from carevault.lifecycle import reencrypt as job
-from carevault.workspaces import service as workspace_service
 from carevault.workspaces.keys import load_workspace_keys, provision
-from tests.conftest import NewDatabase, RingHolder
-from tests.integration.test_cli import invoke
-
-CLIENTS = 120
-
-
-@pytest.fixture
-async def world(
-    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[str, AsyncEngine, RingHolder, Path]]:
-    """A migrated database, a key-ring file, the cipher installed from it, CLI env set."""
-    url = await new_database()
-    ring_file = data_dir / "keyring.json"
-    holder = RingHolder(LocalFileProvider(ring_file).load())
-    install(FieldCipher(holder))
-    for name in ("CAREVAULT_KEY_PROVIDER", "CAREVAULT_ENV"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("CAREVAULT_DATABASE_URL", url)
-    engine = create_engine(url, pool_size=2)
-    try:
-        yield url, engine, holder, ring_file
-    finally:
-        await engine.dispose()
-
-
-async def seed(engine: AsyncEngine, count: int = CLIENTS) -> tuple[uuid.UUID, dict[uuid.UUID, str]]:
-    names: dict[uuid.UUID, str] = {}
-    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
-        space = await workspace_service.create(db, f"Practice {uuid.uuid4().hex[:8]}")
-        for index in range(count):
-            client = Client(
-                workspace_id=space.id,
-                first_name=f"First{index}",
-                last_name=f"Last{index}",
-                medical_history=f"History {index}",
-            )
-            db.add(client)
-            await db.flush()
-            names[client.id] = f"Last{index}"
-    return space.id, names
-
-
-def rotate_now(holder: RingHolder, ring_file: Path) -> KeyRing:
-    """A rotation whose new version is active at once (no process serves from this ring)."""
-    rotated = holder.ring.rotated()
-    LocalFileProvider(ring_file).store(rotated)
-    holder.ring = rotated
-    return rotated
-
-
-async def headers(engine: AsyncEngine) -> dict[tuple[int, int], int]:
-    async with AsyncSession(engine) as db:
-        counts = await job.count_values(db)
-    totals: dict[tuple[int, int], int] = {}
-    for found in counts:
-        key = (found.format_byte, found.version)
-        totals[key] = totals.get(key, 0) + found.count
-    return totals
-
-
-async def read_last_names(engine: AsyncEngine, workspace_id: uuid.UUID) -> dict[uuid.UUID, str]:
-    """As a request of a process that has just started would read them."""
-    from carevault.crypto import current_cipher
-
-    current_cipher().data_keys.forget(workspace_id.bytes)
-    async with AsyncSession(engine) as db:
-        await load_workspace_keys(db, workspace_id)
-        rows = await db.execute(
-            select(Client.id, Client.last_name).where(Client.workspace_id == workspace_id)
-        )
-        return dict(rows.all())  # type: ignore[arg-type]
+from tests.support.cli import invoke
+from tests.support.db import RingHolder
+from tests.support.keys import CLIENTS, headers, read_last_names, rotate_now, seed
 
 
 async def test_reencrypt_moves_every_value_to_the_new_version_and_retire_then_succeeds(

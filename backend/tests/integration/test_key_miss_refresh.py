@@ -34,8 +34,8 @@ from carevault.crypto.errors import MissingDataKey
 from carevault.db.engine import create_engine
 from carevault.workspaces.keys import provision
 from carevault.workspaces.models import WorkspaceKey
-from tests.api_support import running_api
-from tests.conftest import NewDatabase
+from tests.support.db import NewDatabase
+from tests.support.http import running_api
 
 HOUR = 3600.0
 CONTEXT = b"clients.medical_history"

@@ -7,41 +7,20 @@ stored value unreadable for good; the command must refuse and say what it found.
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import uuid
 from pathlib import Path
 
 import boto3
 import pytest
-from click.testing import Result
 from sqlalchemy.ext.asyncio import AsyncSession
-from typer.testing import CliRunner
 
-from carevault.cli import app as cli
 from carevault.lifecycle.ring_guard import SealedData, find_sealed_data
-from tests.conftest import NewDatabase
-from tests.integration import factories
+from tests.support import factories
+from tests.support.cli import invoke
+from tests.support.db import NewDatabase
 
-runner = CliRunner()
 PASSWORD = "correct horse battery"
-
-
-async def invoke(arguments: list[str], stdin: str | None = None) -> Result:
-    return await asyncio.to_thread(runner.invoke, cli, arguments, input=stdin)
-
-
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Path:
-    for name in (
-        "CAREVAULT_DATABASE_URL",
-        "CAREVAULT_MIGRATION_DATABASE_URL",
-        "CAREVAULT_KEY_PROVIDER",
-        "CAREVAULT_ENV",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CAREVAULT_DATA_DIR", str(data_dir))
-    return data_dir
 
 
 async def a_practice_with_a_user(workspace: str) -> None:

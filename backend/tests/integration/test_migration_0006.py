@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.db.engine import create_engine
 from carevault.db.migrate import alembic_config, upgrade_async
-from tests.conftest import PgServer, admin_execute
+from tests.support.db import PgServer, admin_execute
 
 
 async def test_existing_tokens_keep_every_scope_and_the_migration_reverses(

@@ -10,7 +10,7 @@ import boto3
 import pytest
 from mypy_boto3_secretsmanager import SecretsManagerClient
 
-from tests.secrets_store import ROOT, SecretsStore
+from tests.support.secrets_store import ROOT, SecretsStore
 
 if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution
     sys.path.insert(0, str(ROOT))

@@ -27,8 +27,8 @@ from carevault.crypto.types import EncryptedString
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.runtime import pgcrypto_available
-from tests.conftest import RingHolder, embedded_server
-from tests.integration import factories
+from tests.support import factories
+from tests.support.db import RingHolder, embedded_server
 
 pytestmark = pytest.mark.pgcrypto
 
@@ -98,6 +98,7 @@ async def test_database_output_matches_the_python_reference(
     pg_db: AsyncSession, ring_holder: RingHolder
 ) -> None:
     key = ring_holder.ring.active.material
+    assert key is not None
     sealed = await pg_db.scalar(
         text("SELECT carevault_pgc_encrypt(:p, :k, 7, 'clients.notes')"),
         {"p": b"reference", "k": key},

@@ -22,9 +22,9 @@ from carevault.lifecycle import reencrypt as job
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.phones import read_phone
-from tests.conftest import PgServer, RingHolder, admin_execute
-from tests.integration.test_cli import invoke
-from tests.integration.test_key_lifecycle import rotate_now, world  # noqa: F401 (a fixture)
+from tests.support.cli import invoke
+from tests.support.db import PgServer, RingHolder, admin_execute
+from tests.support.keys import rotate_now
 
 PRACTICE_A = uuid.UUID("00000000-0000-4000-8000-00000000000a")
 PRACTICE_B = uuid.UUID("00000000-0000-4000-8000-00000000000b")
@@ -157,7 +157,7 @@ async def stored(url: str) -> dict[uuid.UUID, tuple[bytes | None, str | None]]:
 
 
 async def test_reencrypt_keeps_each_phone_index_of_its_kind_and_meaning(
-    world: tuple[str, AsyncEngine, RingHolder, Path],  # noqa: F811
+    world: tuple[str, AsyncEngine, RingHolder, Path],
 ) -> None:
     """A row read in US keeps +1 after the practice moves to GB; a row not yet reindexed
     keeps its digits-only index (reindex-phones is what changes kinds)."""
@@ -194,7 +194,7 @@ async def test_reencrypt_keeps_each_phone_index_of_its_kind_and_meaning(
 
 
 async def test_users_create_gives_a_new_practice_the_configured_region(
-    world: tuple[str, AsyncEngine, RingHolder, Path],  # noqa: F811
+    world: tuple[str, AsyncEngine, RingHolder, Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, *_ = world

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from moto.server import ThreadedMotoServer
@@ -27,7 +26,8 @@ from carevault.crypto import (
 from carevault.crypto.aws import SecretsManagerProvider
 from carevault.runtime import StartupError, start_key_ring
 from carevault.workspaces.keys import load_workspace_keys, provision
-from tests.integration import factories
+from tests.support import factories
+from tests.support.processes import wait_until
 
 
 def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerProvider:
@@ -36,15 +36,6 @@ def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerP
         region="us-east-1",
         endpoint_url=endpoint,
     )
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 15) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def count_get_secret_calls(provider: SecretsManagerProvider) -> list[int]:
@@ -129,7 +120,7 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
         await load_workspace_keys(db, space.id)
         assert wait_until(lambda: manager.ring.encryption_version() == 2)
         after = await factories.client(db, space, first_name="After")
-        versions = dict(
+        versions: dict[uuid.UUID, int] = dict(
             (
                 await db.execute(
                     text("SELECT id, get_byte(first_name, 4) FROM clients WHERE workspace_id = :w"),
@@ -150,7 +141,8 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
         assert status.exit_code == 0, status.output
         assert "active version: 2" in status.output
         assert "decrypt-only" in status.output
-        assert provider.load().active.material.hex() not in status.output
+        material = provider.load().active.material
+        assert material is not None and material.hex() not in status.output
     finally:
         manager.stop()
 

@@ -10,11 +10,9 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from carevault.crypto import LocalFileProvider
-from tests.conftest import RingHolder
-from tests.integration.test_cli import invoke
-from tests.integration.test_key_lifecycle import headers, read_last_names, seed, world
-
-__all__ = ["world"]  # the fixture, shared with the other lifecycle tests
+from tests.support.cli import invoke
+from tests.support.db import RingHolder
+from tests.support.keys import headers, read_last_names, seed
 
 
 async def test_retire_works_once_a_staged_version_activated_by_itself(

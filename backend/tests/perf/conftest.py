@@ -11,7 +11,6 @@ import pytest
 from carevault.crypto import FieldCipher, KeyRing, PhiBackend, StaticRing, envelope, install
 from carevault.db.encryption import bound_rows
 from carevault.notes.models import SessionNote
-from tests.conftest import PgServer, admin_execute
 from tests.perf.plugin import RUN_FACTS, BudgetPlugin
 from tests.perf.support import (
     BENCH_WORKSPACE,
@@ -23,6 +22,7 @@ from tests.perf.support import (
     give_data_keys,
     note_rows,
 )
+from tests.support.db import PgServer, admin_execute
 
 PLUGIN_NAME = "carevault-perf-budgets"
 HERE = Path(__file__).parent

@@ -57,9 +57,7 @@ def run_interleaved(
             fixture.extra_info["measurements"] = measurement
         stats = _measure(fixtures, contenders, min_rounds)
         medians = {
-            fixture.name: float(fixture.stats.stats.median) * 1e6
-            for fixture in fixtures
-            if fixture.name in budgets
+            fixture.name: _median_us(fixture) for fixture in fixtures if fixture.name in budgets
         }
         if measurement == MEASUREMENTS or check(medians, budgets).passed:
             return
@@ -67,6 +65,12 @@ def run_interleaved(
         # the newest measurement, so a breach is reported only when it shows every time.
         for recorded in stats:
             session.benchmarks.remove(recorded)
+
+
+def _median_us(fixture: BenchmarkFixture) -> float:
+    """The fixture's median so far, in microseconds (it has measured: _measure ran)."""
+    assert fixture.stats is not None
+    return float(fixture.stats.stats.median) * 1e6
 
 
 def _measure(

@@ -16,16 +16,18 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from starlette.types import Message
+
 from carevault.auth.models import Role
 from carevault.crypto import LocalFileProvider, current_cipher, install
 from carevault.crypto.registry import current_backend
-from tests.api_support import ApiContext, running_api
+from tests.support.http import ApiContext, running_api
 
 T = TypeVar("T")
 CLIENT_ADDRESS = ("203.0.113.7", 50000)
@@ -75,7 +77,12 @@ class InProcessApp:
             self.loop.close()
 
     async def call(
-        self, method: str, path: str, headers: Headers = (), body: bytes = b"", query: str = ""
+        self,
+        method: str,
+        path: str,
+        headers: Sequence[tuple[bytes, bytes]] = (),
+        body: bytes = b"",
+        query: str = "",
     ) -> Answer:
         scope = {
             "type": "http",
@@ -93,7 +100,7 @@ class InProcessApp:
         }
         request_sent = False
 
-        async def receive() -> dict[str, Any]:
+        async def receive() -> Message:
             nonlocal request_sent
             if not request_sent:
                 request_sent = True
@@ -103,7 +110,7 @@ class InProcessApp:
 
         answer = Answer(0)
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer.status = message["status"]
             elif message["type"] == "http.response.body":

@@ -17,7 +17,6 @@ import pytest
 
 from carevault.db.encryption import bound_rows
 from carevault.notes.models import SessionNote
-from tests.conftest import IN_CI
 from tests.perf.interleave import Contender, run_interleaved
 from tests.perf.support import (
     NOTES_PER_LOAD,
@@ -27,6 +26,7 @@ from tests.perf.support import (
     PlaintextNote,
     note_rows,
 )
+from tests.support.db import IN_CI
 
 Bench = Any  # pytest-benchmark's fixture
 # A round is tens of milliseconds here, so quick mode's time budget alone would give five.

@@ -22,9 +22,9 @@ from carevault.crypto import FieldCipher, KeyRing, PhiBackend, envelope, install
 from carevault.db.encryption import bound_rows
 from carevault.lifecycle.reencrypt import Summary, reencrypt
 from carevault.notes.models import SessionNote
-from tests.conftest import PgServer, admin_execute
 from tests.perf.plugin import bench_mode
 from tests.perf.support import SESSION_NOTES, DatabaseHarness, note_rows
+from tests.support.db import PgServer, admin_execute
 
 Bench = Any  # pytest-benchmark's fixture
 

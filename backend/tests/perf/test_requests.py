@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from tests.conftest import PgServer, admin_execute
 from tests.perf.interleave import Contender, run_interleaved
 from tests.perf.requests_support import JSON, InProcessApp, Practice, autosaver, seed_practice
+from tests.support.db import PgServer, admin_execute
 
 SMALL_PRACTICE = 100
 LARGE_PRACTICE = 10_000

@@ -17,7 +17,7 @@ from carevault.audit.sealing import (
     event_digest,
     seal_mac_v2,
 )
-from tests.audit_support import (
+from tests.support.audit import (
     VECTOR_BEGIN,
     VECTOR_END,
     VECTOR_EVENT,

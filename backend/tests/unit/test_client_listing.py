@@ -21,7 +21,7 @@ from carevault.clients.listing import (
     with_archived,
 )
 from carevault.crypto import KeyRing
-from tests.client_names import FIRST_NAMES, LAST_NAMES, reference_order
+from tests.support.client_names import FIRST_NAMES, LAST_NAMES, reference_order
 
 FIRST = [*FIRST_NAMES, ""]
 LAST = [*LAST_NAMES, ""]

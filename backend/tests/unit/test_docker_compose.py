@@ -19,7 +19,7 @@ import pytest
 from pydantic import ValidationError
 
 from carevault.config import Environment, KeyProviderName, Settings
-from tests.compose_support import (
+from tests.support.compose import (
     ROOT,
     Dockerfile,
     command_steps,

@@ -85,7 +85,7 @@ SPARE_KEY = bytes.fromhex("a5" * 32)  # an encryption key no vector uses
 WHEN = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-def by_name(vectors: list[dict[str, Any]]) -> Any:
+def by_name(vectors: list[dict[str, Any]]) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("vector", vectors, ids=[v["name"] for v in vectors])
 
 
@@ -1031,7 +1031,8 @@ def pg_bound_context(vector: dict[str, Any]) -> bytes:
     """workspace id (16) | row id (16) | "table.column", from the UUIDs' hex digits."""
     workspace = bytes.fromhex(vector["workspace_id"].replace("-", ""))
     row = bytes.fromhex(vector["row_id"].replace("-", ""))
-    return workspace + row + vector["context"].encode("utf-8")
+    context: str = vector["context"]
+    return workspace + row + context.encode("utf-8")
 
 
 @by_name(PG_BOUND)

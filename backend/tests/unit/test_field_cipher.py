@@ -180,7 +180,7 @@ def test_no_public_sealing_function_accepts_a_nonce_or_iv() -> None:
     with pytest.raises(TypeError):
         envelope.seal_cbc_hmac(material, 1, b"Ada", CONTEXT, iv=fixed_iv)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        envelope.seal_cbc_hmac(material, 1, b"Ada", CONTEXT, fixed_iv)  # type: ignore[misc]
+        envelope.seal_cbc_hmac(material, 1, b"Ada", CONTEXT, fixed_iv)  # type: ignore[call-arg, arg-type]
     for sealed in (
         envelope.seal_aesgcm(gcm, head, b"Ada", CONTEXT),
         envelope.seal_cbc_hmac(material, RING.active_version, b"Ada", CONTEXT),

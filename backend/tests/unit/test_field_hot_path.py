@@ -29,7 +29,6 @@ from carevault.crypto import (
     install,
     uninstall,
 )
-from carevault.crypto import keyring as keyring_module
 from carevault.crypto.datakeys import wrap_data_key
 from carevault.crypto.keyring import new_key_material
 from carevault.notes.models import SessionNote
@@ -116,7 +115,7 @@ def test_the_remembered_sealing_key_follows_a_pending_version_activating(
     assert cipher.seal("Ada", BINDING, CONTEXT)[1:5] == (1).to_bytes(4, "big")
     assert cipher.seal("Ada", BINDING, CONTEXT)[1:5] == (1).to_bytes(4, "big")  # remembered
     # The same ring object, an hour later: version 2 is due and is used at once.
-    monkeypatch.setattr(keyring_module.time, "time", lambda: later.timestamp() + 1)
+    monkeypatch.setattr("carevault.crypto.keyring.time.time", lambda: later.timestamp() + 1)
     assert cipher.seal("Ada", BINDING, CONTEXT)[1:5] == (2).to_bytes(4, "big")
 
 
@@ -165,6 +164,7 @@ def test_the_text_bind_processor_keeps_the_column_rules() -> None:
         column = SessionNote.__table__.c.subjective.type.dialect_impl(dialect)
         bind = column.bind_processor(dialect)
         result = column.result_processor(dialect, None)
+        assert bind is not None and result is not None
         assert bind(None) is None
         with pytest.raises(UnboundValueError, match=r"sessions\.subjective"):
             bind("not bound to a row")

@@ -69,7 +69,7 @@ def test_regions_are_iso_codes_libphonenumber_knows() -> None:
 
 
 def test_the_default_region_comes_from_configuration() -> None:
-    assert Settings(_env_file=None).default_phone_region == "US"  # type: ignore[call-arg]
+    assert Settings(_env_file=None).default_phone_region == "US"
     assert Settings(default_phone_region="de").default_phone_region == "DE"
     with pytest.raises(ValidationError, match="ISO 3166"):
         Settings(default_phone_region="Europe")

@@ -12,14 +12,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.processes import free_port
+
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "tools" / "persistent_moto.py"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class SecretsStore:

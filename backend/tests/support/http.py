@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi import FastAPI
@@ -100,3 +101,15 @@ def event_details(stored: str | None) -> object:
     request_id = details.pop("request_id", None)
     assert isinstance(request_id, str) and re.fullmatch(r"[0-9a-f]{32}", request_id), details
     return details or None
+
+
+def error_of(response: httpx.Response) -> dict[str, Any]:
+    """The `error` object of an error response."""
+    error: dict[str, Any] = response.json()["error"]
+    return error
+
+
+def fields_named(response: httpx.Response) -> set[str]:
+    """The fields a 422 response names as invalid."""
+    assert response.status_code == 422, response.text
+    return {detail["field"] for detail in error_of(response)["details"]}

@@ -1,4 +1,5 @@
-"""Small builders for rows the tests need (no PHI beyond obviously fake values)."""
+"""Small builders for rows the tests need (no PHI beyond obviously fake values), flushed in
+the caller's session: on the rolled-back `db` fixture they vanish with the test."""
 
 from __future__ import annotations
 
@@ -8,14 +9,38 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.appointments.models import Appointment
+from carevault.auth.models import Role, User
+from carevault.auth.principal import Principal
 from carevault.clients.models import Client
 from carevault.notes.models import SessionNote
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.models import Workspace
 
+# Service tests never sign in, so no password is ever checked against this (and hashing one
+# at production cost would take a tenth of a second per user).
+UNUSABLE_PASSWORD_HASH = "not-a-password-hash"
 
-async def workspace(db: AsyncSession, name: str | None = None) -> Workspace:
-    return await workspace_service.create(db, name or f"Practice {uuid.uuid4().hex[:8]}")
+
+async def workspace(db: AsyncSession, name: str | None = None, time_zone: str = "UTC") -> Workspace:
+    """A practice with its data keys, as `carevault` and sign-up create one."""
+    return await workspace_service.create(db, name or f"Practice {uuid.uuid4().hex[:8]}", time_zone)
+
+
+async def user(db: AsyncSession, space: Workspace, role: Role = Role.CLINICIAN) -> User:
+    row = User(
+        workspace_id=space.id,
+        email=f"{role.value}-{uuid.uuid4().hex[:8]}@example.test",
+        password_hash=UNUSABLE_PASSWORD_HASH,
+        role=role.value,
+    )
+    db.add(row)
+    await db.flush()
+    return row
+
+
+async def principal(db: AsyncSession, space: Workspace, role: Role = Role.CLINICIAN) -> Principal:
+    """A new user of `space` acting from a documentation address (TEST-NET-3)."""
+    return Principal(user=await user(db, space, role), ip_address="203.0.113.9")
 
 
 async def client(db: AsyncSession, space: Workspace, **fields: object) -> Client:

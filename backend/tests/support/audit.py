@@ -10,7 +10,7 @@ import ipaddress
 import struct
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 import asyncpg
 
@@ -43,9 +43,15 @@ async def encodings_of(connection: asyncpg.Connection, ids: list[int]) -> list[b
     return [bytes(await connection.fetchval(query, i)) for i in ids]
 
 
+class ForgedSeal(TypedDict):
+    digests: bytes
+    content_digest: bytes | None  # format 1 has none
+    mac: bytes
+
+
 async def forged_seal(
     connection: asyncpg.Connection, seal: asyncpg.Record, prev_mac: bytes, key: bytes
-) -> dict[str, bytes | None]:
+) -> ForgedSeal:
     """New digests, content digest and MAC for a seal row (with every audit_seals column)
     over its events as they are now, made under `key` in the seal's own format."""
     ids = [int(i) for i in seal["event_ids"]]

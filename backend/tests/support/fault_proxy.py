@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from tests.conftest import PgServer
+from tests.support.db import PgServer
 
 
 class FaultProxy:

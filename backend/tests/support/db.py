@@ -1,0 +1,161 @@
+"""The test PostgreSQL server and its databases: how to reach it, admin statements, fresh
+migrated databases for tests that commit, and raw SQL on an app's database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from carevault.crypto import KeyRing
+
+LOCAL_SERVER_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@dataclass(frozen=True)
+class PgServer:
+    """How to reach the test server: libpq DSNs for admin work, SQLAlchemy URLs for the app."""
+
+    host: str
+    port: int | None
+    socket_dir: str | None
+    user: str
+    password: str | None
+    kind: str
+
+    def dsn(self, database: str) -> str:
+        credentials = f"{self.user}:{self.password}" if self.password else self.user
+        if self.socket_dir:
+            return f"postgresql://{credentials}@/{database}?host={self.socket_dir}"
+        return f"postgresql://{credentials}@{self.host}:{self.port}/{database}"
+
+    def url(self, database: str) -> str:
+        return self.dsn(database).replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+def server_from_dsn(dsn: str, kind: str) -> PgServer:
+    parts = urlsplit(dsn)
+    socket_dir = parse_qs(parts.query).get("host", [None])[0]
+    return PgServer(
+        host=parts.hostname or "",
+        port=parts.port or (None if socket_dir else 5432),
+        socket_dir=socket_dir,
+        user=parts.username or "postgres",
+        password=parts.password,
+        kind=kind,
+    )
+
+
+async def answers(dsn: str) -> bool:
+    try:
+        connection = await asyncpg.connect(dsn, timeout=3)
+    except (OSError, asyncpg.PostgresError, TimeoutError):
+        return False
+    await connection.close()
+    return True
+
+
+@contextmanager
+def embedded_server(database: str) -> Iterator[str]:
+    """An embedded PostgreSQL (its asyncpg URL) in a directory of its own, stopped and removed
+    afterwards. Not under tmp_path: the library opens the directories above its data to its
+    system user, and every pytest run of the same user (parallel runs, other checkouts) closes
+    /tmp/pytest-of-<user> again, which would lock the server out of its own data."""
+    from carevault.db.embedded import start_embedded, stop_embedded
+
+    data_dir = Path(tempfile.mkdtemp(prefix="carevault-test-pg-"))
+    try:
+        yield start_embedded(data_dir, database=database)
+    finally:
+        stop_embedded(data_dir)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def admin_execute(server: PgServer, *statements: str) -> None:
+    connection = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+NewDatabase = Callable[[], Awaitable[str]]
+
+
+class DatabasePool:
+    """Fresh migrated databases for tests that commit. The next one is cloned from the template
+    while a test runs, and used ones are dropped in the background: a drop waits for a
+    checkpoint, which drops running together share. In threads with their own event loops,
+    since the tests' loop stands still between async tests."""
+
+    def __init__(self, server: PgServer, template: str) -> None:
+        self.server = server
+        self.template = template
+        self.threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="test-databases")
+        self.next: Future[str] | None = None
+        self.drops: list[Future[None]] = []
+
+    def _create(self) -> str:
+        name = f"cv_test_{uuid.uuid4().hex[:10]}"
+        statement = f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'
+        asyncio.run(admin_execute(self.server, statement))
+        return name
+
+    async def take(self) -> str:
+        ready = self.next or self.threads.submit(self._create)
+        self.next = self.threads.submit(self._create)
+        return await asyncio.wrap_future(ready)
+
+    def drop(self, name: str) -> None:
+        statement = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+        self.drops.append(self.threads.submit(asyncio.run, admin_execute(self.server, statement)))
+
+    def close(self) -> None:
+        """Drop the unused clone and wait for every drop; raise the first error, if any."""
+        if self.next is not None:
+            self.drop(self.next.result())
+        self.threads.shutdown(wait=True)
+        for drop in self.drops:
+            drop.result()
+
+
+class RingHolder:
+    """A ring source a test can swap, the way a refresh swaps the manager's ring."""
+
+    def __init__(self, ring: KeyRing) -> None:
+        self.ring = ring
+
+
+class HasDatabase(Protocol):
+    """Anything that names an app database by its SQLAlchemy URL (an ApiContext, say)."""
+
+    @property
+    def database_url(self) -> str: ...
+
+
+def libpq_dsn(database_url: str) -> str:
+    """asyncpg's DSN for an app's SQLAlchemy URL."""
+    return database_url.replace("+asyncpg", "", 1)
+
+
+async def sql(app: HasDatabase, query: str, *args: object) -> list[asyncpg.Record]:
+    """Rows of `query` on the app's database, on a connection of its own (outside the app)."""
+    connection = await asyncpg.connect(libpq_dsn(app.database_url))
+    try:
+        rows: list[asyncpg.Record] = await connection.fetch(query, *args)
+        return rows
+    finally:
+        await connection.close()
