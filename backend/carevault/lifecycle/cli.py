@@ -404,16 +404,10 @@ def reencrypt(
             fg=typer.colors.YELLOW,
             err=True,
         )
-    if summary.rows_left:
-        typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
-    if summary.unopenable:
-        for bad in summary.unopenable:
-            typer.secho(
-                f"could not open {bad.table}.{bad.column} of row {bad.row_id}: {bad.reason}",
-                fg=typer.colors.RED,
-                err=True,
-            )
-        raise fail(f"{len(summary.unopenable)} value(s) could not be opened", code=1)
+    _report_leftovers(
+        summary.rows_left,
+        [(f"{bad.table}.{bad.column}", bad.row_id, bad.reason) for bad in summary.unopenable],
+    )
 
 
 def reindex_phones(
@@ -468,16 +462,23 @@ def reindex_phones(
             fg=typer.colors.YELLOW,
             err=True,
         )
-    if summary.rows_left:
-        typer.echo(f"{summary.rows_left} row(s) were busy throughout; run it again to finish.")
-    if summary.unopenable:
-        for bad in summary.unopenable:
+    _report_leftovers(
+        summary.rows_left,
+        [("clients.phone", bad.client_id, bad.reason) for bad in summary.unopenable],
+    )
+
+
+def _report_leftovers(rows_left: int, unopenable: list[tuple[str, object, str]]) -> None:
+    """The end of a batch job over sealed values: rows to retry, values that would not open
+    (`column`, row id, reason), and a non-zero exit if there were any."""
+    if rows_left:
+        typer.echo(f"{rows_left} row(s) were busy throughout; run it again to finish.")
+    if unopenable:
+        for column, row_id, reason in unopenable:
             typer.secho(
-                f"could not open clients.phone of row {bad.client_id}: {bad.reason}",
-                fg=typer.colors.RED,
-                err=True,
+                f"could not open {column} of row {row_id}: {reason}", fg=typer.colors.RED, err=True
             )
-        raise fail(f"{len(summary.unopenable)} value(s) could not be opened", code=1)
+        raise fail(f"{len(unopenable)} value(s) could not be opened", code=1)
 
 
 class _Rate:

@@ -15,7 +15,6 @@ import asyncio
 import csv
 import io
 import json
-import uuid
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -208,7 +207,3 @@ def autosaver(app: InProcessApp, practice: Practice) -> Callable[[], Awaitable[A
         return answer
 
     return save
-
-
-def request_id() -> str:
-    return uuid.uuid4().hex
