@@ -16,11 +16,15 @@ from carevault.workspaces.router import router as workspace_router
 
 # Every route refuses query parameters it does not declare (400 unknown_parameter).
 api_router = APIRouter(prefix="/api/v1", dependencies=[Depends(refuse_unknown_query_parameters)])
-api_router.include_router(auth_router)
-api_router.include_router(users_router)
-api_router.include_router(audit_router)
+# FastAPI tries routes in the order they were included, one by one, on every request: the
+# busiest come first (a note read or an autosave every few seconds per clinician, then the
+# client list and the calendar). The prefixes are all distinct, so the order changes which
+# route is tried first and nothing else.
 api_router.include_router(notes_router)
 api_router.include_router(clients_router)
 api_router.include_router(appointments_router)
+api_router.include_router(auth_router)
+api_router.include_router(users_router)
+api_router.include_router(audit_router)
 api_router.include_router(health_details_router)
 api_router.include_router(workspace_router)

@@ -10,12 +10,28 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Insert, Table, Text, bindparam, func, insert, select
+from sqlalchemy import (
+    CTE,
+    ColumnElement,
+    Insert,
+    Row,
+    Select,
+    Subquery,
+    Table,
+    Text,
+    bindparam,
+    func,
+    insert,
+    select,
+    true,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.dml import ReturningUpdate
 
 from carevault.api.pagination import Pagination
 from carevault.audit.models import AuditEvent
-from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, commit_fence
+from carevault.db.alone import alone
+from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
 from carevault.db.paging import fetch_page
 from carevault.observability.request_id import current_request_id
 
@@ -62,10 +78,27 @@ async def record(
     the access it records. One INSERT, which also sets the transaction's commit fence (see
     carevault.db.deadlines); no chain work and no lock (sealing comes later). The request's
     id goes into `details`, which the seal covers."""
+    event = _event(actor, action, resource_type, resource_ids, details)
+    connection = await db.connection()
+    fence = commit_fence(connection.sync_connection)  # type: ignore[arg-type]
+    if fence is None:
+        await connection.execute(_APPEND, event)
+    else:
+        await connection.execute(_APPEND_FENCED, {**event, "fence": fence})
+
+
+def _event(
+    actor: Actor,
+    action: str,
+    resource_type: str | None,
+    resource_ids: Sequence[uuid.UUID | str] | None,
+    details: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The bound values of one event; the request's id goes into `details`."""
     request_id = current_request_id.get()
     if request_id is not None:
         details = {**details, "request_id": request_id} if details else {"request_id": request_id}
-    event = {
+    return {
         "workspace_id": actor.workspace_id,
         "occurred_at": datetime.now(UTC),
         "actor_user_id": actor.user_id,
@@ -76,12 +109,85 @@ async def record(
         "ip_address": actor.ip_address,
         "details": details,
     }
-    connection = await db.connection()
-    fence = commit_fence(connection.sync_connection)  # type: ignore[arg-type]
-    if fence is None:
-        await connection.execute(_APPEND, event)
-    else:
-        await connection.execute(_APPEND_FENCED, {**event, "fence": fence})
+
+
+class AuditedRows:
+    """A statement that returns rows (a SELECT, or an UPDATE … RETURNING) together with the
+    audit event of the rows it returns, in ONE statement: the event's INSERT is a
+    data-modifying CTE fed by those rows, so they reach the caller only if their event was
+    written, and committed when the statement runs alone (carevault.db.alone). The event
+    names the rows' `id`s; no row, no event.
+
+    `target` has bound parameters; its forms with and without the commit fence are built
+    once, so a request only binds values.
+    """
+
+    def __init__(
+        self, target: Select[Any] | ReturningUpdate[Any], *, action: str, resource_type: str
+    ):
+        self.action = action
+        self.resource_type = resource_type
+        rows = target.cte("audited_rows")
+        self._plain = self._build(rows, fenced=False)
+        self._fenced = self._build(rows, fenced=True)
+
+    @staticmethod
+    def _build(rows: CTE, *, fenced: bool) -> Select[Any]:
+        table: Table = AuditEvent.__table__  # type: ignore[assignment]
+        # The event's parameters are prefixed: `target`'s own (a `workspace_id` too) are
+        # separate values, never shared by name.
+        values: list[ColumnElement[Any]] = [
+            _bound(table, name, prefix=_PREFIX) for name in _EVENT_COLUMNS if name != "resource_ids"
+        ]
+        # One event for all the rows, and none for no row (an aggregate without HAVING
+        # would still give one row, of NULL).
+        ids = (
+            select(func.array_agg(rows.c.id).label("resource_ids"))
+            .having(func.count() > 0)
+            .subquery("audited_ids")
+        )
+        source = select(*values, ids.c.resource_ids).select_from(
+            ids.join(_fence_subquery(), true()) if fenced else ids
+        )
+        columns = [name for name in _EVENT_COLUMNS if name != "resource_ids"] + ["resource_ids"]
+        event = insert(table).from_select(columns, source).cte("audit_event")
+        return select(rows).add_cte(event)
+
+    async def execute(
+        self,
+        db: AsyncSession,
+        actor: Actor,
+        params: dict[str, Any],
+        *,
+        details: dict[str, Any] | None = None,
+    ) -> list[Row[Any]]:
+        """The rows `target` returns for `params`; their event is in the same statement."""
+        event = _event(actor, self.action, self.resource_type, None, details)
+        bound = {_PREFIX + name: value for name, value in event.items() if name != "resource_ids"}
+        async with alone(db) as (connection, by_itself):
+            if by_itself:
+                fence = alone_fence(connection.sync_engine)
+            else:
+                fence = commit_fence(connection.sync_connection)  # type: ignore[arg-type]
+            if fence is None:
+                result = await connection.execute(self._plain, {**params, **bound})
+            else:
+                result = await connection.execute(self._fenced, {**params, **bound, "fence": fence})
+        return list(result.all())
+
+
+_PREFIX = "audit_"
+
+
+def _bound(table: Table, name: str, *, prefix: str = "") -> ColumnElement[Any]:
+    return bindparam(prefix + name, type_=table.c[name].type)
+
+
+def _fence_subquery() -> Subquery:
+    """`(SELECT set_config(<commit deadline>, :fence, true))`: sets the transaction's commit
+    fence in the statement that writes its event (see carevault.db.deadlines)."""
+    setting = func.set_config(COMMIT_DEADLINE_SETTING, bindparam("fence", type_=Text), True)
+    return select(setting.label("fence")).subquery("fence")
 
 
 def _append_statement(*, fenced: bool) -> Insert:
@@ -89,10 +195,9 @@ def _append_statement(*, fenced: bool) -> Insert:
     neither the ORM's unit of work nor building the statement. The fenced form also sets
     the commit fence, in the same round trip."""
     table: Table = AuditEvent.__table__  # type: ignore[assignment]
-    values = select(*(bindparam(name, type_=table.c[name].type) for name in _EVENT_COLUMNS))
+    values = select(*(_bound(table, name) for name in _EVENT_COLUMNS))
     if fenced:
-        setting = func.set_config(COMMIT_DEADLINE_SETTING, bindparam("fence", type_=Text), True)
-        values = values.select_from(select(setting.label("fence")).subquery("fence"))
+        values = values.select_from(_fence_subquery())
     return insert(table).from_select(_EVENT_COLUMNS, values)
 
 

@@ -22,6 +22,7 @@ from carevault.auth.passwords import (
 )
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.core.clock import utc_now
+from carevault.db.alone import alone
 from carevault.db.hooks import before_commit
 from carevault.db.paging import PageRequest, fetch_page
 from carevault.db.scoping import in_workspace, workspace_filter
@@ -471,9 +472,10 @@ _TOKEN_BY_DIGEST = (
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
 ) -> LoginSessionAuth:
-    found = (
-        await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": tokens.digest(secret)})
-    ).one_or_none()
+    async with alone(db):
+        found = (
+            await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": tokens.digest(secret)})
+        ).one_or_none()
     if found is None:
         raise AuthFailure("not_authenticated", "sign in first")
     login_session, user = found
@@ -516,7 +518,13 @@ class TokenAuth:
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
-    found = (await db.execute(_TOKEN_BY_DIGEST, {"digest": tokens.digest(presented)})).one_or_none()
+    # Alone: a SELECT needs no transaction of its own, and the request's first statement
+    # would otherwise open one (BEGIN … COMMIT: two more round trips). Read every time, so a
+    # revocation holds from the very next request.
+    async with alone(db):
+        found = (
+            await db.execute(_TOKEN_BY_DIGEST, {"digest": tokens.digest(presented)})
+        ).one_or_none()
     if found is None:
         raise AuthFailure("invalid_token", "the API token is not valid")
     token, user = found

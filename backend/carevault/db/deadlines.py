@@ -36,11 +36,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, ExceptionContext
+from sqlalchemy.engine import Connection, Engine, ExceptionContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from carevault.db.alone import has_open_transaction
 
 COMMIT_DEADLINE_SETTING = "carevault.commit_deadline"
 
@@ -142,6 +145,14 @@ def commit_fence(connection: Connection) -> str | None:
     return fence
 
 
+def alone_fence(engine: Engine) -> str | None:
+    """The commit fence for a statement sent alone (carevault.db.alone), which commits as
+    it ends: with the fence inside it, a statement the client gave up on cannot commit
+    later either. None on an engine without deadlines."""
+    deadlines = _ENGINE_DEADLINES.get(engine)
+    return None if deadlines is None else _fence(deadlines)
+
+
 def _fence(deadlines: Deadlines) -> str:
     # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
     # It never reaches past the request's deadline, when the client is told "failed".
@@ -151,8 +162,12 @@ def _fence(deadlines: Deadlines) -> str:
     return f"{time.time() + span:.3f}"
 
 
+_ENGINE_DEADLINES: WeakKeyDictionary[Engine, Deadlines] = WeakKeyDictionary()
+
+
 def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
     """Check the request deadline before each statement; fence every commit."""
+    _ENGINE_DEADLINES[engine.sync_engine] = deadlines
 
     def remember_deadlines(_: Any, record: ConnectionPoolEntry) -> None:
         record.info[_DEADLINES] = deadlines
@@ -166,6 +181,8 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
         fenced = connection.info.pop(_FENCED, None)
         if fenced is not None and fenced is connection.get_transaction():
             return  # set by the transaction's audit append (commit_fence above)
+        if not has_open_transaction(connection):
+            return  # nothing to commit: every statement ran alone (carevault.db.alone)
         connection.exec_driver_sql(
             "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, _fence(deadlines))
         )

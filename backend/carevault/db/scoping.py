@@ -49,13 +49,18 @@ class WorkspaceRepository(Generic[ModelT]):
         lock: bool = False,
         include_deleted: bool = False,
     ) -> ModelT | None:
+        row: ModelT | None = await db.scalar(
+            self.statement(lock=lock, include_deleted=include_deleted),
+            {"workspace_id": workspace_id, "row_id": row_id},
+        )
+        return row
+
+    def statement(self, *, lock: bool = False, include_deleted: bool = False) -> Select[ModelT]:
+        """The by-id SELECT, with `workspace_id` and `row_id` as bound parameters."""
         statement = self._statements.get((lock, include_deleted))
         if statement is None:
             statement = self._statements[lock, include_deleted] = self._build(lock, include_deleted)
-        row: ModelT | None = await db.scalar(
-            statement, {"workspace_id": workspace_id, "row_id": row_id}
-        )
-        return row
+        return statement
 
     async def get(
         self,

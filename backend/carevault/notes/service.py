@@ -8,7 +8,7 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Row, func, select, update
+from sqlalchemy import Row, Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError, not_found
@@ -122,12 +122,20 @@ async def create_note(
     return note
 
 
-async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
-    note = await _notes.get(db, principal.workspace_id, note_id)
-    await audit.record(
-        db, principal.actor, "session.read", resource_type=RESOURCE_TYPE, resource_ids=[note.id]
+# The hottest read: the note and its audit event in one statement (see AuditedRows).
+_READ_NOTE = audit.AuditedRows(
+    _notes.statement(), action="session.read", resource_type=RESOURCE_TYPE
+)
+
+
+async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Row[Any]:
+    """The note's columns (a row, not an ORM instance: nothing here changes it)."""
+    rows = await _READ_NOTE.execute(
+        db, principal.actor, {"workspace_id": principal.workspace_id, "row_id": note_id}
     )
-    return note
+    if not rows:
+        raise not_found("session note")
+    return rows[0]
 
 
 async def list_notes(
@@ -175,9 +183,44 @@ async def list_notes(
     return notes, int(total or 0)
 
 
+_DRAFT_SAVES: dict[frozenset[str], audit.AuditedRows] = {}
+
+
+def _draft_save(fields: frozenset[str]) -> audit.AuditedRows:
+    """`UPDATE sessions SET <fields>, version = version + 1 WHERE <this draft, at the version
+    the caller saw> RETURNING *` with its audit event; built once per set of fields."""
+    saver = _DRAFT_SAVES.get(fields)
+    if saver is None:
+        table: Table = SessionNote.__table__  # type: ignore[assignment]
+        target = (
+            update(table)
+            .where(
+                # Not named after their columns: in an UPDATE, a parameter named like a
+                # column is a value to SET.
+                table.c.workspace_id == bindparam("in_workspace"),
+                table.c.id == bindparam("row_id"),
+                table.c.version == bindparam("seen_version"),
+                table.c.status == NoteStatus.DRAFT.value,
+                table.c.deleted_at.is_(None),
+            )
+            .values(
+                {
+                    name: bindparam(f"new_{name}", type_=table.c[name].type)
+                    for name in sorted(fields)
+                }
+                | {"version": table.c.version + 1}
+            )
+            .returning(*table.c)
+        )
+        saver = _DRAFT_SAVES[fields] = audit.AuditedRows(
+            target, action="session.update", resource_type=RESOURCE_TYPE
+        )
+    return saver
+
+
 async def save_changes(
     db: AsyncSession, principal: Principal, note_id: uuid.UUID, body: SessionNoteUpdate
-) -> SessionNote:
+) -> SessionNote | Row[Any]:
     """Autosave a draft, or amend a finalized note; either way only at the version the
     caller last saw, so two tabs never overwrite each other silently."""
     changes = body.changes()
@@ -186,40 +229,30 @@ async def save_changes(
     workspace_id = principal.workspace_id
     if body.session_date is not None:  # rare on the autosave path: only then the query
         await _refuse_future_session_date(db, workspace_id, body.session_date)
-    # Autosave runs every few seconds, so a draft is saved in ONE statement: the version the
-    # caller saw is part of the WHERE (a stale save matches no row, so no read-then-write
-    # race and no lock), only the changed fields are bound (only they are encrypted again),
-    # and the saved note comes back through RETURNING. Only when nothing matched does a
-    # second, cheap query (no encrypted columns) tell a missing note from a stale version
-    # or a finalized note, which is amended instead.
-    saved = await db.scalar(
-        update(SessionNote)
-        .where(
-            workspace_filter(SessionNote, workspace_id),
-            SessionNote.id == note_id,
-            SessionNote.version == body.version,
-            SessionNote.status == NoteStatus.DRAFT.value,
-            SessionNote.deleted_at.is_(None),
-        )
-        .values(
-            **bound_changes(SessionNote, workspace_id, note_id, changes),
-            version=SessionNote.version + 1,
-        )
-        .returning(SessionNote)
-        # populate_existing: a note this session already holds takes the returned values
-        # (without it the stale instance in the identity map would come back unchanged).
-        .execution_options(synchronize_session=False, populate_existing=True)
+    # Autosave runs every few seconds, so a draft is saved in ONE statement, its audit event
+    # included: the version the caller saw is part of the WHERE (a stale save matches no
+    # row, so no read-then-write race and no lock), only the changed fields are bound (only
+    # they are encrypted again), and the saved note comes back through RETURNING. Only when
+    # nothing matched does a second, cheap query (no encrypted columns) tell a missing note
+    # from a stale version or a finalized note, which is amended instead.
+    saved = await _draft_save(frozenset(changes)).execute(
+        db,
+        principal.actor,
+        {
+            "in_workspace": workspace_id,
+            "row_id": note_id,
+            "seen_version": body.version,
+            **{
+                f"new_{name}": value
+                for name, value in bound_changes(
+                    SessionNote, workspace_id, note_id, changes
+                ).items()
+            },
+        },
+        details={"fields": sorted(changes), "version": body.version + 1},
     )
-    if saved is not None:
-        await audit.record(
-            db,
-            principal.actor,
-            "session.update",
-            resource_type=RESOURCE_TYPE,
-            resource_ids=[saved.id],
-            details={"fields": sorted(changes), "version": saved.version},
-        )
-        return saved
+    if saved:
+        return saved[0]
     state = await _state(db, workspace_id, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")

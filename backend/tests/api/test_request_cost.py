@@ -9,8 +9,8 @@ thread-pool hops on the hot paths (issue 12). Each was a measured cost:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,23 +32,39 @@ async def api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiCon
         yield context
 
 
-@contextmanager
-def statements_of(api: ApiContext) -> Iterator[list[str]]:
-    """The SQL the app's engine sends while the block runs (first words of each)."""
+@asynccontextmanager
+async def statements_of(api: ApiContext) -> AsyncIterator[list[str]]:
+    """What the app's engine sends while the block runs, one entry per round trip (first
+    words of each): its statements, and the BEGIN, COMMIT and ROLLBACK SQLAlchemy's adapter
+    sends through asyncpg directly (seen with asyncpg's query logger)."""
     engine = api.app.state.carevault.engine.sync_engine
     sent: list[str] = []
+    logged: list[Any] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         sent.append(" ".join(statement.split())[:60])
 
+    def record_simple_query(query: Any) -> None:
+        sent.append(" ".join(query.query.split())[:60])
+
+    def watch(dbapi_connection: Any, *_: Any) -> None:
+        driver = dbapi_connection.driver_connection
+        driver.add_query_logger(record_simple_query)
+        logged.append(driver)
+
     event.listen(engine, "before_cursor_execute", record)
+    event.listen(engine, "checkout", watch)
     try:
         yield sent
+        await asyncio.sleep(0)  # asyncpg calls its query loggers soon, not at once
     finally:
         event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine, "checkout", watch)
+        for driver in logged:
+            driver.remove_query_logger(record_simple_query)
 
 
-async def test_a_note_read_with_a_token_is_three_statements(
+async def test_a_note_read_with_a_token_is_two_round_trips(
     api: ApiContext, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine = api.app.state.carevault.engine.sync_engine
@@ -66,28 +82,40 @@ async def test_a_note_read_with_a_token_is_three_statements(
     async with api.with_token(place.emails[0]) as (client, _):
         first = await client.get(f"/sessions/{note['id']}")  # the token's use is recorded once
         assert first.status_code == 200
-        with statements_of(api) as sent:
+        async with statements_of(api) as sent:
             read = await client.get(f"/sessions/{note['id']}")
     assert read.status_code == 200
-    assert len(sent) == 3, sent
+    # Each statement is a transaction by itself (carevault.db.alone): no BEGIN, no COMMIT,
+    # and the note comes with its audit event (carevault.audit.service.AuditedRows).
+    assert len(sent) == 2, sent
     assert sent[0].startswith("SELECT api_tokens."), sent
-    assert sent[1].startswith("SELECT sessions."), sent
-    assert sent[2].startswith("INSERT INTO audit_events"), sent
-    # The commit fence travels inside the audit INSERT, not as a statement of its own.
-    assert not any("set_config" in statement for statement in sent[:2]), sent
+    assert sent[1].startswith("WITH audited_rows AS (SELECT sessions."), sent
     assert pings == [], "a pooled connection was pinged: a round trip per request"
 
 
-async def test_an_autosave_is_three_statements(api: ApiContext) -> None:
+async def test_an_autosave_is_two_round_trips(api: ApiContext) -> None:
     place = await practice(api, Role.CLINICIAN)
     async with api.signed_in(place.emails[0]) as client:
         note = await create_note(client, place.client_ids[0])
-        with statements_of(api) as sent:
+        async with statements_of(api) as sent:
             saved = await client.patch(
                 f"/sessions/{note['id']}", json={"version": note["version"], "plan": "typed"}
             )
     assert saved.status_code == 200, saved.text
-    assert [s.split(" ")[0] for s in sent] == ["SELECT", "UPDATE", "INSERT"], sent
+    assert len(sent) == 2, sent
+    assert sent[0].startswith("SELECT login_sessions."), sent
+    assert sent[1].startswith("WITH audited_rows AS (UPDATE sessions SET"), sent
+
+
+async def test_the_count_sees_begin_and_commit(api: ApiContext) -> None:
+    """The counts above would miss nothing: a request that needs a transaction (a note
+    created, with the checks before its INSERT) shows its BEGIN and COMMIT."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client, statements_of(api) as sent:
+        await create_note(client, place.client_ids[0])
+    assert sent[0].startswith("SELECT login_sessions."), sent  # alone, before the BEGIN
+    assert sum(statement.startswith("BEGIN") for statement in sent) == 1, sent
+    assert sum(statement.startswith("COMMIT") for statement in sent) == 1, sent
 
 
 async def test_requests_do_not_hop_to_worker_threads(
@@ -132,3 +160,33 @@ async def test_a_pooled_connection_the_server_closed_is_replaced_without_a_ping(
         await asyncio.sleep(0.2)  # the terminated sockets' EOF reaches the event loop
         answer = await client.get("/clients")
     assert answer.status_code == 200, answer.text
+
+
+async def test_no_audit_event_no_note_even_in_one_statement(api: ApiContext) -> None:
+    """Read and event share one statement: when the event cannot be written, the note's
+    content never leaves the database, and nothing of the read is stored."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0], plan="Kept from the reader.")
+        admin = await asyncpg.connect(api.database_url.replace("+asyncpg", ""))
+        try:
+            await admin.execute(
+                "CREATE FUNCTION refuse_reads() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                "IF NEW.action = 'session.read' THEN RAISE EXCEPTION 'audit store refuses'; "
+                "END IF; RETURN NEW; END $$; "
+                "CREATE TRIGGER refuse_reads BEFORE INSERT ON audit_events "
+                "FOR EACH ROW EXECUTE FUNCTION refuse_reads()"
+            )
+            read = await client.get(f"/sessions/{note['id']}")
+            reads = await admin.fetchval(
+                "SELECT count(*) FROM audit_events WHERE action = 'session.read'"
+            )
+        finally:
+            await admin.execute(
+                "DROP TRIGGER IF EXISTS refuse_reads ON audit_events; "
+                "DROP FUNCTION IF EXISTS refuse_reads()"
+            )
+            await admin.close()
+    assert read.status_code >= 500, read.text
+    assert "Kept from the reader" not in read.text
+    assert reads == 0

@@ -391,9 +391,11 @@ async def test_autosave_is_one_update_encrypting_only_the_changed_field(api: Api
             )
             assert saved.status_code == 200
             assert counts.encrypted - encrypted_before == 1
-            assert len(statements) == 1 and statements[0].startswith("UPDATE sessions SET")
+            # One statement: the UPDATE, with its audit event in the same statement.
+            assert len(statements) == 1, statements
+            assert statements[0].startswith("WITH audited_rows AS (UPDATE sessions SET")
             assert "plan=" in statements[0] and "subjective=" not in statements[0]
-            assert "RETURNING" in statements[0]
+            assert "RETURNING" in statements[0] and "INSERT INTO audit_events" in statements[0]
             statements.clear()
             stale = await client.patch(
                 f"/sessions/{note['id']}", json={"version": 1, "plan": "Example, stale."}
@@ -401,7 +403,8 @@ async def test_autosave_is_one_update_encrypting_only_the_changed_field(api: Api
             assert stale.status_code == 409
         finally:
             event.remove(engine, "before_cursor_execute", capture)
-    assert len(statements) == 2 and statements[0].startswith("UPDATE sessions SET")
+    assert len(statements) == 2
+    assert statements[0].startswith("WITH audited_rows AS (UPDATE sessions SET")
     assert statements[1].startswith(
         "SELECT sessions.version, sessions.status, sessions.deleted_at FROM sessions"
     )

@@ -25,6 +25,7 @@ import uvicorn
 from sqlalchemy import event
 from sqlalchemy.util import await_only
 
+from carevault.audit import service as audit_service
 from carevault.auth.models import Role
 from carevault.db.deadlines import Deadlines, remaining
 from carevault.health import service as health
@@ -100,14 +101,15 @@ async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
         event.listen(engine.sync_engine, "commit", freeze_before_commit)
         try:
             async with asyncio.timeout(BOUND):
-                autosave = await client.patch(
-                    f"/sessions/{note['id']}",
-                    json={"version": note["version"], "subjective": "typed during the freeze"},
+                # Finalizing is a transaction of several statements, then COMMIT.
+                finalized = await client.post(
+                    f"/sessions/{note['id']}/finalize", json={"version": note["version"]}
                 )
         finally:
             event.remove(engine.sync_engine, "commit", freeze_before_commit)
             faulty.proxy.thaw()  # the queued COMMIT now reaches the server, late
-    _is_503(autosave, "database_timeout")
+    assert frozen_backend, "the write never reached its COMMIT"
+    _is_503(finalized, "database_timeout")
     # Wait (bounded) until the frozen session has processed what it was sent and ended.
     async with asyncio.timeout(BOUND):
         # Another process's state: polled, no event to wait on.
@@ -117,7 +119,49 @@ async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
     assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
     async with faulty.api.signed_in(email) as client:
         again = await client.get(f"/sessions/{note['id']}")
-    assert again.status_code == 200 and again.json()["subjective"] == note["subjective"]
+    assert again.status_code == 200 and again.json()["status"] == "draft"
+
+
+async def test_a_write_sent_alone_that_timed_out_is_never_stored_afterwards(
+    frozen_server_keeps_idle_sessions: None, faulty: Faulty
+) -> None:
+    """An autosave is one statement that commits by itself (carevault.db.alone): the
+    commit fence travels inside it, so when it reaches a database that wakes up after the
+    client gave up, its commit is refused too."""
+    email, note = await _note(faulty)
+    engine = faulty.api.app.state.carevault.engine
+    frozen_backend: list[int] = []
+
+    def freeze_before_the_save(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
+        flat = " ".join(statement.split())
+        if frozen_backend or not flat.startswith("WITH audited_rows AS (UPDATE sessions"):
+            return
+        frozen_backend.append(connection.exec_driver_sql("SELECT pg_backend_pid()").scalar())
+        faulty.proxy.freeze()
+
+    async with faulty.api.signed_in(email) as client:
+        event.listen(engine.sync_engine, "before_cursor_execute", freeze_before_the_save)
+        try:
+            async with asyncio.timeout(BOUND):
+                autosave = await client.patch(
+                    f"/sessions/{note['id']}",
+                    json={"version": note["version"], "subjective": "typed during the freeze"},
+                )
+        finally:
+            event.remove(engine.sync_engine, "before_cursor_execute", freeze_before_the_save)
+            faulty.proxy.thaw()  # the queued statement now reaches the server, late
+    assert frozen_backend, "the autosave never reached its statement"
+    _is_503(autosave, "database_timeout")
+    async with asyncio.timeout(BOUND):
+        # Another process's state: polled, no event to wait on.
+        while await faulty.sql("SELECT 1 FROM pg_stat_activity WHERE pid = $1", frozen_backend[0]):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+    events = await faulty.sql(
+        "SELECT count(*) AS n FROM audit_events WHERE action = 'session.update'"
+    )
+    assert events[0]["n"] == 0
 
 
 async def test_reads_against_a_frozen_database_are_503_database_timeout(faulty: Faulty) -> None:
@@ -135,6 +179,28 @@ async def test_reads_against_a_frozen_database_are_503_database_timeout(faulty: 
     assert after.status_code == 200
 
 
+async def test_a_write_sent_alone_carries_the_commit_fence(
+    faulty: Faulty, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test above cannot tell the fence from asyncpg's cancel request (both stop the
+    late statement); this one can. A fence already past when the statement commits, as it
+    is for a statement that reaches the server late, refuses the commit: the write and its
+    event are not stored, and the client is told so."""
+    email, note = await _note(faulty)
+    monkeypatch.setattr(audit_service, "alone_fence", lambda engine: f"{time.time() - 1:.3f}")
+    async with faulty.api.signed_in(email) as client:
+        autosave = await client.patch(
+            f"/sessions/{note['id']}", json={"version": note["version"], "plan": "too late"}
+        )
+    _is_503(autosave, "database_timeout")
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write past its fence was stored"
+    events = await faulty.sql(
+        "SELECT count(*) AS n FROM audit_events WHERE action = 'session.update'"
+    )
+    assert events[0]["n"] == 0
+
+
 async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadline(
     frozen_server_keeps_idle_sessions: None, faulty: Faulty
 ) -> None:
@@ -148,7 +214,7 @@ async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadli
 
     def stall_then_freeze(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
         left = remaining()
-        if sent_at or left is None or not statement.lstrip().upper().startswith("UPDATE SESSIONS"):
+        if sent_at or left is None or not statement.startswith("UPDATE sessions SET status"):
             return
         # Inside SQLAlchemy's greenlet: wait on the event loop until just before the
         # deadline, then the database freezes with this statement on its way.
@@ -162,12 +228,12 @@ async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadli
             answered_at: list[float] = []
             async with asyncio.timeout(BOUND):
                 started = time.monotonic()
-                autosave = await _timed_patch(client, note, answered_at)
+                finalized = await _timed_finalize(client, note, answered_at)
         finally:
             event.remove(engine.sync_engine, "before_cursor_execute", stall_then_freeze)
             faulty.proxy.thaw()
     assert sent_at, "the write never reached its UPDATE"
-    _is_503(autosave, "database_timeout")
+    _is_503(finalized, "database_timeout")
     # The old code answered only when the command timeout (0.6 x the deadline) ran out.
     assert answered_at[0] - started < DEADLINE + 0.3, answered_at[0] - started
     async with asyncio.timeout(BOUND):
@@ -180,7 +246,7 @@ async def test_a_statement_started_just_before_the_deadline_is_cut_at_the_deadli
     assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
 
 
-async def _timed_patch(
+async def _timed_finalize(
     client: httpx.AsyncClient, note: dict[str, Any], answered_at: list[float]
 ) -> httpx.Response:
     """PATCH the note, noting when the response started (not when the request's cleanup
@@ -199,9 +265,9 @@ async def _timed_patch(
 
     transport.app = timed
     try:
-        return await client.patch(
-            f"/sessions/{note['id']}",
-            json={"version": note["version"], "subjective": "typed as the deadline ran out"},
+        # Finalizing: a transaction of several statements (an autosave is one, sent alone).
+        return await client.post(
+            f"/sessions/{note['id']}/finalize", json={"version": note["version"]}
         )
     finally:
         transport.app = app

@@ -1,0 +1,58 @@
+"""Statements that are a whole transaction by themselves.
+
+PostgreSQL runs a statement sent outside a transaction block as a transaction of its own:
+atomic, and committed before the statement's answer ends (a commit that fails, for instance
+at the audit trail's commit fence, fails the statement). The hot request paths are made of
+such statements: the caller's credentials are one SELECT; a note read and its audit event
+are one statement (the event's INSERT inside it, see carevault.audit.service.AuditedRows).
+Sent alone, each costs one round trip, where BEGIN … COMMIT around it would cost three.
+
+`alone(db)` gives the request's connection set to send statements that way while it has
+no transaction open, and inside the transaction once one is (changes waiting to be flushed
+are flushed first, which opens it), so code that uses it is correct either way; only the
+round trips differ. The switch is the driver connection's `autocommit` flag, set for the
+block: it only tells SQLAlchemy's asyncpg adapter not to send BEGIN first, and costs no
+round trip. Whether a transaction is open comes from asyncpg, which knows it from the
+server's last answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+
+@asynccontextmanager
+async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]:
+    """The request's connection, and whether statements sent in the block run alone (True)
+    or in the request's open transaction (False). Run statements through the connection
+    (Core) or through `db` (ORM): both use this connection."""
+    if db.dirty or db.new or db.deleted:
+        await db.flush()
+    connection = await db.connection()
+    raw = await connection.get_raw_connection()
+    if _in_transaction(raw.driver_connection):
+        yield connection, False
+        return
+    dbapi_connection: Any = raw.dbapi_connection
+    dbapi_connection.autocommit = True
+    try:
+        yield connection, True
+    finally:
+        dbapi_connection.autocommit = False
+
+
+def has_open_transaction(connection: Connection) -> bool:
+    """Whether a transaction is open on the server (SQLAlchemy's own `in_transaction` also
+    counts one it began without having sent BEGIN yet); for the commit listener."""
+    return _in_transaction(connection.connection.driver_connection)
+
+
+def _in_transaction(driver_connection: Any) -> bool:
+    # A driver without the check is assumed to be in one: the safe side.
+    check = getattr(driver_connection, "is_in_transaction", None)
+    return True if check is None else bool(check())
