@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.api.errors import ApiError
 from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
+from carevault.db.alone import has_work_to_commit
 from carevault.db.hooks import run_before_commit
 
 
@@ -26,7 +27,8 @@ async def get_db(state: State) -> AsyncIterator[AsyncSession]:
         try:
             yield db
             await run_before_commit(db)
-            await db.commit()
+            if await has_work_to_commit(db):
+                await db.commit()
         except ApiError as refused:
             await (db.commit() if refused.keep_changes else db.rollback())
             raise

@@ -46,6 +46,18 @@ async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]
         dbapi_connection.autocommit = False
 
 
+async def has_work_to_commit(db: AsyncSession) -> bool:
+    """Whether committing `db` would change anything: changes wait to be flushed, or a
+    transaction is open on the server. A request whose statements all ran alone has
+    nothing to commit, and its session is simply closed (which hands the connection back)."""
+    if db.dirty or db.new or db.deleted:
+        return True
+    if not db.in_transaction():
+        return False
+    raw = await (await db.connection()).get_raw_connection()
+    return _in_transaction(raw.driver_connection)
+
+
 def has_open_transaction(connection: Connection) -> bool:
     """Whether a transaction is open on the server (SQLAlchemy's own `in_transaction` also
     counts one it began without having sent BEGIN yet); for the commit listener."""
