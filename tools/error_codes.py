@@ -5,6 +5,8 @@
 drift from the code. Found by reading the source (ast), not by running it:
 
 - `ApiError(status, "code", …)` and `Failure(status, "code", …)`;
+- the domains' errors, `NotFound("code", …)`, `Conflict("code", …)` and the other kinds, at
+  the status the web layer's table `DOMAIN_STATUS = {Kind: status, …}` gives their kind;
 - `invalid("code", …)` (a 422 naming fields) and `AuthFailure("code", …)` (a 401);
 - `JSONResponse(error_body("code", …), status_code=N)`, also through a local variable;
 - the framework fallbacks, `_STATUS_CODES = {status: "code", …}`.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import ast
 import sys
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -135,7 +138,32 @@ def _response_code(node: ast.expr, scope: ast.AST) -> str | None:
     return _literal_code(max(assignments, key=lambda a: a.lineno).value)
 
 
-def codes_in(tree: ast.AST) -> set[tuple[int, str]]:
+def status_table(tree: ast.AST) -> dict[str, int]:
+    """`DOMAIN_STATUS = {Kind: status, …}` (carevault.api.errors): the status of each kind of
+    domain error, by class name."""
+    table: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == "DOMAIN_STATUS" for t in targets):
+            continue
+        if isinstance(value, ast.Dict):
+            for key, status in zip(value.keys, value.values, strict=True):
+                kind, number = (_name(key) if key is not None else None), _constant(status, int)
+                if kind is not None and isinstance(number, int):
+                    table[kind] = number
+    return table
+
+
+def codes_in(tree: ast.AST, fixed: Mapping[str, int] | None = None) -> set[tuple[int, str]]:
+    """The (status, code) pairs raised in `tree`. `fixed`: the callables whose status is
+    implied (the code comes first); by default FIXED_STATUS and the DOMAIN_STATUS in `tree`."""
+    if fixed is None:
+        fixed = FIXED_STATUS | status_table(tree)
     found: set[tuple[int, str]] = set()
     scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     for node in ast.walk(tree):
@@ -157,10 +185,10 @@ def codes_in(tree: ast.AST) -> set[tuple[int, str]]:
                 status, code = _constant(node.args[0], int), _constant(node.args[1], str)
                 if isinstance(status, int) and isinstance(code, str):
                     found.add((status, code))
-            elif name in FIXED_STATUS and node.args:
+            elif name is not None and name in fixed and node.args:
                 code = _constant(node.args[0], str)
                 if isinstance(code, str):
-                    found.add((FIXED_STATUS[name], code))
+                    found.add((fixed[name], code))
             elif name == "JSONResponse" and node.args and scope is not tree:
                 code = _response_code(node.args[0], scope)
                 status = next(
@@ -173,9 +201,14 @@ def codes_in(tree: ast.AST) -> set[tuple[int, str]]:
 
 
 def all_codes(package: Path = PACKAGE) -> dict[int, list[str]]:
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(package.rglob("*.py"))]
+    # The domains raise in one module the kinds the web layer maps in another.
+    fixed = dict(FIXED_STATUS)
+    for tree in trees:
+        fixed |= status_table(tree)
     by_status: dict[int, set[str]] = defaultdict(set)
-    for path in sorted(package.rglob("*.py")):
-        for status, code in codes_in(ast.parse(path.read_text(encoding="utf-8"))):
+    for tree in trees:
+        for status, code in codes_in(tree, fixed):
             by_status[status].add(code)
     return {status: sorted(codes) for status, codes in sorted(by_status.items())}
 

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import ByteSize, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from carevault.api.proxies import IPNetwork, parse_networks
+from carevault.core.networks import IPNetwork, parse_networks
 from carevault.crypto import PhiBackend
 
 

@@ -20,6 +20,7 @@ from carevault.api.headers import SecurityHeaders
 from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
+from carevault.api.metrics import metrics_endpoint
 from carevault.api.openapi_examples import add_error_examples, restore_example_nulls
 from carevault.api.proxies import TrustedProxies
 from carevault.api.routes import api_router
@@ -34,7 +35,7 @@ from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
 from carevault.db.deadlines import Deadlines
 from carevault.db.engine import create_engine, session_factory
 from carevault.health.router import router as health_router
-from carevault.observability.metrics import Metrics, MetricsMiddleware, metrics_endpoint
+from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
 from carevault.runtime import (
     StartupError,

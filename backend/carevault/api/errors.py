@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
@@ -13,6 +13,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from carevault.core.errors import Conflict, DomainError, Gone, Invalid, NotFound
+from carevault.core.fields import field_path
 from carevault.crypto import DecryptionError
 from carevault.observability.metrics import route_template
 
@@ -94,8 +96,30 @@ _STATUS_CODES = {
 }
 
 
+# Where a domain's refusal becomes HTTP: the one table from each kind of DomainError
+# (carevault.core.errors) to its status. The domains raise the kind; only the web layer
+# knows the number. tools/error_codes reads this table to list the codes by status.
+DOMAIN_STATUS: dict[type[DomainError], int] = {
+    NotFound: 404,
+    Conflict: 409,
+    Gone: 410,
+    Invalid: 422,
+}
+
+
+def http_status(error: DomainError) -> int:
+    """The status of a domain refusal: that of its kind, or of the nearest kind it extends."""
+    for kind in type(error).__mro__:
+        if kind in DOMAIN_STATUS:
+            return DOMAIN_STATUS[kind]
+    # A DomainError of no mapped kind is a defect here, not the caller's fault.
+    raise TypeError(f"{type(error).__name__} has no HTTP status in DOMAIN_STATUS")
+
+
 class ApiError(Exception):
-    """An expected failure with a stable machine-readable code; rendered in the one shape."""
+    """A refusal only the web layer makes (authentication, CSRF, headers, media types), with
+    its HTTP status and a stable machine-readable code; rendered in the one shape. The
+    domains raise DomainError instead."""
 
     def __init__(
         self,
@@ -116,17 +140,6 @@ class ApiError(Exception):
         self.message = message
         self.details = details
         self.headers = headers
-
-
-def field_path(location: Sequence[str | int]) -> str:
-    """`details.field` of an error: where the value was sent, then its name, dotted
-    (`body.plan`, `body.items.0.name`, `query.page_size`, `path.note_id`,
-    `header.idempotency-key`). The same name in two places stays two fields."""
-    return ".".join(str(part) for part in location)
-
-
-def not_found(what: str) -> ApiError:
-    return ApiError(404, "not_found", f"{what} not found")
 
 
 def _uuid_params(request: Request) -> list[uuid.UUID]:
@@ -174,6 +187,13 @@ def install_error_handlers(app: FastAPI) -> None:
             error_body(exc.code, exc.message, exc.details),
             status_code=exc.status_code,
             headers=exc.headers,
+        )
+
+    @app.exception_handler(DomainError)
+    async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        # The same body an ApiError of that status and code gives.
+        return JSONResponse(
+            error_body(exc.code, exc.message, exc.details), status_code=http_status(exc)
         )
 
     @app.exception_handler(StarletteHTTPException)

@@ -9,8 +9,9 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
 from carevault.api.dependencies import DbSession
-from carevault.api.errors import ApiError, field_path
+from carevault.api.errors import ApiError
 from carevault.auth.dependencies import CurrentPrincipal
+from carevault.core.fields import field_path
 from carevault.idempotency import service
 from carevault.idempotency.models import IdempotencyRecord
 

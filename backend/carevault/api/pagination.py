@@ -1,16 +1,17 @@
-"""Page-numbered lists: `?page=1&page_size=20` (at most 100) → {items, total, page, page_size}."""
+"""Page-numbered lists over HTTP: `?page=1&page_size=20` (at most 100) → {items, total, page,
+page_size}. Which page to read (Pagination) is neutral and lives in carevault.core.paging;
+this is the query dependency and the response envelope with its OpenAPI example."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from fastapi import Depends, Query
 from pydantic import BaseModel, ConfigDict
 
-T = TypeVar("T")
+from carevault.core.paging import MAX_PAGE_SIZE, Pagination
 
-MAX_PAGE_SIZE = 100
+T = TypeVar("T")
 
 
 def _page_example(schema: dict[str, Any], page: type[Any]) -> None:
@@ -33,16 +34,6 @@ class Page(BaseModel, Generic[T]):
     @classmethod
     def of(cls, items: list[T], total: int, paging: Pagination) -> Page[T]:
         return cls(items=items, total=total, page=paging.page, page_size=paging.page_size)
-
-
-@dataclass(frozen=True)
-class Pagination:
-    page: int
-    page_size: int
-
-    @property
-    def offset(self) -> int:
-        return (self.page - 1) * self.page_size
 
 
 async def pagination(

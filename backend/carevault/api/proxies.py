@@ -13,23 +13,9 @@ import ipaddress
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+from carevault.core.networks import IPNetwork
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-def parse_networks(value: str) -> tuple[IPNetwork, ...]:
-    networks = []
-    for entry in value.split(","):
-        entry = entry.strip()
-        if not entry:
-            continue
-        try:
-            networks.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            raise ValueError(
-                f"CAREVAULT_TRUSTED_PROXIES: {entry!r} is not an IP address or CIDR"
-            ) from None
-    return tuple(networks)
 
 
 def _address(text: str) -> IPAddress | None:

@@ -12,7 +12,8 @@ from fastapi import Request, params
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from carevault.api.errors import ApiError, field_path
+from carevault.api.errors import ApiError
+from carevault.core.fields import field_path
 
 _allowed_by_route: dict[int, tuple[frozenset[str], list[str]]] = {}
 

@@ -16,8 +16,8 @@ from pydantic import (
     field_validator,
 )
 
-from carevault.api.fields import encodable, free_text, not_nullable, single_line
 from carevault.auth.schemas import StrictModel
+from carevault.core.fields import encodable, free_text, not_nullable, single_line
 
 MAX_DURATION = timedelta(hours=24)
 LOCATION_MAX_CHARACTERS = 500

@@ -12,8 +12,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.errors import ApiError, not_found
-from carevault.api.fields import invalid
 from carevault.appointments.models import Appointment, AppointmentStatus
 from carevault.appointments.schemas import (
     AppointmentCreate,
@@ -24,6 +22,8 @@ from carevault.audit import service as audit
 from carevault.auth.principal import Principal
 from carevault.clients import service as client_service
 from carevault.core.clock import utc_now
+from carevault.core.errors import Conflict, Invalid, not_found
+from carevault.core.fields import invalid
 from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 
@@ -64,8 +64,7 @@ async def _refuse_overlap(
         statement = statement.where(Appointment.id != excluding)
     conflicting: Sequence[uuid.UUID] = list(await db.scalars(statement))
     if conflicting:
-        raise ApiError(
-            409,
+        raise Conflict(
             "appointment_conflict",
             "the time overlaps other appointments; send allow_overlap to book it anyway",
             details={"conflicting_ids": [str(i) for i in conflicting]},
@@ -153,7 +152,7 @@ async def update_appointment(
     checked for overlaps like a new booking."""
     changes = body.changes()
     if not changes:
-        raise ApiError(422, "no_changes", "send at least one field to change")
+        raise Invalid("no_changes", "send at least one field to change")
     workspace_id = principal.workspace_id
     appointment = await _appointments.get(db, workspace_id, appointment_id, lock=True)
     starts_at = changes.get("starts_at", appointment.starts_at)

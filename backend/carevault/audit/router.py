@@ -9,11 +9,11 @@ from pydantic import AfterValidator
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
-from carevault.api.fields import OptionalSingleLine
 from carevault.api.pagination import Page, PageParams
 from carevault.audit import service
 from carevault.audit.schemas import AuditEventRead
 from carevault.auth.dependencies import CurrentOwner
+from carevault.core.fields import OptionalSingleLine
 
 router = APIRouter(prefix="/audit-events", tags=["audit"])
 

@@ -28,8 +28,8 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import ReturningUpdate
 
-from carevault.api.pagination import Pagination
 from carevault.audit.models import AuditEvent
+from carevault.core.paging import Pagination
 from carevault.db.alone import alone
 from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
 from carevault.db.paging import fetch_page

@@ -11,7 +11,6 @@ from carevault.api.errors import (
     ApiError,
     error_body,
     error_responses,
-    not_found,
 )
 from carevault.api.idempotency import Idempotency
 from carevault.api.openapi_examples import SIGN_IN_RATE_LIMITED
@@ -45,6 +44,7 @@ from carevault.auth.schemas import (
     UserRead,
     WorkspaceRead,
 )
+from carevault.core.errors import not_found
 from carevault.workspaces.models import Workspace
 
 router = APIRouter(prefix="/auth", tags=["auth"])

@@ -6,9 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from carevault.api.fields import email_address, single_line
 from carevault.auth.passwords import MIN_PASSWORD_LENGTH
 from carevault.auth.scopes import Scope
+from carevault.core.fields import email_address, single_line
 
 # Sign-in takes any address an account may have (the demo's end in .local), but no control
 # characters; new accounts get addresses email-validator accepts.

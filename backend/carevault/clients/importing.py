@@ -40,7 +40,10 @@ from pydantic import (
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.fields import (
+from carevault.audit import service as audit
+from carevault.clients.models import Client
+from carevault.clients.phone_index import PHONE_FIELDS, index_columns
+from carevault.core.fields import (
     email_address,
     encodable,
     free_text,
@@ -48,9 +51,6 @@ from carevault.api.fields import (
     multi_line,
     single_line,
 )
-from carevault.audit import service as audit
-from carevault.clients.models import Client
-from carevault.clients.phone_index import PHONE_FIELDS, index_columns
 from carevault.crypto import PhiBackend, PracticeBlindIndex, current_cipher
 from carevault.crypto.registry import current_backend
 from carevault.crypto.types import EncryptedString

@@ -10,10 +10,11 @@ from pydantic import BaseModel, ConfigDict
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
-from carevault.api.pagination import Page, PageParams, Pagination
+from carevault.api.pagination import Page, PageParams
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.clients import importing, service
 from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
+from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
 router = APIRouter(prefix="/clients", tags=["clients"])

@@ -17,7 +17,8 @@ from pydantic import (
     field_validator,
 )
 
-from carevault.api.fields import (
+from carevault.auth.schemas import StrictModel
+from carevault.core.fields import (
     email_address,
     encodable,
     free_text,
@@ -26,8 +27,7 @@ from carevault.api.fields import (
     not_nullable,
     single_line,
 )
-from carevault.api.pagination import MAX_PAGE_SIZE
-from carevault.auth.schemas import StrictModel
+from carevault.core.paging import MAX_PAGE_SIZE
 
 NAME_MAX_CHARACTERS = 200
 EMAIL_MAX_CHARACTERS = 320

@@ -46,9 +46,6 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
-from carevault.api.errors import ApiError, field_path, not_found
-from carevault.api.fields import invalid
-from carevault.api.pagination import Pagination
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
 from carevault.clients import listing, phone_index
@@ -56,6 +53,9 @@ from carevault.clients.models import Client
 from carevault.clients.phone_index import PHONE_FIELDS
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.clock import utc_now
+from carevault.core.errors import Gone, Invalid, not_found
+from carevault.core.fields import field_path, invalid
+from carevault.core.paging import Pagination
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone_digits
 from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
@@ -101,8 +101,7 @@ async def _read_phones(
         except NotAPhoneNumber as bad:
             refused.append((name, bad))
     if refused:
-        raise ApiError(
-            422,
+        raise Invalid(
             "validation_error",
             "; ".join(f"{name} {bad}" for name, bad in refused),
             details=[
@@ -234,7 +233,7 @@ async def list_clients(
         try:
             index = await listing.name_index(db, cache, workspace_id)
         except WorkspaceShredded:
-            raise ApiError(410, "workspace_shredded", "this practice's data was shredded") from None
+            raise Gone("workspace_shredded", "this practice's data was shredded") from None
         needle = listing.folded(q) if kind == "name" else None
         page_ids, total = index.page(
             needle,
@@ -270,7 +269,7 @@ async def update_client(
     """Change only the fields sent; a new email or phone gets a new blind index."""
     changes = body.changes()
     if not changes:
-        raise ApiError(422, "no_changes", "send at least one field to change")
+        raise Invalid("no_changes", "send at least one field to change")
     await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
     numbers = await _read_phones(db, principal.workspace_id, changes)
     client = await _clients.get(db, principal.workspace_id, client_id)

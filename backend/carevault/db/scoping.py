@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.errors import not_found
+from carevault.core.errors import not_found
 from carevault.db.base import WorkspaceScoped
 
 ModelT = TypeVar("ModelT", bound=WorkspaceScoped)

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from carevault.api.fields import encodable, free_text, latest_local_date, not_nullable
 from carevault.auth.schemas import StrictModel
+from carevault.core.fields import encodable, free_text, latest_local_date, not_nullable
 
 SOAP_MAX_CHARACTERS = 5_000
 MAX_DURATION_MINUTES = 600

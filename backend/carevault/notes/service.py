@@ -11,14 +11,14 @@ from typing import Any
 from sqlalchemy import Row, Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.errors import ApiError, not_found
-from carevault.api.fields import invalid
-from carevault.api.pagination import Pagination
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
+from carevault.core.errors import Conflict, Invalid, not_found
+from carevault.core.fields import invalid
+from carevault.core.paging import Pagination
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
@@ -33,9 +33,8 @@ SOAP_FIELDS = ("subjective", "objective", "assessment", "plan")
 LOCKED_WHEN_FINALIZED = ("session_date", "duration_minutes")
 
 
-def _version_conflict(current_version: int) -> ApiError:
-    return ApiError(
-        409,
+def _version_conflict(current_version: int) -> Conflict:
+    return Conflict(
         "version_conflict",
         "the note has changed since you loaded it; reload it and apply your change again",
         details={"current_version": current_version},
@@ -225,7 +224,7 @@ async def save_changes(
     caller last saw, so two tabs never overwrite each other silently."""
     changes = body.changes()
     if not changes:
-        raise ApiError(422, "no_changes", "send at least one field to change besides version")
+        raise Invalid("no_changes", "send at least one field to change besides version")
     workspace_id = principal.workspace_id
     if body.session_date is not None:  # rare on the autosave path: only then the query
         await _refuse_future_session_date(db, workspace_id, body.session_date)
@@ -331,8 +330,7 @@ async def finalize_note(
 ) -> SessionNote:
     note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
     if note.status == NoteStatus.FINALIZED.value:
-        raise ApiError(
-            409,
+        raise Conflict(
             "already_finalized",
             "the note is already finalized; change it with PATCH to amend it",
             details={"current_version": note.version},

@@ -6,32 +6,46 @@ nothing on the request or encryption path touches the Prometheus client for them
 
 from __future__ import annotations
 
-import hmac
 import logging
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto import registry as crypto_registry
 from carevault.observability.request_id import current_request_id
 
 if TYPE_CHECKING:
-    from carevault.api.state import AppState
+    from carevault.audit.background import AuditSealer
+    from carevault.clients.listing import ClientListCache
+    from carevault.crypto import KeyRingManager
 
 access_log = logging.getLogger("carevault.access")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
+class Observed(Protocol):
+    """What the collector reads of the running app (carevault.api.state.AppState), named
+    here so that observability needs nothing from the web layer."""
+
+    @property
+    def key_manager(self) -> KeyRingManager: ...
+
+    @property
+    def audit_sealer(self) -> AuditSealer | None: ...
+
+    @property
+    def client_list_cache(self) -> ClientListCache | None: ...
+
+
 class CryptoAndKeyRingCollector(Collector):
-    def __init__(self, state: AppState) -> None:
+    def __init__(self, state: Observed) -> None:
         self.state = state
 
     def collect(self) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
@@ -87,7 +101,7 @@ class CryptoAndKeyRingCollector(Collector):
         yield from client_list_metrics(self.state)
 
 
-def audit_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+def audit_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
     """The sealer's figures as of its latest round (measured each round by every process)."""
     sealer = state.audit_sealer
     if sealer is None:
@@ -127,7 +141,7 @@ def audit_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetric
     )
 
 
-def client_list_metrics(state: AppState) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+def client_list_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
     """The name cache of the client list (carevault.clients.listing): size and use. Its
     only label is the kind of lookup; never a practice, a client or a name."""
     cache = state.client_list_cache
@@ -184,7 +198,7 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch(self, state: AppState) -> None:
+    def watch(self, state: Observed) -> None:
         self.registry.register(CryptoAndKeyRingCollector(state))
 
     def render(self) -> Response:
@@ -244,32 +258,3 @@ class MetricsMiddleware:
                     "request_id": request_id,
                 },
             )
-
-
-def _metrics_refusal(request: Request) -> Response | None:
-    """/metrics names routes, key versions and refresh failures: scrapers must send
-    CAREVAULT_METRICS_TOKEN as a Bearer token. Without a configured token it stays closed."""
-    from carevault.api.errors import error_body
-
-    state: AppState = request.app.state.carevault
-    expected = state.settings.metrics_token
-    if expected is None:
-        body = error_body(
-            "metrics_disabled", "set CAREVAULT_METRICS_TOKEN and send it as a Bearer token"
-        )
-        return JSONResponse(body, status_code=403)
-    scheme, _, offered = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(
-        offered.strip().encode(), expected.get_secret_value().encode()
-    ):
-        body = error_body("invalid_token", "send Authorization: Bearer <CAREVAULT_METRICS_TOKEN>")
-        return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
-    return None
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    refused = _metrics_refusal(request)
-    if refused is not None:
-        return refused
-    metrics: Metrics = request.app.state.metrics
-    return metrics.render()

@@ -9,10 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
-from carevault.api.fields import invalid, not_nullable
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.schemas import WorkspaceRead
+from carevault.core.fields import invalid, not_nullable
 from carevault.workspaces.models import Workspace
 from carevault.workspaces.phones import UnknownRegion, region_code
 from carevault.workspaces.time import UnknownTimeZone, zone

@@ -9,11 +9,11 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.pagination import Pagination
 from carevault.auth.principal import Principal
 from carevault.clients import service as clients
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
+from carevault.core.paging import Pagination
 from carevault.workspaces.time import today_in
 from tests.support import factories
 from tests.support.services import Clinic, audit_events, field_names, refused, summary

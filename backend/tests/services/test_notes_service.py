@@ -10,9 +10,9 @@ from datetime import date, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.pagination import Pagination
 from carevault.auth.models import Role
 from carevault.clients.models import Client
+from carevault.core.paging import Pagination
 from carevault.notes import service as notes
 from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate

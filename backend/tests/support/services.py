@@ -13,23 +13,25 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.errors import ApiError
+from carevault.api.errors import http_status
 from carevault.audit.models import AuditEvent
 from carevault.auth.principal import Principal
+from carevault.core.errors import DomainError
 from carevault.workspaces.models import Workspace
 
 
 @contextmanager
-def refused(code: str, status: int | None = None) -> Iterator[pytest.ExceptionInfo[ApiError]]:
-    """The block fails with the expected failure `code` (and HTTP `status`, when given)."""
-    with pytest.raises(ApiError) as raised:
+def refused(code: str, status: int | None = None) -> Iterator[pytest.ExceptionInfo[DomainError]]:
+    """The block fails with the expected domain failure `code` (and, when given, the HTTP
+    `status` the web layer answers it with)."""
+    with pytest.raises(DomainError) as raised:
         yield raised
     assert raised.value.code == code, raised.value.message
     if status is not None:
-        assert raised.value.status_code == status
+        assert http_status(raised.value) == status
 
 
-def field_names(error: ApiError) -> set[str]:
+def field_names(error: DomainError) -> set[str]:
     """The fields an `invalid(...)` failure names, without their location prefix."""
     return {detail["field"].rsplit(".", 1)[-1] for detail in error.details}
 

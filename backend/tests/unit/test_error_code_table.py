@@ -47,6 +47,14 @@ def fourth():
 
 def fifth():
     return JSONResponse({"error": {"code": "literal"}}, status_code=500)
+
+DOMAIN_STATUS: dict[type[DomainError], int] = {Conflict: 409, Gone: 410}
+
+def sixth():
+    raise Conflict("clashing", "…", details={})
+
+def seventh():
+    raise errors.Gone("departed", "…")
 """
     assert codes_in(ast.parse(source)) == {
         (403, "second"),
@@ -54,4 +62,15 @@ def fifth():
         (422, "bad_field"),
         (401, "no_entry"),
         (500, "literal"),
+        (409, "clashing"),
+        (410, "departed"),
     }
+
+
+def test_the_domain_kinds_take_their_status_from_the_web_layers_table() -> None:
+    # What the services raise is listed at the status api/errors.py maps their kind to.
+    table = all_codes()
+    assert "version_conflict" in table[409] and "appointment_conflict" in table[409]
+    assert "workspace_shredded" in table[410]
+    assert {"no_changes", "empty_note", "client_archived"} <= set(table[422])
+    assert "not_found" in table[404]

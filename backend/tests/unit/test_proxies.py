@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from carevault.api.proxies import forwarded_client, parse_networks
+from carevault.api.proxies import forwarded_client
+from carevault.core.networks import parse_networks
 
 PROXIES = parse_networks("10.0.0.0/8, 2001:db8::1")
 

@@ -1,16 +1,18 @@
-"""Request-field rules shared by every domain's schemas and services."""
+"""Field rules shared by every domain's schemas and services, and how a refusal names the
+fields at fault (`invalid`)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator
 
-from carevault.api.errors import ApiError, field_path
+from carevault.core.errors import Invalid
 
 # "Today" somewhere on Earth: the easternmost time zone is UTC+14, so a clinician there may
 # record today's date while it is still yesterday in UTC.
@@ -107,12 +109,18 @@ def not_nullable(schema: dict[str, Any]) -> None:
 Location = Literal["body", "query", "path", "header"]
 
 
-def invalid(code: str, message: str, *fields: str, location: Location = "body") -> ApiError:
-    """A 422 in the shape of validation errors, naming the fields where they were sent:
-    `invalid(…, "session_date")` names `body.session_date`, `location="query"` a query
-    parameter (see `field_path`)."""
-    return ApiError(
-        422,
+def field_path(location: Sequence[str | int]) -> str:
+    """`details.field` of an error: where the value was sent, then its name, dotted
+    (`body.plan`, `body.items.0.name`, `query.page_size`, `path.note_id`,
+    `header.idempotency-key`). The same name in two places stays two fields."""
+    return ".".join(str(part) for part in location)
+
+
+def invalid(code: str, message: str, *fields: str, location: Location = "body") -> Invalid:
+    """A refusal in the shape of validation errors (a 422 over HTTP), naming the fields
+    where they were sent: `invalid(…, "session_date")` names `body.session_date`,
+    `location="query"` a query parameter (see `field_path`)."""
+    return Invalid(
         code,
         message,
         details=[{"field": field_path((location, field)), "message": message} for field in fields],
