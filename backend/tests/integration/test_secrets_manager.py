@@ -108,7 +108,9 @@ async def test_rotation_in_the_secret_reaches_a_running_manager(
         }.items():
             monkeypatch.setenv(name, value)
         monkeypatch.delenv("CAREVAULT_DATABASE_URL", raising=False)
-        result = CliRunner().invoke(cli, ["keys", "rotate", "--activate-in", "1"])
+        # Activation far enough ahead that a slow machine still sees the staged state first
+        # (at 1 s, the command itself and the next refresh sometimes took longer in CI).
+        result = CliRunner().invoke(cli, ["keys", "rotate", "--activate-in", "4"])
         assert result.exit_code == 0, result.output
         assert "Key version 2 is pending" in result.output
 
