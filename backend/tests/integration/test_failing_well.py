@@ -85,6 +85,19 @@ def frozen_server_keeps_idle_sessions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Deadlines, "idle_in_transaction", property(lambda self: 120.0))
 
 
+async def _assert_not_stored_once_ended(
+    faulty: Faulty, backend_pid: int, note: dict[str, Any]
+) -> None:
+    """Wait (bounded) until the frozen backend has processed what it was sent and ended,
+    then check the note is as it was: a write reported as failed was not stored late."""
+    async with asyncio.timeout(BOUND):
+        # Another process's state: polled, no event to wait on.
+        while await faulty.sql("SELECT 1 FROM pg_stat_activity WHERE pid = $1", backend_pid):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
+    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+
+
 async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
     frozen_server_keeps_idle_sessions: None, faulty: Faulty
 ) -> None:
@@ -110,13 +123,7 @@ async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
             faulty.proxy.thaw()  # the queued COMMIT now reaches the server, late
     assert frozen_backend, "the write never reached its COMMIT"
     _is_503(finalized, "database_timeout")
-    # Wait (bounded) until the frozen session has processed what it was sent and ended.
-    async with asyncio.timeout(BOUND):
-        # Another process's state: polled, no event to wait on.
-        while await faulty.sql("SELECT 1 FROM pg_stat_activity WHERE pid = $1", frozen_backend[0]):  # noqa: ASYNC110
-            await asyncio.sleep(0.05)
-    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
-    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+    await _assert_not_stored_once_ended(faulty, frozen_backend[0], note)
     async with faulty.api.signed_in(email) as client:
         again = await client.get(f"/sessions/{note['id']}")
     assert again.status_code == 200 and again.json()["status"] == "draft"
@@ -152,12 +159,7 @@ async def test_a_write_sent_alone_that_timed_out_is_never_stored_afterwards(
             faulty.proxy.thaw()  # the queued statement now reaches the server, late
     assert frozen_backend, "the autosave never reached its statement"
     _is_503(autosave, "database_timeout")
-    async with asyncio.timeout(BOUND):
-        # Another process's state: polled, no event to wait on.
-        while await faulty.sql("SELECT 1 FROM pg_stat_activity WHERE pid = $1", frozen_backend[0]):  # noqa: ASYNC110
-            await asyncio.sleep(0.05)
-    stored = await faulty.sql("SELECT version FROM sessions WHERE id = $1", uuid.UUID(note["id"]))
-    assert stored[0]["version"] == note["version"], "a write reported as failed was stored"
+    await _assert_not_stored_once_ended(faulty, frozen_backend[0], note)
     events = await faulty.sql(
         "SELECT count(*) AS n FROM audit_events WHERE action = 'session.update'"
     )
