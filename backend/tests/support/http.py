@@ -13,13 +13,14 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.app import create_app
+from carevault.api.state import AppState
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.config import Settings
-from carevault.db.engine import create_engine, session_factory
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.models import Workspace
 
@@ -39,23 +40,22 @@ class ApiContext:
     async def workspace_with_users(
         self, name: str | None = None, *roles: Role
     ) -> tuple[Workspace, list[str]]:
-        """A new workspace and one user per role; returns the users' emails."""
-        engine = create_engine(self.database_url, pool_size=1)
-        try:
-            async with session_factory(engine)() as db, db.begin():
-                space = await workspace_service.create(
-                    db, name or f"Practice {uuid.uuid4().hex[:8]}"
-                )
-                emails = []
-                for role in roles or (Role.OWNER,):
-                    email = f"{role.value}-{uuid.uuid4().hex[:8]}@example.test"
-                    await auth_service.create_user(
-                        db, space, email=email, password=PASSWORD, role=role
-                    )
-                    emails.append(email)
-                return space, emails
-        finally:
-            await engine.dispose()
+        """A new workspace and one user per role; returns the users' emails. Through the
+        services, on the running app's own engine (a connection of its pool, as a request
+        would use; no engine and connection of its own to set up and dispose of per test)."""
+        async with self.sessions() as db, db.begin():
+            space = await workspace_service.create(db, name or f"Practice {uuid.uuid4().hex[:8]}")
+            emails = []
+            for role in roles or (Role.OWNER,):
+                email = f"{role.value}-{uuid.uuid4().hex[:8]}@example.test"
+                await auth_service.create_user(db, space, email=email, password=PASSWORD, role=role)
+                emails.append(email)
+            return space, emails
+
+    def sessions(self) -> AsyncSession:
+        """A session on the running app's engine (the one its requests use)."""
+        state: AppState = self.app.state.carevault
+        return state.db_sessions()
 
     @asynccontextmanager
     async def signed_in(self, email: str) -> AsyncIterator[httpx.AsyncClient]:

@@ -8,7 +8,6 @@ from typing import Any
 import httpx
 
 from carevault.auth.models import Role
-from carevault.db.engine import create_engine, session_factory
 from tests.support import factories
 from tests.support.http import ApiContext
 
@@ -23,14 +22,10 @@ class Practice:
 async def practice(api: ApiContext, *roles: Role, clients: int = 1) -> Practice:
     """A workspace with one user per role and `clients` clients, inserted through the ORM."""
     space, emails = await api.workspace_with_users(None, *roles)
-    engine = create_engine(api.database_url, pool_size=1)
-    try:
-        async with session_factory(engine)() as db, db.begin():
-            people = [await factories.client(db, space) for _ in range(clients)]
-            appointment = await factories.appointment(db, space, people[0])
-            return Practice(emails, [str(p.id) for p in people], str(appointment.id))
-    finally:
-        await engine.dispose()
+    async with api.sessions() as db, db.begin():
+        people = [await factories.client(db, space) for _ in range(clients)]
+        appointment = await factories.appointment(db, space, people[0])
+        return Practice(emails, [str(p.id) for p in people], str(appointment.id))
 
 
 def note_body(client_id: str, **fields: Any) -> dict[str, Any]:
