@@ -137,7 +137,7 @@ class AuditedRows:
         # The event's parameters are prefixed: `target`'s own (a `workspace_id` too) are
         # separate values, never shared by name.
         values: list[ColumnElement[Any]] = [
-            _bound(table, name, prefix=_PREFIX) for name in _EVENT_COLUMNS if name != "resource_ids"
+            _bound(table, name, prefix=_PREFIX) for name in _BOUND_EVENT_COLUMNS
         ]
         # One event for all the rows, and none for no row (an aggregate without HAVING
         # would still give one row, of NULL).
@@ -149,8 +149,11 @@ class AuditedRows:
         source = select(*values, ids.c.resource_ids).select_from(
             ids.join(_fence_subquery(), true()) if fenced else ids
         )
-        columns = [name for name in _EVENT_COLUMNS if name != "resource_ids"] + ["resource_ids"]
-        event = insert(table).from_select(columns, source).cte("audit_event")
+        event = (
+            insert(table)
+            .from_select([*_BOUND_EVENT_COLUMNS, "resource_ids"], source)
+            .cte("audit_event")
+        )
         return select(rows).add_cte(event)
 
     async def execute(
@@ -163,7 +166,7 @@ class AuditedRows:
     ) -> list[Row[Any]]:
         """The rows `target` returns for `params`; their event is in the same statement."""
         event = _event(actor, self.action, self.resource_type, None, details)
-        bound = {_PREFIX + name: value for name, value in event.items() if name != "resource_ids"}
+        bound = {_PREFIX + name: event[name] for name in _BOUND_EVENT_COLUMNS}
         async with alone(db) as (connection, by_itself):
             if by_itself:
                 fence = alone_fence(connection.sync_engine)
@@ -212,6 +215,8 @@ _EVENT_COLUMNS = (
     "ip_address",
     "details",
 )
+# An audited statement's event takes its resource ids from the rows, the rest as values.
+_BOUND_EVENT_COLUMNS = tuple(name for name in _EVENT_COLUMNS if name != "resource_ids")
 _APPEND = _append_statement(fenced=False)
 _APPEND_FENCED = _append_statement(fenced=True)
 

@@ -31,7 +31,7 @@ async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]
     """The request's connection, and whether statements sent in the block run alone (True)
     or in the request's open transaction (False). Run statements through the connection
     (Core) or through `db` (ORM): both use this connection."""
-    if db.dirty or db.new or db.deleted:
+    if _has_pending_changes(db):
         await db.flush()
     connection = await db.connection()
     raw = await connection.get_raw_connection()
@@ -50,12 +50,16 @@ async def has_work_to_commit(db: AsyncSession) -> bool:
     """Whether committing `db` would change anything: changes wait to be flushed, or a
     transaction is open on the server. A request whose statements all ran alone has
     nothing to commit, and its session is simply closed (which hands the connection back)."""
-    if db.dirty or db.new or db.deleted:
+    if _has_pending_changes(db):
         return True
     if not db.in_transaction():
         return False
     raw = await (await db.connection()).get_raw_connection()
     return _in_transaction(raw.driver_connection)
+
+
+def _has_pending_changes(db: AsyncSession) -> bool:
+    return bool(db.dirty or db.new or db.deleted)
 
 
 def has_open_transaction(connection: Connection) -> bool:

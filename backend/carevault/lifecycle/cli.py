@@ -324,15 +324,19 @@ def keys_generate(
 
 # reencrypt -----------------------------------------------------------------------------------
 
+# The options of the batch jobs (reencrypt, reindex-phones), declared once.
+BatchSize = Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")]
+PauseMs = Annotated[
+    int, typer.Option(min=0, help="Pause between batches (throttle), in milliseconds")
+]
+
 
 def reencrypt(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only count values per column, format and version")
     ] = False,
-    batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")] = 500,
-    pause_ms: Annotated[
-        int, typer.Option(min=0, help="Pause between batches (throttle), in milliseconds")
-    ] = 0,
+    batch_size: BatchSize = 500,
+    pause_ms: PauseMs = 0,
 ) -> None:
     """Rewrite every PHI value that is not in the current format under the active version,
     in small committed batches that never block clinicians; safe to interrupt and rerun."""
@@ -414,10 +418,8 @@ def reindex_phones(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only count the phone numbers left to reindex")
     ] = False,
-    batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")] = 500,
-    pause_ms: Annotated[
-        int, typer.Option(min=0, help="Pause between batches (throttle), in milliseconds")
-    ] = 0,
+    batch_size: BatchSize = 500,
+    pause_ms: PauseMs = 0,
 ) -> None:
     """Give client phone numbers indexed before E.164 (migration 0016) their E.164 blind
     index, read in each practice's phone region; in small committed batches that never block
