@@ -32,8 +32,10 @@ from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
+from carevault.db import direct
 from carevault.db.deadlines import Deadlines
-from carevault.db.engine import create_engine, session_factory
+from carevault.db.direct import DirectPool
+from carevault.db.engine import POOL_SIZE, create_engine, session_factory
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -61,11 +63,16 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         manager = key_manager or start_key_ring(settings)
         # Engines compile SQL for the PHI backend, so they are built after the cipher is.
-        engine = create_engine(database_url, deadlines=Deadlines(settings.request_timeout_seconds))
+        deadlines = Deadlines(settings.request_timeout_seconds)
+        engine = create_engine(database_url, deadlines=deadlines)
         sealer: AuditSealer | None = None
+        direct_pool: DirectPool | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
+            # The hot statements' own connections (carevault.db.direct).
+            direct_pool = await DirectPool.open(engine, size=POOL_SIZE, deadlines=deadlines)
+            direct.attach(engine, direct_pool)
             await provision_data_keys(engine, manager)
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
@@ -92,6 +99,9 @@ def create_app(
         finally:
             if sealer is not None:
                 await sealer.stop()
+            if direct_pool is not None:
+                direct.detach(engine)
+                await direct_pool.close()
             await engine.dispose()
             if key_manager is None:
                 manager.stop()

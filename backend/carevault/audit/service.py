@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     CTE,
@@ -25,11 +25,13 @@ from sqlalchemy import (
     select,
     true,
 )
+from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import ReturningUpdate
 
 from carevault.audit.models import AuditEvent
 from carevault.core.paging import Pagination
+from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
 from carevault.db.paging import fetch_page
@@ -167,6 +169,13 @@ class AuditedRows:
         """The rows `target` returns for `params`; their event is in the same statement."""
         event = _event(actor, self.action, self.resource_type, None, details)
         bound = {_PREFIX + name: event[name] for name in _BOUND_EVENT_COLUMNS}
+        pool = direct.pool_for(db)
+        if pool is not None:
+            # pool_for answers only for a session bound to an engine.
+            fence = alone_fence(cast(Engine, db.get_bind()))
+            if fence is None:
+                return await pool.fetch(self._plain, {**params, **bound})
+            return await pool.fetch(self._fenced, {**params, **bound, "fence": fence})
         async with alone(db) as (connection, by_itself):
             if by_itself:
                 fence = alone_fence(connection.sync_engine)

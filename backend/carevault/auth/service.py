@@ -7,8 +7,9 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import Executable, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
@@ -22,6 +23,7 @@ from carevault.auth.passwords import (
 )
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.core.clock import utc_now
+from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.hooks import before_commit
 from carevault.db.paging import PageRequest, fetch_page
@@ -469,13 +471,54 @@ _TOKEN_BY_DIGEST = (
 )
 
 
+# The same lookups as plain columns, for the direct pool (carevault.db.direct): the user's
+# columns and the credential's in one row.
+_LOGIN_SESSION_ROW = (
+    # unscoped: as above
+    select(*direct.columns_of(LoginSession, "credential_"), *direct.columns_of(User, "user_"))
+    .join(User, User.id == LoginSession.user_id)
+    .where(LoginSession.secret_hash == bindparam("digest"))
+)
+_TOKEN_ROW = (
+    # unscoped: as above
+    select(*direct.columns_of(ApiToken, "credential_"), *direct.columns_of(User, "user_"))
+    .join(User, User.id == ApiToken.user_id)
+    .where(ApiToken.token_hash == bindparam("digest"))
+)
+Credential = TypeVar("Credential", LoginSession, ApiToken)
+
+
+async def _credential(
+    db: AsyncSession,
+    by_entities: Executable,
+    by_columns: Executable,
+    model: type[Credential],
+    digest: bytes,
+) -> tuple[Credential, User] | None:
+    """The credential with this digest and its user, read by a statement of its own (a
+    SELECT needs no transaction, and the request's first statement would otherwise open one:
+    BEGIN … COMMIT, two more round trips). Read every time, so a revocation holds from the
+    very next request. On the direct pool when the app has one: the instances it gives are
+    the session's as if the session had loaded them."""
+    pool = direct.pool_for(db)
+    if pool is None:
+        async with alone(db):
+            found = (await db.execute(by_entities, {"digest": digest})).one_or_none()
+        return None if found is None else (found[0], found[1])
+    rows = await pool.fetch(by_columns, {"digest": digest})
+    if not rows:
+        return None
+    return direct.entity(db, rows[0], model, "credential_"), direct.entity(
+        db, rows[0], User, "user_"
+    )
+
+
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
 ) -> LoginSessionAuth:
-    async with alone(db):
-        found = (
-            await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": tokens.digest(secret)})
-        ).one_or_none()
+    found = await _credential(
+        db, _LOGIN_SESSION_BY_SECRET, _LOGIN_SESSION_ROW, LoginSession, tokens.digest(secret)
+    )
     if found is None:
         raise AuthFailure("not_authenticated", "sign in first")
     login_session, user = found
@@ -518,13 +561,7 @@ class TokenAuth:
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
-    # Alone: a SELECT needs no transaction of its own, and the request's first statement
-    # would otherwise open one (BEGIN … COMMIT: two more round trips). Read every time, so a
-    # revocation holds from the very next request.
-    async with alone(db):
-        found = (
-            await db.execute(_TOKEN_BY_DIGEST, {"digest": tokens.digest(presented)})
-        ).one_or_none()
+    found = await _credential(db, _TOKEN_BY_DIGEST, _TOKEN_ROW, ApiToken, tokens.digest(presented))
     if found is None:
         raise AuthFailure("invalid_token", "the API token is not valid")
     token, user = found

@@ -31,7 +31,7 @@ async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]
     """The request's connection, and whether statements sent in the block run alone (True)
     or in the request's open transaction (False). Run statements through the connection
     (Core) or through `db` (ORM): both use this connection."""
-    if _has_pending_changes(db):
+    if has_pending_changes(db):
         await db.flush()
     connection = await db.connection()
     raw = await connection.get_raw_connection()
@@ -50,15 +50,25 @@ async def has_work_to_commit(db: AsyncSession) -> bool:
     """Whether committing `db` would change anything: changes wait to be flushed, or a
     transaction is open on the server. A request whose statements all ran alone has
     nothing to commit, and its session is simply closed (which hands the connection back)."""
-    if _has_pending_changes(db):
+    if has_pending_changes(db):
         return True
-    if not db.in_transaction():
+    if not holds_connection(db):
         return False
     raw = await (await db.connection()).get_raw_connection()
     return _in_transaction(raw.driver_connection)
 
 
-def _has_pending_changes(db: AsyncSession) -> bool:
+def holds_connection(db: AsyncSession) -> bool:
+    """Whether `db` has a connection checked out. Its `in_transaction()` is not that: adding
+    an instance begins the session's transaction without touching the database (as the
+    credential lookups on the direct pool do, see carevault.db.direct)."""
+    transaction = db.sync_session.get_transaction()
+    # SQLAlchemy keeps the transaction's connections in this mapping, and has no public
+    # accessor for it.
+    return transaction is not None and bool(transaction._connections)
+
+
+def has_pending_changes(db: AsyncSession) -> bool:
     return bool(db.dirty or db.new or db.deleted)
 
 

@@ -16,9 +16,13 @@ from sqlalchemy.ext.asyncio import (
 from carevault.db import deadlines as deadlines_module
 from carevault.db.deadlines import Deadlines
 
+# Connections per worker in the engine's pool (and as many again in its direct pool, see
+# carevault.db.direct).
+POOL_SIZE = 10
+
 
 def create_engine(
-    url: str, *, pool_size: int = 10, deadlines: Deadlines | None = None
+    url: str, *, pool_size: int = POOL_SIZE, deadlines: Deadlines | None = None
 ) -> AsyncEngine:
     """An engine that never logs parameters: they carry PHI and, with pgcrypto, keys.
 

@@ -17,12 +17,14 @@ from typing import Any
 import anyio.to_thread
 import asyncpg
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
-from carevault.auth.models import Role
+from carevault.auth.models import Role, User
+from carevault.db import direct
 from tests.support.db import NewDatabase
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
+from tests.support.statements import watching_statements
 
 
 @pytest.fixture
@@ -34,14 +36,15 @@ async def api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiCon
 
 @asynccontextmanager
 async def statements_of(api: ApiContext) -> AsyncIterator[list[str]]:
-    """What the app's engine sends while the block runs, one entry per round trip (first
-    words of each): its statements, and the BEGIN, COMMIT and ROLLBACK SQLAlchemy's adapter
-    sends through asyncpg directly (seen with asyncpg's query logger)."""
-    engine = api.app.state.carevault.engine.sync_engine
+    """What the app sends while the block runs, one entry per round trip (first words of
+    each): its statements on either path (the engine, the direct pool), and the BEGIN,
+    COMMIT and ROLLBACK SQLAlchemy's adapter sends through asyncpg directly (seen with
+    asyncpg's query logger; the direct pool sends none: carevault.db.direct)."""
+    engine = api.app.state.carevault.engine
     sent: list[str] = []
     logged: list[Any] = []
 
-    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+    def record(statement: str, _: object) -> None:
         sent.append(" ".join(statement.split())[:60])
 
     def record_simple_query(query: Any) -> None:
@@ -52,14 +55,13 @@ async def statements_of(api: ApiContext) -> AsyncIterator[list[str]]:
         driver.add_query_logger(record_simple_query)
         logged.append(driver)
 
-    event.listen(engine, "before_cursor_execute", record)
-    event.listen(engine, "checkout", watch)
+    event.listen(engine.sync_engine, "checkout", watch)
     try:
-        yield sent
-        await asyncio.sleep(0)  # asyncpg calls its query loggers soon, not at once
+        with watching_statements(engine, record):
+            yield sent
+            await asyncio.sleep(0)  # asyncpg calls its query loggers soon, not at once
     finally:
-        event.remove(engine, "before_cursor_execute", record)
-        event.remove(engine, "checkout", watch)
+        event.remove(engine.sync_engine, "checkout", watch)
         for driver in logged:
             driver.remove_query_logger(record_simple_query)
 
@@ -190,3 +192,50 @@ async def test_no_audit_event_no_note_even_in_one_statement(api: ApiContext) -> 
     assert read.status_code >= 500, read.text
     assert "Kept from the reader" not in read.text
     assert reads == 0
+
+
+async def test_the_hot_requests_check_out_no_connection_of_the_engine(api: ApiContext) -> None:
+    """A note read and an autosave send their statements on the direct pool
+    (carevault.db.direct): the engine's pool, its session and its adapter, which cost more
+    CPU than the statements themselves, are not used at all."""
+    engine = api.app.state.carevault.engine.sync_engine
+    checkouts: list[object] = []
+
+    def counted(dbapi_connection: object, *_: object) -> None:
+        checkouts.append(dbapi_connection)
+
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])
+        await client.get(f"/sessions/{note['id']}")  # the session's last use is recorded once
+        event.listen(engine, "checkout", counted)
+        try:
+            async with statements_of(api) as sent:
+                read = await client.get(f"/sessions/{note['id']}")
+                saved = await client.patch(
+                    f"/sessions/{note['id']}", json={"version": note["version"], "plan": "typed"}
+                )
+        finally:
+            event.remove(engine, "checkout", counted)
+    assert read.status_code == 200 and saved.status_code == 200, saved.text
+    assert len(sent) == 4, sent
+    assert checkouts == [], "a hot request checked out a connection of the engine's pool"
+
+
+async def test_the_direct_pool_is_used_only_when_the_session_holds_nothing(
+    api: ApiContext,
+) -> None:
+    """A statement sent on another connection would not see (or join) a transaction the
+    request's session holds, nor changes waiting in it: then the session's own path."""
+    state = api.app.state.carevault
+    place = await practice(api, Role.CLINICIAN)
+    async with state.db_sessions() as db:
+        assert direct.pool_for(db) is not None
+        user = await db.scalar(select(User).where(User.email == place.emails[0]))
+        assert user is not None
+        assert direct.pool_for(db) is None  # the SELECT checked out a connection
+        await db.rollback()
+        assert direct.pool_for(db) is not None
+        user.display_name = "changed"  # waiting to be flushed
+        assert direct.pool_for(db) is None
+        await db.rollback()

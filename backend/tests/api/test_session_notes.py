@@ -9,16 +9,15 @@ import uuid
 from collections.abc import AsyncIterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from carevault.auth.models import Role
 from carevault.crypto import registry
 from tests.support.db import NewDatabase, sql
 from tests.support.http import ApiContext, error_of, event_details, fields_named, running_api
 from tests.support.notes import create_note, note_body, practice
+from tests.support.statements import watching_statements
 
 
 async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiContext) -> None:
@@ -375,16 +374,15 @@ async def test_autosave_is_one_update_encrypting_only_the_changed_field(api: Api
     place = await practice(api, Role.CLINICIAN)
     statements: list[str] = []
 
-    def capture(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+    def capture(statement: str, _: object) -> None:
         if re.search(r"\bsessions\b", statement):
             statements.append(" ".join(statement.split()))
 
-    engine = api.app.state.carevault.engine.sync_engine
+    engine = api.app.state.carevault.engine
     counts = registry.operation_counts()
     async with api.signed_in(place.emails[0]) as client:
         note = await create_note(client, place.client_ids[0], plan="Example.")
-        event.listen(engine, "before_cursor_execute", capture)
-        try:
+        with watching_statements(engine, capture):
             encrypted_before = counts.encrypted
             saved = await client.patch(
                 f"/sessions/{note['id']}", json={"version": 1, "plan": "Example, saved."}
@@ -401,8 +399,6 @@ async def test_autosave_is_one_update_encrypting_only_the_changed_field(api: Api
                 f"/sessions/{note['id']}", json={"version": 1, "plan": "Example, stale."}
             )
             assert stale.status_code == 409
-        finally:
-            event.remove(engine, "before_cursor_execute", capture)
     assert len(statements) == 2
     assert statements[0].startswith("WITH audited_rows AS (UPDATE sessions SET")
     assert statements[1].startswith(

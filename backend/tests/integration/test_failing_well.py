@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from tests.support.db import NewDatabase, PgServer
 from tests.support.fault_proxy import FaultProxy, fault_proxy
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
+from tests.support.statements import watching_statements
 
 DEADLINE = 2.0  # CAREVAULT_REQUEST_TIMEOUT_SECONDS for these apps: statements give up in ~1 s
 BOUND = 30.0  # no request here may take longer, whatever the code does
@@ -139,23 +140,22 @@ async def test_a_write_sent_alone_that_timed_out_is_never_stored_afterwards(
     engine = faulty.api.app.state.carevault.engine
     frozen_backend: list[int] = []
 
-    def freeze_before_the_save(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
+    def freeze_before_the_save(statement: str, backend_pid: Callable[[], int]) -> None:
         flat = " ".join(statement.split())
         if frozen_backend or not flat.startswith("WITH audited_rows AS (UPDATE sessions"):
             return
-        frozen_backend.append(connection.exec_driver_sql("SELECT pg_backend_pid()").scalar())
+        frozen_backend.append(backend_pid())
         faulty.proxy.freeze()
 
     async with faulty.api.signed_in(email) as client:
-        event.listen(engine.sync_engine, "before_cursor_execute", freeze_before_the_save)
         try:
-            async with asyncio.timeout(BOUND):
-                autosave = await client.patch(
-                    f"/sessions/{note['id']}",
-                    json={"version": note["version"], "subjective": "typed during the freeze"},
-                )
+            with watching_statements(engine, freeze_before_the_save):
+                async with asyncio.timeout(BOUND):
+                    autosave = await client.patch(
+                        f"/sessions/{note['id']}",
+                        json={"version": note["version"], "subjective": "typed during the freeze"},
+                    )
         finally:
-            event.remove(engine.sync_engine, "before_cursor_execute", freeze_before_the_save)
             faulty.proxy.thaw()  # the queued statement now reaches the server, late
     assert frozen_backend, "the autosave never reached its statement"
     _is_503(autosave, "database_timeout")

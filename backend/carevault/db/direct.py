@@ -1,0 +1,222 @@
+"""The hottest statements, sent with asyncpg directly on a pool of their own.
+
+A statement that runs alone (carevault.db.alone) needs none of what SQLAlchemy's session,
+pool and cursor adapter add around it, and on the note read and the autosave those layers
+cost the server more CPU than the statement itself: measured in process, a checkout of the
+engine's pool, the session's bookkeeping and the adapted execute came to about 0.45 ms
+per statement, against 0.08 ms for the same SELECT on an asyncpg pool (docs/performance.md,
+"Request cost").
+
+So an app's engine can carry a `DirectPool`: asyncpg connections opened with the engine's
+own settings (its deadlines' timeouts, its type codecs). A statement is still written with
+SQLAlchemy (its columns' types, the PHI backend's SQL) and compiled once per pool; sending
+it only binds values, applies the types' bind and result processors, and maps the rows. The
+statement runs alone: committed when it ends, its commit fence inside it when it writes
+(see carevault.audit.service.AuditedRows).
+
+Used only where it cannot change what the statement means: `pool_for(db)` answers None when
+the session holds a transaction or changes a statement must see or join, and on engines
+without a pool (commands, most tests), so callers fall back to the session.
+"""
+
+from __future__ import annotations
+
+import types
+from collections import namedtuple
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from carevault.db.alone import has_pending_changes, holds_connection
+from carevault.db.deadlines import Deadlines, check_deadline
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A statement as asyncpg takes it: SQL text, positional parameter names and their bind
+    processors, and how to turn a record into a row."""
+
+    statement: Any  # kept alive: compiled statements are cached by identity
+    compiled: SQLCompiler
+    sql: str
+    parameters: tuple[str, ...]
+    bind: Mapping[str, Callable[[Any], Any]]
+    results: tuple[Callable[[Any], Any] | None, ...]
+    row: type[tuple[Any, ...]]
+
+    def arguments(self, values: Mapping[str, Any]) -> list[Any]:
+        bound = self.compiled.construct_params(values)  # adds the statement's own literals
+        return [
+            self.bind[name](bound[name]) if name in self.bind else bound[name]
+            for name in self.parameters
+        ]
+
+    def rows(self, records: Sequence[asyncpg.Record]) -> list[Any]:
+        processors = self.results
+        return [
+            self.row(
+                *(
+                    value if process is None or value is None else process(value)
+                    for process, value in zip(processors, record.values(), strict=True)
+                )
+            )
+            for record in records
+        ]
+
+
+class DirectPool:
+    """asyncpg connections beside an engine's pool, for statements that run alone."""
+
+    def __init__(self, pool: asyncpg.Pool, dialect: Dialect):
+        self._pool = pool
+        self._dialect = dialect
+        self._compiled: dict[int, _Compiled] = {}
+        # Called with the connection and the SQL of each statement before it is sent (tests
+        # count round trips and stop the database mid-statement).
+        self.observers: list[Callable[[PoolConnectionProxy[Any], str], None]] = []
+
+    @classmethod
+    async def open(
+        cls, engine: AsyncEngine, *, size: int, deadlines: Deadlines | None
+    ) -> DirectPool:
+        url = engine.url.set(drivername="postgresql")
+        dialect = engine.sync_engine.dialect
+
+        async def codecs(connection: asyncpg.Connection) -> None:
+            # The codecs SQLAlchemy's asyncpg dialect installs on its own connections (json,
+            # jsonb), so a value binds and reads the same on either pool.
+            adapted = types.SimpleNamespace(_connection=connection)
+            await dialect.setup_asyncpg_json_codec(adapted)  # type: ignore[attr-defined]
+            await dialect.setup_asyncpg_jsonb_codec(adapted)  # type: ignore[attr-defined]
+
+        pool = await asyncpg.create_pool(
+            url.render_as_string(hide_password=False),
+            # Opened on demand: a floor to keep would be refilled (and logged, with a
+            # traceback) while the database is down.
+            min_size=0,
+            max_size=size,
+            init=codecs,
+            # Statements here run alone: a connection comes back with no transaction open
+            # and no session state set, so the default reset (a round trip per release) has
+            # nothing to undo. One that failed mid-statement is closed instead (fetch).
+            reset=_nothing_to_reset,
+            **(deadlines.connect_args() if deadlines is not None else {}),
+        )
+        return cls(pool, dialect)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    def _compile(self, statement: Select[Any] | Any) -> _Compiled:
+        found = self._compiled.get(id(statement))
+        if found is not None:
+            return found
+        compiled = statement.compile(dialect=self._dialect)
+        assert isinstance(compiled, SQLCompiler) and compiled.positiontup is not None
+        bind = {
+            name: processor
+            for name, parameter in compiled.binds.items()
+            if (processor := parameter.type.bind_processor(self._dialect)) is not None
+        }
+        # The compiled statement's result types, not the selected columns' own: a backend
+        # that decrypts in SQL (pgcrypto) wraps a column in an expression with a type of its
+        # own. SQLAlchemy's result objects read the same private list.
+        columns = compiled._result_columns
+        made = _Compiled(
+            statement=statement,
+            compiled=compiled,
+            sql=str(compiled),
+            parameters=tuple(compiled.positiontup),
+            bind=bind,
+            results=tuple(column.type.result_processor(self._dialect, None) for column in columns),
+            row=namedtuple("Row", [column.keyname for column in columns]),
+        )
+        self._compiled[id(statement)] = made
+        return made
+
+    async def fetch(self, statement: Any, values: Mapping[str, Any]) -> list[Any]:
+        """The rows of `statement` for `values`, as named tuples with the columns' types
+        applied; the statement commits as it ends."""
+        compiled = self._compile(statement)
+        arguments = compiled.arguments(values)
+        check_deadline()
+        async with self._pool.acquire() as connection:
+            try:
+                for observe in self.observers:
+                    observe(connection, compiled.sql)
+                records = await connection.fetch(compiled.sql, *arguments)
+            except BaseException:
+                # Timed out, cancelled or failed: whatever the connection's state, it is not
+                # handed out again.
+                connection.terminate()
+                raise
+        return compiled.rows(records)
+
+
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    if connection.is_in_transaction():  # never, by construction; closed if it ever were
+        connection.terminate()
+
+
+_POOLS: WeakKeyDictionary[Engine, DirectPool] = WeakKeyDictionary()
+
+
+def attach(engine: AsyncEngine, pool: DirectPool) -> None:
+    _POOLS[engine.sync_engine] = pool
+
+
+def detach(engine: AsyncEngine) -> DirectPool | None:
+    return _POOLS.pop(engine.sync_engine, None)
+
+
+def pool_of(engine: AsyncEngine) -> DirectPool | None:
+    return _POOLS.get(engine.sync_engine)
+
+
+def pool_for(db: AsyncSession) -> DirectPool | None:
+    """The direct pool of `db`'s engine, if a statement sent on it means what it would mean
+    sent alone on `db`: `db` holds no transaction (whose changes it should see, or which it
+    should join) and no changes waiting to be flushed."""
+    if holds_connection(db) or has_pending_changes(db):
+        return None
+    bind = db.get_bind()
+    return _POOLS.get(bind) if isinstance(bind, Engine) else None
+
+
+# --- ORM instances from a direct statement ------------------------------------------------
+
+
+def columns_of(model: type[Any], prefix: str) -> list[Any]:
+    """Every mapped column of `model`, labelled `prefix` + attribute name, for a statement
+    whose rows `entity` turns back into instances."""
+    return [
+        attribute.columns[0].label(prefix + attribute.key)
+        for attribute in inspect(model).column_attrs
+    ]
+
+
+def entity(db: AsyncSession, row: Any, model: type[T], prefix: str) -> T:
+    """The `model` instance in `row` (see `columns_of`), added to `db` as if `db` had loaded
+    it: persistent and unchanged, so a change made to it later is flushed as an UPDATE."""
+    instance = model(
+        **{
+            attribute.key: getattr(row, prefix + attribute.key)
+            for attribute in inspect(model).column_attrs
+        }
+    )
+    make_transient_to_detached(instance)
+    db.add(instance)
+    return instance
