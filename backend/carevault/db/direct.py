@@ -25,6 +25,7 @@ import types
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -39,9 +40,10 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from carevault.db.alone import has_pending_changes, holds_connection
+from carevault.db.base import Base
 from carevault.db.deadlines import Deadlines, check_deadline
 
-T = TypeVar("T")
+T = TypeVar("T", bound=Base)
 
 
 @dataclass(frozen=True)
@@ -208,15 +210,17 @@ def columns_of(model: type[Any], prefix: str) -> list[Any]:
     ]
 
 
+@cache
+def _labels(model: type[Any], prefix: str) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (attribute.key, prefix + attribute.key) for attribute in inspect(model).column_attrs
+    )
+
+
 def entity(db: AsyncSession, row: Any, model: type[T], prefix: str) -> T:
     """The `model` instance in `row` (see `columns_of`), added to `db` as if `db` had loaded
     it: persistent and unchanged, so a change made to it later is flushed as an UPDATE."""
-    instance = model(
-        **{
-            attribute.key: getattr(row, prefix + attribute.key)
-            for attribute in inspect(model).column_attrs
-        }
-    )
+    instance = model(**{key: getattr(row, label) for key, label in _labels(model, prefix)})
     make_transient_to_detached(instance)
     db.add(instance)
     return instance
