@@ -76,7 +76,7 @@ def pg_server() -> Iterator[PgServer]:
 
 @pytest.fixture(scope="session")
 async def template_database(pg_server: PgServer) -> AsyncIterator[str]:
-    """A database migrated once with `alembic upgrade head`; per-test copies clone it."""
+    """A database migrated once with `alembic upgrade head`; the pool's databases clone it."""
     name = f"cv_tpl_{uuid.uuid4().hex[:10]}"
     await admin_execute(pg_server, f'CREATE DATABASE "{name}"')
     engine = create_engine(pg_server.url(name), pool_size=1)
@@ -99,16 +99,17 @@ def database_pool(pg_server: PgServer, template_database: str) -> Iterator[Datab
 async def new_database(
     pg_server: PgServer, database_pool: DatabasePool
 ) -> AsyncIterator[NewDatabase]:
-    """Factory for fresh migrated databases (for tests that commit); dropped afterwards."""
-    created: list[str] = []
+    """Factory for migrated databases holding no rows (for tests that commit): the pool's,
+    reset after the test, or fresh clones of the template when a test left one unfit."""
+    taken: list[str] = []
 
     async def make() -> str:
-        created.append(await database_pool.take())
-        return pg_server.url(created[-1])
+        taken.append(await database_pool.take())
+        return pg_server.url(taken[-1])
 
     yield make
-    for name in created:
-        database_pool.drop(name)
+    for name in taken:
+        database_pool.give_back(name)
 
 
 @pytest.fixture(scope="session")
