@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     CTE,
@@ -83,10 +83,7 @@ async def record(
     event = _event(actor, action, resource_type, resource_ids, details)
     connection = await db.connection()
     fence = commit_fence(connection.sync_connection)  # type: ignore[arg-type]
-    if fence is None:
-        await connection.execute(_APPEND, event)
-    else:
-        await connection.execute(_APPEND_FENCED, {**event, "fence": fence})
+    await connection.execute(*_fenced_form(_APPEND, _APPEND_FENCED, event, fence))
 
 
 def _event(
@@ -169,23 +166,34 @@ class AuditedRows:
         """The rows `target` returns for `params`; their event is in the same statement."""
         event = _event(actor, self.action, self.resource_type, None, details)
         bound = {_PREFIX + name: event[name] for name in _BOUND_EVENT_COLUMNS}
+        values = {**params, **bound}
         pool = direct.pool_for(db)
         if pool is not None:
             # pool_for answers only for a session bound to an engine.
             fence = alone_fence(cast(Engine, db.get_bind()))
-            if fence is None:
-                return await pool.fetch(self._plain, {**params, **bound})
-            return await pool.fetch(self._fenced, {**params, **bound, "fence": fence})
+            return await pool.fetch(*_fenced_form(self._plain, self._fenced, values, fence))
         async with alone(db) as (connection, by_itself):
             if by_itself:
                 fence = alone_fence(connection.sync_engine)
             else:
                 fence = commit_fence(connection.sync_connection)  # type: ignore[arg-type]
-            if fence is None:
-                result = await connection.execute(self._plain, {**params, **bound})
-            else:
-                result = await connection.execute(self._fenced, {**params, **bound, "fence": fence})
+            result = await connection.execute(
+                *_fenced_form(self._plain, self._fenced, values, fence)
+            )
         return list(result.all())
+
+
+Statement = TypeVar("Statement")
+
+
+def _fenced_form(
+    plain: Statement, fenced: Statement, values: dict[str, Any], fence: str | None
+) -> tuple[Statement, dict[str, Any]]:
+    """A statement built in two forms, and its values: the form that sets the commit fence
+    when there is one (an engine with deadlines), the plain form otherwise."""
+    if fence is None:
+        return plain, values
+    return fenced, {**values, "fence": fence}
 
 
 _PREFIX = "audit_"

@@ -145,7 +145,7 @@ def commit_fence(connection: Connection) -> str | None:
     deadlines: Deadlines | None = connection.info.get(_DEADLINES)
     if deadlines is None:
         return None
-    fence = deadline_fence(deadlines)
+    fence = _fence(deadlines)
     # The transaction itself, not a flag: a marker left by a rolled-back transaction never
     # spares a later one its fence.
     connection.info[_FENCED] = connection.get_transaction()
@@ -157,10 +157,10 @@ def alone_fence(engine: Engine) -> str | None:
     it ends: with the fence inside it, a statement the client gave up on cannot commit
     later either. None on an engine without deadlines."""
     deadlines = _ENGINE_DEADLINES.get(engine)
-    return None if deadlines is None else deadline_fence(deadlines)
+    return None if deadlines is None else _fence(deadlines)
 
 
-def deadline_fence(deadlines: Deadlines) -> str:
+def _fence(deadlines: Deadlines) -> str:
     # An absolute wall-clock time: the server compares it with its own clock at COMMIT.
     # It never reaches past the request's deadline, when the client is told "failed".
     span = deadlines.fence_seconds(remaining())
@@ -189,7 +189,7 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
         if not has_open_transaction(connection):
             return  # nothing to commit: every statement ran alone (carevault.db.alone)
         connection.exec_driver_sql(
-            "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, deadline_fence(deadlines))
+            "SELECT set_config($1, $2, true)", (COMMIT_DEADLINE_SETTING, _fence(deadlines))
         )
 
     def on_error(context: ExceptionContext) -> None:
