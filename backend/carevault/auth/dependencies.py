@@ -58,10 +58,10 @@ async def current_principal(
             if scheme.lower() != "bearer" or not credentials.strip():
                 raise service.AuthFailure("invalid_token", "use Authorization: Bearer <token>")
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
-            principal = Principal(by_token.user, ip, token_id=by_token.token.id)
+            principal = Principal(by_token.user, ip, token_id=by_token.token_id)
             request.state.actor = principal.actor
-            _count_request(request, state, "token", by_token.token.id)
-            _check_token_scope(request, by_token.token.scopes)
+            _count_request(request, state, "token", by_token.token_id)
+            _check_token_scope(request, by_token.scopes)
             await _load_practice_keys(db, principal)
             return principal
         secret = request.cookies.get(SESSION_COOKIE)
@@ -119,7 +119,8 @@ async def _load_practice_keys(db: DbSession, principal: Principal) -> None:
 
 
 def _check_token_scope(request: Request, granted: list[str]) -> None:
-    needed = required_scope(request.method, request.url.path)
+    # The scope's own path, not request.url: that would build and parse a whole URL.
+    needed = required_scope(request.method, request.scope["path"])
     if needed is None:
         return
     if needed == SESSION_ONLY:

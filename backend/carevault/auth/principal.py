@@ -6,15 +6,44 @@ layer; carevault/auth/dependencies.py builds one from a request."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
 
 from carevault.audit.service import Actor
 from carevault.auth.models import LoginSession, Role, User
 
 
+@dataclass(frozen=True, slots=True)
+class Account:
+    """The calling user's own columns, as the credential's lookup read them in its round
+    trip: plain values, so that a request that only needs to know who calls builds no ORM
+    instance. A route that changes the user (its password) loads the `User` itself."""
+
+    id: uuid.UUID
+    workspace_id: uuid.UUID
+    email: str
+    display_name: str
+    role: str
+    disabled_at: datetime | None
+    must_change_password: bool
+
+    @classmethod
+    def of(cls, user: User) -> Account:
+        return cls(**{name: getattr(user, name) for name in ACCOUNT_COLUMNS})
+
+    @classmethod
+    def from_row(cls, row: Any, prefix: str) -> Account:
+        """From a row whose columns are the account's, labelled `prefix` + name."""
+        return cls(**{name: getattr(row, prefix + name) for name in ACCOUNT_COLUMNS})
+
+
+ACCOUNT_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(Account))
+
+
 @dataclass(frozen=True)
 class Principal:
-    user: User
+    user: Account
     ip_address: str | None
     token_id: uuid.UUID | None = None
     login_session: LoginSession | None = None

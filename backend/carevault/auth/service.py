@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any
 
 from sqlalchemy import Executable, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,8 +21,10 @@ from carevault.auth.passwords import (
     needs_rehash,
     verify_password,
 )
+from carevault.auth.principal import ACCOUNT_COLUMNS, Account
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.core.clock import utc_now
+from carevault.core.errors import not_found
 from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.hooks import before_commit
@@ -247,7 +249,7 @@ async def login(
 
 async def check_session_password(
     db: AsyncSession,
-    user: User,
+    user: Account,
     login_session: LoginSession,
     password: str,
 ) -> bool | LoginRateLimited:
@@ -259,7 +261,8 @@ async def check_session_password(
     gate = await throttle.begin(db, bucket, subject, None, check_address=False)  # commits
     if isinstance(gate, throttle.Refused):
         return LoginRateLimited(gate.retry_after_seconds)
-    valid = await asyncio.to_thread(verify_password, user.password_hash, password)
+    stored = (await _user_of(db, user)).password_hash
+    valid = await asyncio.to_thread(verify_password, stored, password)
     await throttle.finish(db, gate.attempt_id, succeeded=valid)
     return valid
 
@@ -307,7 +310,7 @@ async def _end_sessions(
 
 async def change_password(
     db: AsyncSession,
-    user: User,
+    account: Account,
     login_session: LoginSession,
     new_password: str,
     actor: audit.Actor,
@@ -316,6 +319,7 @@ async def change_password(
     Returns how many sessions were ended."""
     if len(new_password) < MIN_PASSWORD_LENGTH:
         raise UserError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
+    user = await _user_of(db, account)
     if await asyncio.to_thread(verify_password, user.password_hash, new_password):
         raise UserError("the new password must differ from the current one")
     user.password_hash = await asyncio.to_thread(hash_password, new_password)
@@ -336,6 +340,15 @@ async def change_password(
 async def get_user(db: AsyncSession, workspace_id: uuid.UUID, user_id: uuid.UUID) -> User | None:
     statement = in_workspace(User, workspace_id).where(User.id == user_id)
     return (await db.execute(statement)).scalar_one_or_none()
+
+
+async def _user_of(db: AsyncSession, account: Account) -> User:
+    """The calling user's instance, for a change to it or its password hash (never in a
+    principal: most requests need neither)."""
+    user = await get_user(db, account.workspace_id, account.id)
+    if user is None:  # its credential was read in this request: deleted since, in a race
+        raise not_found("user")
+    return user
 
 
 async def _active_owners(db: AsyncSession, workspace_id: uuid.UUID) -> int:
@@ -451,77 +464,74 @@ class AuthFailure(Exception):
 
 @dataclass(frozen=True)
 class LoginSessionAuth:
-    user: User
+    user: Account
     login_session: LoginSession
 
 
-# Every authenticated request runs one of these two: built once, with the user in the same
-# round trip, so that revocation and disabling still take effect on the very next request.
+# Every authenticated request runs one of these: built once, with the user's columns in the
+# same round trip, so that revocation and disabling still take effect on the very next
+# request. The session comes back as an instance (a request may end it or mark it seen);
+# the token and the user as plain columns (a token's use is marked with an UPDATE).
+_ACCOUNT_COLUMNS = [getattr(User, name).label("user_" + name) for name in ACCOUNT_COLUMNS]
 _LOGIN_SESSION_BY_SECRET = (
     # unscoped: the session's secret is what tells which practice the caller belongs to
-    select(LoginSession, User)
+    select(LoginSession, *_ACCOUNT_COLUMNS)
     .join(User, User.id == LoginSession.user_id)
     .where(LoginSession.secret_hash == bindparam("digest"))
 )
-_TOKEN_BY_DIGEST = (
-    # unscoped: the token's digest is what tells which practice the caller belongs to
-    select(ApiToken, User)
-    .join(User, User.id == ApiToken.user_id)
-    .where(ApiToken.token_hash == bindparam("digest"))
-)
-
-
-# The same lookups as plain columns, for the direct pool (carevault.db.direct): the user's
-# columns and the credential's in one row.
+# The same, with the session as plain columns too, for the direct pool (carevault.db.direct).
 _LOGIN_SESSION_ROW = (
     # unscoped: as above
-    select(*direct.columns_of(LoginSession, "credential_"), *direct.columns_of(User, "user_"))
+    select(*direct.columns_of(LoginSession, "credential_"), *_ACCOUNT_COLUMNS)
     .join(User, User.id == LoginSession.user_id)
     .where(LoginSession.secret_hash == bindparam("digest"))
 )
 _TOKEN_ROW = (
-    # unscoped: as above
-    select(*direct.columns_of(ApiToken, "credential_"), *direct.columns_of(User, "user_"))
+    # unscoped: the token's digest is what tells which practice the caller belongs to
+    select(
+        ApiToken.id.label("token_id"),
+        ApiToken.workspace_id.label("token_workspace_id"),
+        ApiToken.scopes.label("token_scopes"),
+        ApiToken.last_used_at.label("token_last_used_at"),
+        ApiToken.revoked_at.label("token_revoked_at"),
+        ApiToken.expires_at.label("token_expires_at"),
+        *_ACCOUNT_COLUMNS,
+    )
     .join(User, User.id == ApiToken.user_id)
     .where(ApiToken.token_hash == bindparam("digest"))
 )
-Credential = TypeVar("Credential", LoginSession, ApiToken)
 
 
-async def _credential(
-    db: AsyncSession,
-    by_entities: Executable,
-    by_columns: Executable,
-    model: type[Credential],
-    digest: bytes,
-) -> tuple[Credential, User] | None:
-    """The credential with this digest and its user, read by a statement of its own (a
-    SELECT needs no transaction, and the request's first statement would otherwise open one:
-    BEGIN … COMMIT, two more round trips). Read every time, so a revocation holds from the
-    very next request. On the direct pool when the app has one: the instances it gives are
-    the session's as if the session had loaded them."""
+async def _credential_row(db: AsyncSession, statement: Executable, digest: bytes) -> Any | None:
+    """The row of a credential lookup, read by a statement of its own (a SELECT needs no
+    transaction, and the request's first statement would otherwise open one: BEGIN …
+    COMMIT, two more round trips). Read every time, so a revocation holds from the very
+    next request. On the direct pool when the app has one."""
     pool = direct.pool_for(db)
-    if pool is None:
-        async with alone(db):
-            found = (await db.execute(by_entities, {"digest": digest})).one_or_none()
-        return None if found is None else (found[0], found[1])
-    rows = await pool.fetch(by_columns, {"digest": digest})
-    if not rows:
-        return None
-    return direct.entity(db, rows[0], model, "credential_"), direct.entity(
-        db, rows[0], User, "user_"
-    )
+    if pool is not None:
+        rows = await pool.fetch(statement, {"digest": digest})
+        return rows[0] if rows else None
+    async with alone(db):
+        return (await db.execute(statement, {"digest": digest})).one_or_none()
 
 
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
 ) -> LoginSessionAuth:
-    found = await _credential(
-        db, _LOGIN_SESSION_BY_SECRET, _LOGIN_SESSION_ROW, LoginSession, tokens.digest(secret)
-    )
-    if found is None:
-        raise AuthFailure("not_authenticated", "sign in first")
-    login_session, user = found
+    digest = tokens.digest(secret)
+    if direct.pool_for(db) is None:
+        async with alone(db):
+            found = (await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": digest})).one_or_none()
+        if found is None:
+            raise AuthFailure("not_authenticated", "sign in first")
+        login_session: LoginSession = found[0]
+    else:
+        found = await _credential_row(db, _LOGIN_SESSION_ROW, digest)
+        if found is None:
+            raise AuthFailure("not_authenticated", "sign in first")
+        # The instance the session would have loaded: a change to it is flushed as an UPDATE.
+        login_session = direct.entity(db, found, LoginSession, "credential_")
+    user = Account.from_row(found, "user_")
     now = utc_now()
     if login_session.ended_at is not None:
         if login_session.end_reason == "idle":
@@ -556,38 +566,45 @@ async def end_login_session(db: AsyncSession, login_session: LoginSession, ip: s
 
 @dataclass(frozen=True)
 class TokenAuth:
-    user: User
-    token: ApiToken
+    user: Account
+    token_id: uuid.UUID
+    scopes: list[str]
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
-    found = await _credential(db, _TOKEN_BY_DIGEST, _TOKEN_ROW, ApiToken, tokens.digest(presented))
+    found = await _credential_row(db, _TOKEN_ROW, tokens.digest(presented))
     if found is None:
         raise AuthFailure("invalid_token", "the API token is not valid")
-    token, user = found
-    if token.revoked_at is not None:
+    if found.token_revoked_at is not None:
         raise AuthFailure("token_revoked", "the API token has been revoked")
     now = utc_now()
-    if token.expires_at is not None and now >= token.expires_at:
+    if found.token_expires_at is not None and now >= found.token_expires_at:
         raise AuthFailure("token_expired", "the API token has expired")
+    user = Account.from_row(found, "user_")
     if user.disabled_at is not None:
         raise AuthFailure("user_disabled", "this account is disabled")
-    if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_GRANULARITY:
+    token_id: uuid.UUID = found.token_id
+    last_used = found.token_last_used_at
+    if last_used is None or now - last_used > TOKEN_USE_GRANULARITY:
         # Every audited access carries the token id; this marks use at most once a minute.
         # Recorded just before commit, like every other event, so the audit-chain lock is
         # always the last lock a transaction takes (taken here, it could deadlock with row
         # locks the request takes later).
-        token.last_used_at = now
-        actor = audit.Actor(token.workspace_id, user.id, token.id, ip)
-        token_id = token.id
+        workspace_id: uuid.UUID = found.token_workspace_id
+        actor = audit.Actor(workspace_id, user.id, token_id, ip)
 
         async def record_use() -> None:
+            await db.execute(
+                update(ApiToken)
+                .where(workspace_filter(ApiToken, workspace_id), ApiToken.id == token_id)
+                .values(last_used_at=now)
+            )
             await audit.record(
                 db, actor, "auth.token_used", resource_type="api_token", resource_ids=[token_id]
             )
 
         before_commit(db, record_use)
-    return TokenAuth(user, token)
+    return TokenAuth(user, token_id, list(found.token_scopes))
 
 
 # --- API tokens --------------------------------------------------------------------------------
@@ -595,7 +612,7 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
 
 async def create_api_token(
     db: AsyncSession,
-    user: User,
+    user: Account,
     name: str,
     ip: str | None,
     *,
@@ -632,7 +649,7 @@ async def create_api_token(
 
 
 async def list_api_tokens(
-    db: AsyncSession, user: User, paging: PageRequest
+    db: AsyncSession, user: Account, paging: PageRequest
 ) -> tuple[list[ApiToken], int]:
     statement = in_workspace(ApiToken, user.workspace_id).order_by(
         ApiToken.created_at.desc(), ApiToken.id
@@ -643,7 +660,7 @@ async def list_api_tokens(
 
 
 async def revoke_api_token(
-    db: AsyncSession, user: User, token_id: uuid.UUID, actor: audit.Actor
+    db: AsyncSession, user: Account, token_id: uuid.UUID, actor: audit.Actor
 ) -> bool:
     """Revoke at once; False when the caller cannot see such a token."""
     statement = in_workspace(ApiToken, user.workspace_id).where(ApiToken.id == token_id)

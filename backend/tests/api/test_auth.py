@@ -139,6 +139,26 @@ async def test_api_token_authenticates_without_cookie_or_csrf_and_revokes_at_onc
     assert len(stored[0]["token_hash"]) == 32
 
 
+async def test_a_tokens_use_is_marked_and_audited_at_most_once_a_minute(api: ApiContext) -> None:
+    """Its last use (shown in the token list) and one auth.token_used event per minute of
+    use, in the request's own transaction; a token that last did so over a minute ago is
+    marked again."""
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.with_token(email) as (client, token_id):
+        for _ in range(3):
+            assert (await client.get("/auth/me")).status_code == 200
+        events = "SELECT count(*) AS n FROM audit_events WHERE action = 'auth.token_used'"
+        first = await sql(api, "SELECT last_used_at FROM api_tokens")
+        assert first[0]["last_used_at"] is not None
+        assert (await sql(api, events))[0]["n"] == 1
+        await sql(api, "UPDATE api_tokens SET last_used_at = now() - interval '2 minutes'")
+        assert (await client.get("/auth/me")).status_code == 200
+        later = await sql(api, "SELECT id::text, last_used_at FROM api_tokens")
+    assert later[0]["id"] == token_id
+    assert later[0]["last_used_at"] > first[0]["last_used_at"]
+    assert (await sql(api, events))[0]["n"] == 2
+
+
 async def test_malformed_authorization_is_401(api: ApiContext) -> None:
     async with api.client() as client:
         for header in ("Basic abc", "Bearer", "Bearer cvt_unknown"):

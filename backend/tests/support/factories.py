@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.appointments.models import Appointment
 from carevault.auth.models import Role, User
-from carevault.auth.principal import Principal
+from carevault.auth.principal import Account, Principal
 from carevault.clients.models import Client
 from carevault.notes.models import SessionNote
 from carevault.workspaces import service as workspace_service
@@ -40,7 +40,7 @@ async def user(db: AsyncSession, space: Workspace, role: Role = Role.CLINICIAN) 
 
 async def principal(db: AsyncSession, space: Workspace, role: Role = Role.CLINICIAN) -> Principal:
     """A new user of `space` acting from a documentation address (TEST-NET-3)."""
-    return Principal(user=await user(db, space, role), ip_address="203.0.113.9")
+    return Principal(user=Account.of(await user(db, space, role)), ip_address="203.0.113.9")
 
 
 async def client(db: AsyncSession, space: Workspace, **fields: object) -> Client:
