@@ -21,7 +21,11 @@ from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
 from carevault.api.metrics import metrics_endpoint
-from carevault.api.openapi_examples import add_error_examples, restore_example_nulls
+from carevault.api.openapi_examples import (
+    add_error_examples,
+    authenticated_operations,
+    restore_example_nulls,
+)
 from carevault.api.proxies import TrustedProxies
 from carevault.api.routes import api_router
 from carevault.api.state import AppState
@@ -169,10 +173,11 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
         title=app.title, version=app.version, summary=app.summary, routes=app.routes
     )
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
+    authenticated = authenticated_operations(app.routes)
     for path, operations in document.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            if "security" in operation:  # FastAPI lists the schemes current_principal reads
+            if (method, path) in authenticated:
                 _declare_security(operation, method.upper(), path, error_content)
             if "422" in responses:  # FastAPI's own describes a shape the API never sends
                 media = responses["422"].setdefault("content", {})

@@ -13,17 +13,22 @@ from carevault.db.alone import has_work_to_commit
 from carevault.db.hooks import run_before_commit
 
 
-async def get_state(request: Request) -> AppState:
+def app_state(request: Request) -> AppState:
     state: AppState = request.app.state.carevault
     return state
+
+
+async def get_state(request: Request) -> AppState:
+    return app_state(request)
 
 
 State = Annotated[AppState, Depends(get_state)]
 
 
-async def get_db(state: State) -> AsyncIterator[AsyncSession]:
-    """One database session per request: committed on success, rolled back on error."""
-    async with state.db_sessions() as db:
+async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
+    """One database session per request: committed on success, rolled back on error. Reads
+    the app's state itself: every request runs this, and a dependency costs each time."""
+    async with app_state(request).db_sessions() as db:
         try:
             yield db
             await run_before_commit(db)

@@ -253,16 +253,34 @@ def _entry(example: ErrorExample) -> dict[str, Any]:
     return {"summary": example.code, "value": example.value()}
 
 
+def _dependants(routes: Iterable[BaseRoute]) -> dict[tuple[str, str], Dependant]:
+    """Each operation's dependency tree, by (lower-case method, path template)."""
+    return {
+        (method.lower(), context.path_format): context.dependant
+        for context in iter_route_contexts(list(routes))
+        if isinstance(context.original_route, APIRoute) and context.path_format is not None
+        for method in context.methods or ()
+    }
+
+
+def authenticated_operations(routes: Iterable[BaseRoute]) -> set[tuple[str, str]]:
+    """(method, path) of every operation that resolves a principal: those the document
+    gives credentials. Read from the dependency tree, not from security-scheme dependencies,
+    which would cost every request two dependencies that only describe it."""
+    from carevault.auth.dependencies import current_principal
+
+    return {
+        operation
+        for operation, dependant in _dependants(routes).items()
+        if current_principal in _dependency_calls(dependant)
+    }
+
+
 def add_error_examples(document: dict[str, Any], routes: Iterable[BaseRoute]) -> None:
     """Give every error response of every operation examples of the codes it can carry, and
     drop a `403` or `422` that nothing in the operation can cause (`AUTHENTICATED` declares
     both for every signed-in operation, FastAPI a 422 wherever there are parameters)."""
-    dependants = {
-        (method.lower(), context.path_format): context.dependant
-        for context in iter_route_contexts(list(routes))
-        if isinstance(context.original_route, APIRoute)
-        for method in context.methods or ()
-    }
+    dependants = _dependants(routes)
     for path, operations in document.get("paths", {}).items():
         for method, operation in operations.items():
             dependant = dependants.get((method, path))

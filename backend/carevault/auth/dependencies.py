@@ -8,10 +8,10 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import APIKeyCookie, HTTPBearer
 
-from carevault.api.dependencies import DbSession, State
+from carevault.api.dependencies import DbSession, app_state
 from carevault.api.errors import ApiError
+from carevault.api.state import AppState
 from carevault.auth import service
 from carevault.auth.principal import Principal
 from carevault.auth.scopes import SESSION_ONLY, required_scope
@@ -37,19 +37,11 @@ def client_ip(request: Request) -> str | None:
         return None
 
 
-# Declared for the OpenAPI document only (security schemes per operation); the credentials
-# themselves are read below, where a malformed header gets its own error code.
-_BEARER_SCHEME = HTTPBearer(auto_error=False, scheme_name="bearerToken")
-_COOKIE_SCHEME = APIKeyCookie(name=SESSION_COOKIE, auto_error=False, scheme_name="sessionCookie")
-
-
-async def current_principal(
-    request: Request,
-    db: DbSession,
-    state: State,
-    _bearer: Annotated[object, Depends(_BEARER_SCHEME)] = None,
-    _cookie: Annotated[object, Depends(_COOKIE_SCHEME)] = None,
-) -> Principal:
+async def current_principal(request: Request, db: DbSession) -> Principal:
+    """The caller, from a Bearer token or the session cookie (with its CSRF header for a
+    change). The OpenAPI document names both schemes for every operation that depends on
+    this (carevault.api.app), so no security-scheme dependency runs on each request."""
+    state = app_state(request)
     ip = client_ip(request)
     authorization = request.headers.get("Authorization", "")
     try:
@@ -93,7 +85,7 @@ async def current_principal(
     return principal
 
 
-def _count_request(request: Request, state: State, kind: str, credential: uuid.UUID) -> None:
+def _count_request(request: Request, state: AppState, kind: str, credential: uuid.UUID) -> None:
     """Count the request against its credential's limit; the response carries the quota
     (RateLimitHeaders), and a request over it is refused before any work."""
     limiter = state.rate_limiter
