@@ -26,9 +26,11 @@ State = Annotated[AppState, Depends(get_state)]
 
 
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
-    """One database session per request: committed on success, rolled back on error. Reads
-    the app's state itself: every request runs this, and a dependency costs each time."""
-    async with app_state(request).db_sessions() as db:
+    """One database session per request: committed on success, rolled back on error, closed
+    if anything is left open. Reads the app's state itself: every request runs this, and a
+    dependency costs each time."""
+    db = app_state(request).db_sessions()
+    try:
         try:
             yield db
             await run_before_commit(db)
@@ -45,6 +47,11 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
             else:
                 await db.rollback()
             raise
+    finally:
+        # Closing costs a greenlet switch; a session with no transaction (never used, or its
+        # transaction committed or rolled back above) holds no connection to hand back.
+        if db.sync_session.get_transaction() is not None:
+            await db.close()
 
 
 # scope="function": commit before the response is sent, so a failed commit (the audit event

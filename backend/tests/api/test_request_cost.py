@@ -239,3 +239,22 @@ async def test_the_direct_pool_is_used_only_when_the_session_holds_nothing(
         user.display_name = "changed"  # waiting to be flushed
         assert direct.pool_for(db) is None
         await db.rollback()
+
+
+async def test_every_request_hands_its_engine_connection_back(api: ApiContext) -> None:
+    """A session is closed only when it still holds a transaction (closing costs a greenlet
+    switch): a commit, a rollback and a refusal each leave no connection checked out."""
+    pool = api.app.state.carevault.engine.sync_engine.pool
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])  # a transaction, committed
+        assert pool.checkedout() == 0
+        answers = [
+            await client.get(f"/sessions/{note['id']}"),
+            await client.patch(f"/sessions/{note['id']}", json={"version": 99, "plan": "x"}),
+            await client.get("/sessions/00000000-0000-0000-0000-000000000000"),
+            await client.post("/sessions", json={"client_id": place.client_ids[0], "x": 1}),
+            await client.get("/clients", params={"page_size": 5}),
+        ]
+        assert [answer.status_code for answer in answers] == [200, 409, 404, 422, 200]
+        assert pool.checkedout() == 0
