@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
 from carevault.api.deadline import RequestDeadline
+from carevault.api.dependencies import DatabaseRoute
 from carevault.api.errors import install_error_handlers
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
@@ -116,6 +117,8 @@ def create_app(
         summary="Practice management with application-level PHI encryption",
         lifespan=lifespan,
     )
+    # The app's own routes too (the UI's catch-all): every route ends the request's session.
+    app.router.route_class = DatabaseRoute
     metrics = Metrics()
     app.state.metrics = metrics
     install_error_handlers(app)

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Annotated
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
+from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.errors import ApiError
@@ -25,35 +27,77 @@ async def get_state(request: Request) -> AppState:
 State = Annotated[AppState, Depends(get_state)]
 
 
-async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
-    """One database session per request: committed on success, rolled back on error, closed
-    if anything is left open. Reads the app's state itself: every request runs this, and a
-    dependency costs each time."""
-    db = app_state(request).db_sessions()
+# The request's session, in its ASGI scope: opened by the first dependency that needs it,
+# ended by the route (DatabaseRoute) once the endpoint has answered.
+_SESSION = "carevault.db_session"
+_ROUTE_ENDS_SESSIONS = "carevault.route_ends_sessions"
+
+
+async def get_db(request: Request) -> AsyncSession:
+    """The request's database session, opened on first use; DatabaseRoute commits it before
+    the response is sent, or rolls it back. A plain coroutine rather than a dependency with
+    `yield`: FastAPI wraps those in exit stacks, cancel scopes and a shielded task, which on
+    a note read cost more than the session itself."""
+    db: AsyncSession | None = request.scope.get(_SESSION)
+    if db is None:
+        if not request.scope.get(_ROUTE_ENDS_SESSIONS):
+            raise RuntimeError(f"{request.scope.get('route')!r} is not a DatabaseRoute")
+        db = request.scope[_SESSION] = app_state(request).db_sessions()
+    return db
+
+
+class DatabaseRoute(APIRoute):
+    """Every route of the app: the session its dependencies opened (get_db) is committed
+    when the endpoint has answered and before the response is sent, so a failed commit
+    (the audit event included) fails the request instead of reporting success; on an error
+    it is rolled back, or kept as the error asks (`ApiError.keep_changes`)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        answer = super().get_route_handler()
+
+        async def answer_and_end_session(request: Request) -> Response:
+            scope = request.scope
+            scope[_ROUTE_ENDS_SESSIONS] = True
+            try:
+                response = await answer(request)
+                db = scope.get(_SESSION)
+                if db is not None:
+                    await run_before_commit(db)
+                    if await has_work_to_commit(db):
+                        await db.commit()
+            except BaseException as failed:
+                db = scope.pop(_SESSION, None)
+                if db is not None:
+                    # Shielded: a request cancelled at its deadline still ends its session.
+                    await asyncio.shield(_end_failed(db, failed))
+                raise
+            db = scope.pop(_SESSION, None)
+            if db is not None:
+                await _close_if_open(db)
+            return response
+
+        return answer_and_end_session
+
+
+async def _end_failed(db: AsyncSession, failed: BaseException) -> None:
     try:
-        try:
-            yield db
-            await run_before_commit(db)
-            if await has_work_to_commit(db):
-                await db.commit()
-        except ApiError as refused:
-            await (db.commit() if refused.keep_changes else db.rollback())
-            raise
-        except BaseException as failed:
-            if connection_in_doubt(failed):
-                # Timed out or lost: the connection's state is unknown (a COMMIT may still be
-                # queued on it), so it is closed rather than rolled back and pooled again.
-                await db.invalidate()
-            else:
-                await db.rollback()
-            raise
+        if isinstance(failed, ApiError):
+            await (db.commit() if failed.keep_changes else db.rollback())
+        elif connection_in_doubt(failed):
+            # Timed out or lost: the connection's state is unknown (a COMMIT may still be
+            # queued on it), so it is closed rather than rolled back and pooled again.
+            await db.invalidate()
+        else:
+            await db.rollback()
     finally:
-        # Closing costs a greenlet switch; a session with no transaction (never used, or its
-        # transaction committed or rolled back above) holds no connection to hand back.
-        if db.sync_session.get_transaction() is not None:
-            await db.close()
+        await _close_if_open(db)
 
 
-# scope="function": commit before the response is sent, so a failed commit (the audit event
-# included) fails the request instead of reporting success.
-DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
+async def _close_if_open(db: AsyncSession) -> None:
+    # Closing costs a greenlet switch; a session with no transaction (never used, or its
+    # transaction committed or rolled back) holds no connection to hand back.
+    if db.sync_session.get_transaction() is not None:
+        await db.close()
+
+
+DbSession = Annotated[AsyncSession, Depends(get_db)]

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from carevault.api.dependencies import DbSession
+from carevault.api.dependencies import DatabaseRoute, DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.appointments import service
@@ -18,7 +18,7 @@ from carevault.appointments.schemas import (
 )
 from carevault.auth.dependencies import CurrentPrincipal
 
-router = APIRouter(prefix="/appointments", tags=["appointments"])
+router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=DatabaseRoute)
 
 
 @router.post(

@@ -5,7 +5,7 @@ import uuid
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from carevault.api.dependencies import DbSession, State
+from carevault.api.dependencies import DatabaseRoute, DbSession, State
 from carevault.api.errors import (
     AUTHENTICATED,
     ApiError,
@@ -47,8 +47,8 @@ from carevault.auth.schemas import (
 from carevault.core.errors import not_found
 from carevault.workspaces.models import Workspace
 
-router = APIRouter(prefix="/auth", tags=["auth"])
-users_router = APIRouter(prefix="/users", tags=["users"])
+router = APIRouter(prefix="/auth", tags=["auth"], route_class=DatabaseRoute)
+users_router = APIRouter(prefix="/users", tags=["users"], route_class=DatabaseRoute)
 
 _ERRORS = error_responses(*AUTHENTICATED)
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from carevault.api.dependencies import DbSession, State
+from carevault.api.dependencies import DatabaseRoute, DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
@@ -17,7 +17,7 @@ from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, Cl
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
-router = APIRouter(prefix="/clients", tags=["clients"])
+router = APIRouter(prefix="/clients", tags=["clients"], route_class=DatabaseRoute)
 
 
 class ClientImportResult(BaseModel):

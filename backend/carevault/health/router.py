@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from carevault.api.dependencies import State
+from carevault.api.dependencies import DatabaseRoute, State
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.auth.dependencies import CurrentOwner
 from carevault.health import service
@@ -19,8 +19,8 @@ from carevault.health.schemas import (
     Readiness,
 )
 
-router = APIRouter(tags=["health"])
-details_router = APIRouter(prefix="/system", tags=["health"])
+router = APIRouter(tags=["health"], route_class=DatabaseRoute)
+details_router = APIRouter(prefix="/system", tags=["health"], route_class=DatabaseRoute)
 
 
 @router.get("/health", response_model=Liveness, summary="Liveness: the process answers")

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from carevault.api.dependencies import DbSession
+from carevault.api.dependencies import DatabaseRoute, DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
@@ -19,7 +19,7 @@ from carevault.notes.schemas import (
     SessionNoteVersionRead,
 )
 
-router = APIRouter(prefix="/sessions", tags=["session notes"])
+router = APIRouter(prefix="/sessions", tags=["session notes"], route_class=DatabaseRoute)
 
 
 @router.post(
