@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
-from carevault.api.strict_params import refuse_unknown_query_parameters
 from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import router as auth_router
@@ -14,8 +13,9 @@ from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
 from carevault.workspaces.router import router as workspace_router
 
-# Every route refuses query parameters it does not declare (400 unknown_parameter).
-api_router = APIRouter(prefix="/api/v1", dependencies=[Depends(refuse_unknown_query_parameters)])
+# Every route here is an ApiRoute (carevault.api.strict_params): it refuses query parameters
+# it does not declare (400 unknown_parameter); tests/unit/test_database_route.py checks.
+api_router = APIRouter(prefix="/api/v1")
 # FastAPI tries routes in the order they were included, one by one, on every request: the
 # busiest come first (a note read or an autosave every few seconds per clinician, then the
 # client list and the calendar). The prefixes are all distinct, so the order changes which

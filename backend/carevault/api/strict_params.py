@@ -8,10 +8,14 @@ dependencies'), before any other work, and refuses the rest with 400 `unknown_pa
 
 from __future__ import annotations
 
-from fastapi import Request, params
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import Request, Response, params
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
+from carevault.api.dependencies import DatabaseRoute
 from carevault.api.errors import ApiError
 from carevault.core.fields import field_path
 
@@ -46,13 +50,24 @@ def _query_fields(dependant: Dependant) -> set[tuple[str, bool]]:
     return fields
 
 
-async def refuse_unknown_query_parameters(request: Request) -> None:
-    """Router dependency: 400 for any query parameter the matched route does not declare."""
-    if not request.query_params:
-        return
-    route = request.scope.get("route")
-    if not isinstance(route, APIRoute):
-        return
+class ApiRoute(DatabaseRoute):
+    """A route of the versioned API: a query parameter it does not declare is refused with
+    400 `unknown_parameter` before any other work. Checked here rather than in a router
+    dependency, which FastAPI would resolve (and cache-key) on every request."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        answer = super().get_route_handler()
+
+        async def refuse_unknown_then_answer(request: Request) -> Response:
+            if request.scope["query_string"]:
+                refuse_unknown_query_parameters(request, self)
+            return await answer(request)
+
+        return refuse_unknown_then_answer
+
+
+def refuse_unknown_query_parameters(request: Request, route: APIRoute) -> None:
+    """400 for any query parameter `route` does not declare."""
     allowed, documented = allowed_query_parameters(route)
     unknown = sorted({name for name in request.query_params if name not in allowed})
     if unknown:

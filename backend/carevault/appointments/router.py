@@ -5,9 +5,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from carevault.api.dependencies import DatabaseRoute, DbSession
+from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
+from carevault.api.strict_params import ApiRoute
 from carevault.appointments import service
 from carevault.appointments.schemas import (
     APPOINTMENT_EXAMPLE,
@@ -18,7 +19,7 @@ from carevault.appointments.schemas import (
 )
 from carevault.auth.dependencies import CurrentPrincipal
 
-router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=ApiRoute)
 
 
 @router.post(

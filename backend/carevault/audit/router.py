@@ -7,15 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator
 
-from carevault.api.dependencies import DatabaseRoute, DbSession
+from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.pagination import Page, PageParams
+from carevault.api.strict_params import ApiRoute
 from carevault.audit import service
 from carevault.audit.schemas import AuditEventRead
 from carevault.auth.dependencies import CurrentOwner
 from carevault.core.fields import OptionalSingleLine
 
-router = APIRouter(prefix="/audit-events", tags=["audit"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/audit-events", tags=["audit"], route_class=ApiRoute)
 
 
 def _in_range(value: datetime | None) -> datetime | None:

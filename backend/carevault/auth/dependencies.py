@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import uuid
 from datetime import timedelta
+from functools import lru_cache
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -31,8 +32,15 @@ def client_ip(request: Request) -> str | None:
     """The client's address as TrustedProxies left it; None when it is not an IP address
     (the audit trail stores addresses as inet)."""
     host = request.client.host if request.client else None
+    return _canonical_ip(host) if host else None
+
+
+@lru_cache(maxsize=4096)
+def _canonical_ip(host: str) -> str | None:
+    # Cached: every authenticated request parses its address, and a practice's clients
+    # come from a handful of them.
     try:
-        return str(ipaddress.ip_address(host)) if host else None
+        return str(ipaddress.ip_address(host))
     except ValueError:
         return None
 

@@ -5,7 +5,7 @@ import uuid
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from carevault.api.dependencies import DatabaseRoute, DbSession, State
+from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import (
     AUTHENTICATED,
     ApiError,
@@ -15,6 +15,7 @@ from carevault.api.errors import (
 from carevault.api.idempotency import Idempotency
 from carevault.api.openapi_examples import SIGN_IN_RATE_LIMITED
 from carevault.api.pagination import Page, PageParams
+from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
 from carevault.auth.dependencies import (
@@ -47,8 +48,8 @@ from carevault.auth.schemas import (
 from carevault.core.errors import not_found
 from carevault.workspaces.models import Workspace
 
-router = APIRouter(prefix="/auth", tags=["auth"], route_class=DatabaseRoute)
-users_router = APIRouter(prefix="/users", tags=["users"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/auth", tags=["auth"], route_class=ApiRoute)
+users_router = APIRouter(prefix="/users", tags=["users"], route_class=ApiRoute)
 
 _ERRORS = error_responses(*AUTHENTICATED)
 

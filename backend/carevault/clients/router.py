@@ -7,17 +7,18 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from carevault.api.dependencies import DatabaseRoute, DbSession, State
+from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
+from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.clients import importing, service
 from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
-router = APIRouter(prefix="/clients", tags=["clients"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/clients", tags=["clients"], route_class=ApiRoute)
 
 
 class ClientImportResult(BaseModel):

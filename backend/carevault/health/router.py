@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 
 from carevault.api.dependencies import DatabaseRoute, State
 from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner
 from carevault.health import service
 from carevault.health.schemas import (
@@ -20,7 +21,7 @@ from carevault.health.schemas import (
 )
 
 router = APIRouter(tags=["health"], route_class=DatabaseRoute)
-details_router = APIRouter(prefix="/system", tags=["health"], route_class=DatabaseRoute)
+details_router = APIRouter(prefix="/system", tags=["health"], route_class=ApiRoute)
 
 
 @router.get("/health", response_model=Liveness, summary="Liveness: the process answers")

@@ -5,10 +5,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from carevault.api.dependencies import DatabaseRoute, DbSession
+from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
+from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.notes import service
 from carevault.notes.schemas import (
@@ -19,7 +20,7 @@ from carevault.notes.schemas import (
     SessionNoteVersionRead,
 )
 
-router = APIRouter(prefix="/sessions", tags=["session notes"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/sessions", tags=["session notes"], route_class=ApiRoute)
 
 
 @router.post(

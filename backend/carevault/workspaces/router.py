@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from carevault.api.dependencies import DatabaseRoute, DbSession
+from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
+from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.schemas import WorkspaceRead
@@ -17,7 +18,7 @@ from carevault.workspaces.models import Workspace
 from carevault.workspaces.phones import UnknownRegion, region_code
 from carevault.workspaces.time import UnknownTimeZone, zone
 
-router = APIRouter(prefix="/workspace", tags=["workspace"], route_class=DatabaseRoute)
+router = APIRouter(prefix="/workspace", tags=["workspace"], route_class=ApiRoute)
 
 
 class WorkspaceUpdate(BaseModel):

@@ -1,6 +1,6 @@
 """Every route ends the session its dependencies opened (carevault.api.dependencies):
 a route of another class would leave `DbSession` with nobody to commit it, so get_db
-refuses to open one there."""
+refuses to open one there. Every API route also checks its query string (ApiRoute)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from fastapi.routing import APIRoute, iter_route_contexts
 
 from carevault.api.app import create_app
 from carevault.api.dependencies import DatabaseRoute, DbSession
+from carevault.api.strict_params import ApiRoute
 
 
 def test_every_route_of_the_app_is_a_database_route() -> None:
@@ -23,6 +24,20 @@ def test_every_route_of_the_app_is_a_database_route() -> None:
     assert len(routes) >= 40
     strays = [route.path for route in routes if not isinstance(route, DatabaseRoute)]
     assert strays == []
+
+
+def test_every_api_route_refuses_query_parameters_it_does_not_declare() -> None:
+    """The check is the route's own (ApiRoute): a router that forgot it would silently
+    ignore a misspelled filter, and answer with everything the filter meant to exclude."""
+    app = create_app(database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none")
+    api = [
+        context
+        for context in iter_route_contexts(list(app.routes))
+        if isinstance(context.original_route, APIRoute)
+        and (context.path_format or "").startswith("/api/")
+    ]
+    assert len(api) >= 35
+    assert [c.path_format for c in api if not isinstance(c.original_route, ApiRoute)] == []
 
 
 async def test_a_session_outside_a_database_route_is_refused() -> None:
