@@ -81,8 +81,10 @@ class DatabaseRoute(APIRoute):
 
 async def _end_failed(db: AsyncSession, failed: BaseException) -> None:
     try:
-        if isinstance(failed, ApiError):
-            await (db.commit() if failed.keep_changes else db.rollback())
+        if isinstance(failed, ApiError) and failed.keep_changes:
+            await db.commit()
+        elif db.sync_session.get_transaction() is None:
+            return  # nothing began: nothing to roll back (a refusal after statements sent alone)
         elif connection_in_doubt(failed):
             # Timed out or lost: the connection's state is unknown (a COMMIT may still be
             # queued on it), so it is closed rather than rolled back and pooled again.

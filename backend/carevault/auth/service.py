@@ -505,14 +505,10 @@ _TOKEN_ROW = (
 async def _credential_row(db: AsyncSession, statement: Executable, digest: bytes) -> Any | None:
     """The row of a credential lookup, read by a statement of its own (a SELECT needs no
     transaction, and the request's first statement would otherwise open one: BEGIN …
-    COMMIT, two more round trips). Read every time, so a revocation holds from the very
-    next request. On the direct pool when the app has one."""
-    pool = direct.pool_for(db)
-    if pool is not None:
-        rows = await pool.fetch(statement, {"digest": digest})
-        return rows[0] if rows else None
-    async with alone(db):
-        return (await db.execute(statement, {"digest": digest})).one_or_none()
+    COMMIT, two more round trips), on the direct pool when the app has one. Read every
+    time, so a revocation holds from the very next request."""
+    rows = await direct.rows_alone(db, statement, {"digest": digest})
+    return rows[0] if rows else None
 
 
 async def resolve_login_session(
@@ -525,11 +521,11 @@ async def resolve_login_session(
         if found is None:
             raise AuthFailure("not_authenticated", "sign in first")
         login_session: LoginSession = found[0]
-    else:
+    else:  # as plain columns, made into the instance the session would have loaded
         found = await _credential_row(db, _LOGIN_SESSION_ROW, digest)
         if found is None:
             raise AuthFailure("not_authenticated", "sign in first")
-        # The instance the session would have loaded: a change to it is flushed as an UPDATE.
+        # A change to it is flushed as an UPDATE.
         login_session = direct.entity(db, found, LoginSession, "credential_")
     user = Account.from_row(found, "user_")
     now = utc_now()

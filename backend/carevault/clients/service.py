@@ -136,7 +136,7 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
 _clients = WorkspaceRepository(Client, noun="client")
 
 # The page's rows by id, one array parameter whatever the page size.
-_PAGE = in_workspace(Client, bindparam("workspace_id")).where(  # type: ignore[arg-type]
+_PAGE = in_workspace(Client, bindparam("workspace_id")).where(
     Client.id == any_(bindparam("ids", type_=ARRAY(Uuid())))
 )
 

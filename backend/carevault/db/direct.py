@@ -39,7 +39,7 @@ from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from carevault.db.alone import has_pending_changes, holds_connection
+from carevault.db.alone import alone, has_pending_changes, holds_connection
 from carevault.db.base import Base
 from carevault.db.deadlines import Deadlines, check_deadline
 
@@ -196,6 +196,17 @@ def pool_for(db: AsyncSession) -> DirectPool | None:
         return None
     bind = db.get_bind()
     return _POOLS.get(bind) if isinstance(bind, Engine) else None
+
+
+async def rows_alone(db: AsyncSession, statement: Any, values: Mapping[str, Any]) -> list[Any]:
+    """The rows of a statement that may run alone: on the direct pool when `pool_for(db)`
+    allows it, else through `db` (carevault.db.alone: a transaction of its own, or the one
+    `db` holds). Rows have the same named columns either way."""
+    pool = pool_for(db)
+    if pool is not None:
+        return await pool.fetch(statement, values)
+    async with alone(db):
+        return list((await db.execute(statement, values)).all())
 
 
 # --- ORM instances from a direct statement ------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import BindParameter, Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.core.errors import not_found
@@ -14,8 +14,11 @@ from carevault.db.base import WorkspaceScoped
 ModelT = TypeVar("ModelT", bound=WorkspaceScoped)
 
 
-def in_workspace(model: type[ModelT], workspace_id: uuid.UUID) -> Select[ModelT]:
-    """`SELECT model WHERE workspace_id = …`; add further filters to the result."""
+def in_workspace(
+    model: type[ModelT], workspace_id: uuid.UUID | BindParameter[Any]
+) -> Select[ModelT]:
+    """`SELECT model WHERE workspace_id = …`; add further filters to the result. The
+    workspace may be a bound parameter, for a statement built once."""
     return select(model).where(model.workspace_id == workspace_id)
 
 
@@ -79,7 +82,7 @@ class WorkspaceRepository(Generic[ModelT]):
 
     def _build(self, lock: bool, include_deleted: bool) -> Select[ModelT]:
         model: Any = self.model
-        statement = in_workspace(self.model, bindparam("workspace_id")).where(  # type: ignore[arg-type]
+        statement = in_workspace(self.model, bindparam("workspace_id")).where(
             model.id == bindparam("row_id")
         )
         deleted_at = getattr(model, "deleted_at", None)

@@ -5,7 +5,7 @@ is audited with ids, versions and field names only, never the content."""
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from sqlalchemy import Row, Table, bindparam, func, select, update
@@ -19,6 +19,7 @@ from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
 from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
+from carevault.db import direct
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
@@ -52,16 +53,19 @@ def _content(note: SessionNote) -> dict[str, Any]:
 _notes = WorkspaceRepository(SessionNote, noun="session note")
 
 
-async def _state(
-    db: AsyncSession, workspace_id: uuid.UUID, note_id: uuid.UUID
-) -> Row[int, str, datetime | None] | None:
-    """Version, status and deletion time only: no encrypted column is read."""
-    statement = (
-        in_workspace(SessionNote, workspace_id)
-        .where(SessionNote.id == note_id)
-        .with_only_columns(SessionNote.version, SessionNote.status, SessionNote.deleted_at)
-    )
-    return (await db.execute(statement)).one_or_none()
+# Built once, the workspace a bound value like the note's id.
+_STATE = (
+    in_workspace(SessionNote, bindparam("workspace_id"))
+    .where(SessionNote.id == bindparam("note_id"))
+    .with_only_columns(SessionNote.version, SessionNote.status, SessionNote.deleted_at)
+)
+
+
+async def _state(db: AsyncSession, workspace_id: uuid.UUID, note_id: uuid.UUID) -> Any | None:
+    """Version, status and deletion time only: no encrypted column is read. Sent alone when
+    the request holds no transaction (a stale autosave's 409 needs no BEGIN and ROLLBACK)."""
+    rows = await direct.rows_alone(db, _STATE, {"workspace_id": workspace_id, "note_id": note_id})
+    return rows[0] if rows else None
 
 
 async def _refuse_future_session_date(

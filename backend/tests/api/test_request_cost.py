@@ -109,6 +109,28 @@ async def test_an_autosave_is_two_round_trips(api: ApiContext) -> None:
     assert sent[1].startswith("WITH audited_rows AS (UPDATE sessions SET"), sent
 
 
+async def test_a_stale_autosave_is_refused_in_three_round_trips(api: ApiContext) -> None:
+    """Two tabs of one note: the second save's version is stale. The save matched no row,
+    so one more statement (version and status, no encrypted column) tells a conflict from a
+    missing note: sent alone like the others, with no BEGIN and no ROLLBACK around it."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])
+        await client.get(f"/sessions/{note['id']}")  # the session's last use is recorded once
+        first = await client.patch(
+            f"/sessions/{note['id']}", json={"version": note["version"], "plan": "tab one"}
+        )
+        assert first.status_code == 200, first.text
+        async with statements_of(api) as sent:
+            stale = await client.patch(
+                f"/sessions/{note['id']}", json={"version": note["version"], "plan": "tab two"}
+            )
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "version_conflict"
+    assert len(sent) == 3, sent
+    assert sent[1].startswith("WITH audited_rows AS (UPDATE sessions SET"), sent
+    assert sent[2].startswith("SELECT sessions.version"), sent
+
+
 async def test_the_count_sees_begin_and_commit(api: ApiContext) -> None:
     """The counts above would miss nothing: a request that needs a transaction (a note
     created, with the checks before its INSERT) shows its BEGIN and COMMIT."""
