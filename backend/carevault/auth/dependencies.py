@@ -9,8 +9,9 @@ from functools import lru_cache
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.dependencies import DbSession, app_state
+from carevault.api.dependencies import app_state, get_db
 from carevault.api.errors import ApiError
 from carevault.api.state import AppState
 from carevault.auth import service
@@ -45,11 +46,14 @@ def _canonical_ip(host: str) -> str | None:
         return None
 
 
-async def current_principal(request: Request, db: DbSession) -> Principal:
+async def current_principal(request: Request) -> Principal:
     """The caller, from a Bearer token or the session cookie (with its CSRF header for a
     change). The OpenAPI document names both schemes for every operation that depends on
-    this (carevault.api.app), so no security-scheme dependency runs on each request."""
+    this (carevault.api.app), so no security-scheme dependency runs on each request; the
+    request's session is asked for directly (the same one the route's `DbSession` gets),
+    since FastAPI resolves a sub-dependency anew on every request even when it is cached."""
     state = app_state(request)
+    db = await get_db(request)
     ip = client_ip(request)
     authorization = request.headers.get("Authorization", "")
     try:
@@ -109,7 +113,7 @@ def _count_request(request: Request, state: AppState, kind: str, credential: uui
         )
 
 
-async def _load_practice_keys(db: DbSession, principal: Principal) -> None:
+async def _load_practice_keys(db: AsyncSession, principal: Principal) -> None:
     """Every authenticated request may touch its practice's PHI: have its data keys ready
     (a SELECT once per refresh interval, nothing otherwise)."""
     try:
