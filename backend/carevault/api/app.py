@@ -28,7 +28,7 @@ from carevault.api.openapi_examples import (
     restore_example_nulls,
 )
 from carevault.api.proxies import TrustedProxies
-from carevault.api.routes import api_router
+from carevault.api.routes import include_api
 from carevault.api.state import AppState
 from carevault.audit import checkpoints
 from carevault.audit.background import AuditSealer
@@ -124,7 +124,7 @@ def create_app(
     install_error_handlers(app)
     install_replay_handler(app)
     app.include_router(health_router)
-    app.include_router(api_router)
+    include_api(app)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_frontend(app)  # last: its catch-all must not shadow any other route
     app.add_middleware(BodySizeLimit)
