@@ -46,25 +46,32 @@ from carevault.db.deadlines import Deadlines, check_deadline
 T = TypeVar("T", bound=Base)
 
 
+_REQUIRED = object()
+
+
 @dataclass(frozen=True)
 class _Compiled:
-    """A statement as asyncpg takes it: SQL text, positional parameter names and their bind
-    processors, and how to turn a record into a row."""
+    """A statement as asyncpg takes it: SQL text, for each positional parameter the key its
+    value comes by (or the statement's own value) and its bind processor, and how to turn a
+    record into a row."""
 
     statement: Any  # kept alive: compiled statements are cached by identity
-    compiled: SQLCompiler
     sql: str
-    parameters: tuple[str, ...]
-    bind: Mapping[str, Callable[[Any], Any]]
+    parameters: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...]
     results: tuple[Callable[[Any], Any] | None, ...]
     row: type[tuple[Any, ...]]
 
     def arguments(self, values: Mapping[str, Any]) -> list[Any]:
-        bound = self.compiled.construct_params(values)  # adds the statement's own literals
-        return [
-            self.bind[name](bound[name]) if name in self.bind else bound[name]
-            for name in self.parameters
-        ]
+        arguments = []
+        for key, own, process in self.parameters:
+            if key in values:
+                value = values[key]
+            elif own is _REQUIRED:
+                raise KeyError(f"no value for the bound parameter {key!r}")
+            else:
+                value = own
+            arguments.append(value if process is None else process(value))
+        return arguments
 
     def rows(self, records: Sequence[asyncpg.Record]) -> list[Any]:
         processors = self.results
@@ -128,21 +135,28 @@ class DirectPool:
             return found
         compiled = statement.compile(dialect=self._dialect)
         assert isinstance(compiled, SQLCompiler) and compiled.positiontup is not None
-        bind = {
-            name: processor
-            for name, parameter in compiled.binds.items()
-            if (processor := parameter.type.bind_processor(self._dialect)) is not None
-        }
+        # Plain bound parameters only (no IN-list expansion, no escaped names, no values
+        # computed at execution), so each positional parameter is one key of the caller's
+        # values or a value of the statement's own, found once here rather than by
+        # construct_params on every execution.
+        assert not compiled.post_compile_params and not compiled.escaped_bind_names
+        own_values = compiled.construct_params(_check=False)
+        by_name = {name: parameter for parameter, name in compiled.bind_names.items()}
+        parameters = []
+        for name in compiled.positiontup:
+            parameter = by_name[name]
+            assert not parameter.callable, f"{name} is computed at execution"
+            own = _REQUIRED if parameter.required else own_values[name]
+            process = parameter.type.bind_processor(self._dialect)
+            parameters.append((parameter.key, own, process))
         # The compiled statement's result types, not the selected columns' own: a backend
         # that decrypts in SQL (pgcrypto) wraps a column in an expression with a type of its
         # own. SQLAlchemy's result objects read the same private list.
         columns = compiled._result_columns
         made = _Compiled(
             statement=statement,
-            compiled=compiled,
             sql=str(compiled),
-            parameters=tuple(compiled.positiontup),
-            bind=bind,
+            parameters=tuple(parameters),
             results=tuple(column.type.result_processor(self._dialect, None) for column in columns),
             row=namedtuple("Row", [column.keyname for column in columns]),
         )
