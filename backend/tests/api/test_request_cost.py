@@ -17,7 +17,7 @@ from typing import Any
 import anyio.to_thread
 import asyncpg
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 
 from carevault.auth.models import Role, User
 from carevault.db import direct
@@ -280,3 +280,23 @@ async def test_every_request_hands_its_engine_connection_back(api: ApiContext) -
         ]
         assert [answer.status_code for answer in answers] == [200, 409, 404, 422, 200]
         assert pool.checkedout() == 0
+
+
+async def test_a_direct_statement_binds_its_own_values_and_refuses_a_missing_one(
+    api: ApiContext,
+) -> None:
+    """The positional parameters are planned once per statement: a value of the statement's
+    own (a literal in a WHERE) goes out with it, a bound key comes from the caller, and a
+    required key the caller left out is an error, never a silent NULL."""
+    engine = api.app.state.carevault.engine
+    pool = direct.pool_of(engine)
+    assert pool is not None
+    place = await practice(api, Role.CLINICIAN)
+    statement = select(User.email).where(
+        User.email == bindparam("email"), User.role == Role.CLINICIAN.value
+    )
+    rows = await pool.fetch(statement, {"email": place.emails[0]})
+    assert [row.email for row in rows] == [place.emails[0]]
+    assert await pool.fetch(statement, {"email": "nobody@example.test"}) == []
+    with pytest.raises(KeyError, match="'email'"):
+        await pool.fetch(statement, {})
