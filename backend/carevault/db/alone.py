@@ -69,7 +69,10 @@ def holds_connection(db: AsyncSession) -> bool:
 
 
 def has_pending_changes(db: AsyncSession) -> bool:
-    return bool(db.dirty or db.new or db.deleted)
+    session = db.sync_session
+    if not session.identity_map:  # nothing persistent, so nothing changed or deleted
+        return bool(session.new)
+    return bool(session.dirty or session.new or session.deleted)
 
 
 def has_open_transaction(connection: Connection) -> bool:

@@ -255,10 +255,22 @@ async def test_the_direct_pool_is_used_only_when_the_session_holds_nothing(
         assert direct.pool_for(db) is not None
         user = await db.scalar(select(User).where(User.email == place.emails[0]))
         assert user is not None
+        workspace_id = user.workspace_id
         assert direct.pool_for(db) is None  # the SELECT checked out a connection
         await db.rollback()
         assert direct.pool_for(db) is not None
         user.display_name = "changed"  # waiting to be flushed
+        assert direct.pool_for(db) is None
+        await db.rollback()
+    async with state.db_sessions() as db:  # nothing loaded: an addition alone is pending
+        assert direct.pool_for(db) is not None
+        db.add(User(workspace_id=workspace_id, email="new@example.test", role="clinician"))
+        assert direct.pool_for(db) is None
+    async with state.db_sessions() as db:  # a deletion waits in the session too
+        doomed = await db.scalar(select(User).where(User.email == place.emails[0]))
+        await db.commit()
+        assert direct.pool_for(db) is not None
+        await db.delete(doomed)
         assert direct.pool_for(db) is None
         await db.rollback()
 
