@@ -16,6 +16,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
@@ -35,7 +36,9 @@ from tests.support.db import (
     embedded_server,
     server_from_dsn,
 )
-from tests.support.http import ApiContext, running_api
+
+if TYPE_CHECKING:
+    from tests.support.http import ApiContext
 
 # boto3 needs credentials and a region even for a local endpoint; never real ones in tests.
 for _name, _value in {
@@ -194,5 +197,9 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 async def api(new_database: NewDatabase, data_dir: Path) -> AsyncIterator[ApiContext]:
     """The app with its real lifespan on a fresh migrated database."""
+    # Imported here, not at the top: the xdist controller loads this file too, and the app's
+    # import (a second) would delay every worker's start.
+    from tests.support.http import running_api
+
     async with running_api(await new_database(), data_dir) as context:
         yield context
