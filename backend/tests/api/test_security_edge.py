@@ -162,13 +162,17 @@ async def test_client_search_is_a_post_and_get_refuses_a_search_term(api: ApiCon
 def test_uvicorn_access_log_stays_off_after_logging_is_configured() -> None:
     """uvicorn logs raw request lines (query strings) whenever its access logger has a
     handler up the chain; configuring CareVault's logging must never give it one."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     configure_logging("info", json_format=True)
     try:
         access = logging.getLogger("uvicorn.access")
         assert not access.hasHandlers()
         assert access.disabled
     finally:
-        logging.getLogger().handlers[:] = []
+        # The level too: left at INFO, httpx logs request URLs into later tests' caplog.
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 # --- smaller defects -------------------------------------------------------------------------
