@@ -52,9 +52,11 @@ test: setup lint
 ## worker takes tests queued for the other (with `load`'s chunks, one finished 17 s early).
 ## The perf and e2e directories (every test there has its marker) are not even collected, so
 ## neither they nor the plugins only they use (schemathesis, Faker) are imported: 0.4 s a process.
+## One worker more than cores: a worker waits on PostgreSQL or a timeout about a third of the
+## time (2 cores: 52-57 s with 3 workers, 60-63 s with 2, 59 s with 4).
 test-fast: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE CAREVAULT_TEST_FAST_HASHING=1 \
-		$(BIN)/pytest -q -n auto --dist worksteal -m "not perf and not e2e" --benchmark-disable \
+		$(BIN)/pytest -q -n $$(( $$(nproc) + 1 )) --dist worksteal -m "not perf and not e2e" --benchmark-disable \
 		--ignore=backend/tests/perf --ignore=backend/tests/e2e -p no:schemathesis -p no:faker
 
 .PHONY: bench
