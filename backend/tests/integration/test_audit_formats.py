@@ -5,6 +5,8 @@ specification describes (tests/audit_support.encode_event, written from it)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,6 +23,7 @@ from carevault.audit.sealing import (
     EVENT_ENCODING_SQL,
     FORMAT_BINARY,
     FORMAT_TEXT,
+    SAFE_UPPER_SQL,
     event_digest,
     seal_round,
 )
@@ -73,6 +76,18 @@ async def add_event(engine: AsyncEngine, workspace: uuid.UUID | None = None, **c
 
 
 async def seal(engine: AsyncEngine, seal_format: int = FORMAT_BINARY) -> int:
+    """One round over every event added so far. A round stops below any transaction it
+    cannot place, and in a parallel run one may be starting in another test's database:
+    wait (bounded) until the newest event is below that bound, so the round holds them all."""
+    deadline = time.monotonic() + 10
+    async with engine.connect() as connection:
+        while time.monotonic() < deadline:
+            upper = await connection.scalar(text(SAFE_UPPER_SQL))
+            newest = await connection.scalar(text("SELECT max(txid) FROM audit_events"))
+            await connection.rollback()
+            if newest is None or upper > newest:
+                break
+            await asyncio.sleep(0.02)
     async with engine.begin() as connection:
         result = await seal_round(connection, KEY, seal_format=seal_format)
     assert not result.more
