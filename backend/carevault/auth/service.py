@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, delete, func, select, update
+from sqlalchemy import Executable, Select, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
@@ -473,19 +473,20 @@ class LoginSessionAuth:
 # request. The session comes back as an instance (a request may end it or mark it seen);
 # the token and the user as plain columns (a token's use is marked with an UPDATE).
 _ACCOUNT_COLUMNS = [getattr(User, name).label("user_" + name) for name in ACCOUNT_COLUMNS]
-_LOGIN_SESSION_BY_SECRET = (
-    # unscoped: the session's secret is what tells which practice the caller belongs to
-    select(LoginSession, *_ACCOUNT_COLUMNS)
-    .join(User, User.id == LoginSession.user_id)
-    .where(LoginSession.secret_hash == bindparam("digest"))
-)
+
+
+def _login_session_by_secret(*session_columns: Any) -> Select[Any]:
+    return (
+        # unscoped: the session's secret is what tells which practice the caller belongs to
+        select(*session_columns, *_ACCOUNT_COLUMNS)
+        .join(User, User.id == LoginSession.user_id)
+        .where(LoginSession.secret_hash == bindparam("digest"))
+    )
+
+
+_LOGIN_SESSION_BY_SECRET = _login_session_by_secret(LoginSession)
 # The same, with the session as plain columns too, for the direct pool (carevault.db.direct).
-_LOGIN_SESSION_ROW = (
-    # unscoped: as above
-    select(*direct.columns_of(LoginSession, "credential_"), *_ACCOUNT_COLUMNS)
-    .join(User, User.id == LoginSession.user_id)
-    .where(LoginSession.secret_hash == bindparam("digest"))
-)
+_LOGIN_SESSION_ROW = _login_session_by_secret(*direct.columns_of(LoginSession, "credential_"))
 _TOKEN_ROW = (
     # unscoped: the token's digest is what tells which practice the caller belongs to
     select(
@@ -514,17 +515,19 @@ async def _credential_row(db: AsyncSession, statement: Executable, digest: bytes
 async def resolve_login_session(
     db: AsyncSession, secret: str, idle_timeout: timedelta
 ) -> LoginSessionAuth:
-    digest = tokens.digest(secret)
-    if direct.pool_for(db) is None:
+    values = {"digest": tokens.digest(secret)}
+    pool = direct.pool_for(db)
+    if pool is None:
         async with alone(db):
-            found = (await db.execute(_LOGIN_SESSION_BY_SECRET, {"digest": digest})).one_or_none()
+            found = (await db.execute(_LOGIN_SESSION_BY_SECRET, values)).one_or_none()
         if found is None:
             raise AuthFailure("not_authenticated", "sign in first")
         login_session: LoginSession = found[0]
     else:  # as plain columns, made into the instance the session would have loaded
-        found = await _credential_row(db, _LOGIN_SESSION_ROW, digest)
-        if found is None:
+        rows = await pool.fetch(_LOGIN_SESSION_ROW, values)
+        if not rows:
             raise AuthFailure("not_authenticated", "sign in first")
+        found = rows[0]
         # A change to it is flushed as an UPDATE.
         login_session = direct.entity(db, found, LoginSession, "credential_")
     user = Account.from_row(found, "user_")
