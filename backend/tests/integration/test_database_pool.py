@@ -102,3 +102,18 @@ async def test_a_database_left_read_only_is_dropped(
 
     taken = {await pool.take(), await pool.take()}
     assert other in taken and used not in taken
+
+
+async def test_closing_drops_every_database_even_those_still_taken(
+    pg_server: PgServer, template_database: str
+) -> None:
+    pool = DatabasePool(pg_server, template_database)
+    kept, given_back = await pool.take(), await pool.take()
+    pool.give_back(given_back)
+    pool.close()
+
+    names = ", ".join(f"'{name}'" for name in (kept, given_back))
+    left = await execute(
+        pg_server, "postgres", f"SELECT datname FROM pg_database WHERE datname IN ({names})"
+    )
+    assert left == []

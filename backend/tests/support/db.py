@@ -264,6 +264,9 @@ class DatabasePool:
         self.ready: list[str] = []
         self.resets: list[Future[str | None]] = []
         self.owned = 0
+        # Every database this pool created and has not dropped: all are dropped on close,
+        # those a test still holds too.
+        self.created: set[str] = set()
         self.errors: list[BaseException] = []
 
     async def _read_template(self) -> TemplateState:
@@ -277,6 +280,7 @@ class DatabasePool:
         name = f"cv_test_{uuid.uuid4().hex[:10]}"
         statement = f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'
         asyncio.run(admin_execute(self.server, statement))
+        self.created.add(name)
         return name
 
     async def take(self) -> str:
@@ -341,14 +345,14 @@ class DatabasePool:
 
     def _drop(self, name: str) -> None:
         asyncio.run(admin_execute(self.server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        self.created.discard(name)
 
     def close(self) -> None:
-        """Drop every database of the pool; raise the first error, if any."""
+        """Drop every database of the pool, those still taken too; raise the first error,
+        if any."""
         for reset in self.resets:
-            name = reset.result()
-            if name is not None:
-                self.ready.append(name)
-        drops = [self.threads.submit(self._drop, name) for name in self.ready]
+            reset.result()
+        drops = [self.threads.submit(self._drop, name) for name in sorted(self.created)]
         self.threads.shutdown(wait=True)
         for drop in drops:
             drop.result()
