@@ -24,10 +24,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from carevault.crypto import FieldCipher, KeyRing, PhiBackend, install, uninstall
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
+from tests.support.database_pool import DatabasePool
 from tests.support.db import (
     IN_CI,
     LOCAL_SERVER_DSN,
-    DatabasePool,
     NewDatabase,
     PgServer,
     RingHolder,
@@ -92,10 +92,10 @@ async def template_database(pg_server: PgServer) -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
-def database_pool(pg_server: PgServer, template_database: str) -> Iterator[DatabasePool]:
+async def database_pool(pg_server: PgServer, template_database: str) -> AsyncIterator[DatabasePool]:
     pool = DatabasePool(pg_server, template_database)
     yield pool
-    pool.close()
+    await pool.close()
 
 
 @pytest.fixture
@@ -103,7 +103,9 @@ async def new_database(
     pg_server: PgServer, database_pool: DatabasePool
 ) -> AsyncIterator[NewDatabase]:
     """Factory for migrated databases holding no rows (for tests that commit): the pool's,
-    reset after the test, or fresh clones of the template when a test left one unfit."""
+    reset after the test, or fresh clones of the template when a test left one unfit. An app
+    the test runs on one with `running_api` gets the engine an earlier test's app left there
+    (tests.support.database_pool)."""
     taken: list[str] = []
 
     async def make() -> str:
@@ -112,7 +114,7 @@ async def new_database(
 
     yield make
     for name in taken:
-        database_pool.give_back(name)
+        await database_pool.give_back(name)
 
 
 @pytest.fixture(scope="session")

@@ -37,10 +37,8 @@ from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
-from carevault.db import direct
-from carevault.db.deadlines import Deadlines
-from carevault.db.direct import DirectPool
-from carevault.db.engine import POOL_SIZE, create_engine, session_factory
+from carevault.db.deadlines import Deadlines, deadlines_of
+from carevault.db.engine import close_api_engine, open_api_engine, session_factory
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -60,24 +58,29 @@ def create_app(
     *,
     database_url: str,
     key_manager: KeyRingManager | None = None,
+    engine: AsyncEngine | None = None,
 ) -> FastAPI:
-    """Build the app. The key ring loads and the database is checked before it serves."""
+    """Build the app. The key ring loads and the database is checked before it serves.
+
+    `engine`: an engine from `open_api_engine` for `database_url`, with the same deadlines as
+    `settings`, that the caller keeps: the app uses it and leaves it open when it stops (the
+    tests keep their connections from one app to the next). By default the app opens its
+    own and closes it."""
     settings = settings or get_settings()
+    given_engine = engine
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         manager = key_manager or start_key_ring(settings)
         # Engines compile SQL for the PHI backend, so they are built after the cipher is.
         deadlines = Deadlines(settings.request_timeout_seconds)
-        engine = create_engine(database_url, deadlines=deadlines)
+        if given_engine is not None and deadlines_of(given_engine) != deadlines:
+            raise ValueError("the engine given to create_app has other deadlines")
+        engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
-        direct_pool: DirectPool | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
-            # The hot statements' own connections (carevault.db.direct).
-            direct_pool = await DirectPool.open(engine, size=POOL_SIZE, deadlines=deadlines)
-            direct.attach(engine, direct_pool)
             await provision_data_keys(engine, manager)
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
@@ -104,10 +107,8 @@ def create_app(
         finally:
             if sealer is not None:
                 await sealer.stop()
-            if direct_pool is not None:
-                direct.detach(engine)
-                await direct_pool.close()
-            await engine.dispose()
+            if given_engine is None:
+                await close_api_engine(engine)
             if key_manager is None:
                 manager.stop()
 

@@ -172,6 +172,11 @@ def _fence(deadlines: Deadlines) -> str:
 _ENGINE_DEADLINES: WeakKeyDictionary[Engine, Deadlines] = WeakKeyDictionary()
 
 
+def deadlines_of(engine: AsyncEngine) -> Deadlines | None:
+    """The deadlines `install` gave `engine`, if any."""
+    return _ENGINE_DEADLINES.get(engine.sync_engine)
+
+
 def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
     """Check the request deadline before each statement; fence every commit."""
     _ENGINE_DEADLINES[engine.sync_engine] = deadlines

@@ -14,7 +14,9 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from carevault.db import deadlines as deadlines_module
+from carevault.db import direct
 from carevault.db.deadlines import Deadlines
+from carevault.db.direct import DirectPool
 
 # Connections per worker in the engine's pool (and as many again in its direct pool, see
 # carevault.db.direct).
@@ -37,6 +39,28 @@ def create_engine(
     if deadlines is not None:
         deadlines_module.install(engine, deadlines)
     return engine
+
+
+async def open_api_engine(url: str, deadlines: Deadlines) -> AsyncEngine:
+    """The API's engine: every wait bounded by `deadlines`, with the direct pool of the hot
+    statements attached (carevault.db.direct). Neither connects until it is used."""
+    engine = create_engine(url, deadlines=deadlines)
+    try:
+        direct.attach(engine, await DirectPool.open(engine, size=POOL_SIZE, deadlines=deadlines))
+    except BaseException:
+        await engine.dispose()
+        raise
+    return engine
+
+
+async def close_api_engine(engine: AsyncEngine) -> None:
+    """Close what `open_api_engine` opened: the direct pool, then the engine's own."""
+    pool = direct.detach(engine)
+    try:
+        if pool is not None:
+            await pool.close()
+    finally:
+        await engine.dispose()
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -5,11 +5,15 @@ bring it back, not at all."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import asyncpg
 import pytest
+from sqlalchemy import event, text
 
-from tests.support.db import DatabasePool, PgServer
+from tests.support.database_pool import DatabasePool
+from tests.support.db import PgServer
+from tests.support.http import ApiContext, running_api
 
 
 @pytest.fixture
@@ -19,7 +23,7 @@ async def pool(pg_server: PgServer, template_database: str) -> AsyncIterator[Dat
     try:
         yield pool
     finally:
-        pool.close()
+        await pool.close()
 
 
 async def execute(pg_server: PgServer, database: str, *statements: str) -> list[asyncpg.Record]:
@@ -49,10 +53,10 @@ async def test_a_used_database_comes_back_empty_with_sequences_and_guards_as_mig
     await execute(
         pg_server, used, "ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete"
     )
-    pool.give_back(used)
-    pool.give_back(other)
+    await pool.give_back(other)
+    await pool.give_back(used)
 
-    assert await pool.take() == used
+    assert await pool.take() == used  # the most recently given back first
     tables = await execute(
         pg_server, used, "SELECT count(*) AS n FROM workspaces", "SELECT count(*) FROM audit_events"
     )
@@ -79,8 +83,8 @@ async def test_a_database_whose_schema_changed_is_dropped_not_handed_out_again(
 ) -> None:
     used, other = await pool.take(), await pool.take()
     await execute(pg_server, used, change)
-    pool.give_back(used)
-    pool.give_back(other)
+    await pool.give_back(used)
+    await pool.give_back(other)
 
     taken = {await pool.take(), await pool.take()}
     assert other in taken and used not in taken
@@ -97,8 +101,8 @@ async def test_a_database_left_read_only_is_dropped(
     await execute(
         pg_server, used, f'ALTER DATABASE "{used}" SET default_transaction_read_only = on'
     )
-    pool.give_back(used)
-    pool.give_back(other)
+    await pool.give_back(used)
+    await pool.give_back(other)
 
     taken = {await pool.take(), await pool.take()}
     assert other in taken and used not in taken
@@ -109,11 +113,86 @@ async def test_closing_drops_every_database_even_those_still_taken(
 ) -> None:
     pool = DatabasePool(pg_server, template_database)
     kept, given_back = await pool.take(), await pool.take()
-    pool.give_back(given_back)
-    pool.close()
+    await pool.give_back(given_back)
+    await pool.close()
 
     names = ", ".join(f"'{name}'" for name in (kept, given_back))
     left = await execute(
         pg_server, "postgres", f"SELECT datname FROM pg_database WHERE datname IN ({names})"
     )
     assert left == []
+
+
+async def server_pid_of(api: ApiContext) -> int:
+    """The server process of a connection of the app's engine."""
+    async with api.sessions() as db:
+        pid: int = (await db.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        return pid
+
+
+async def test_the_next_app_on_a_database_runs_on_the_connections_the_last_one_left(
+    pool: DatabasePool, data_dir: Path
+) -> None:
+    name = await pool.take()
+    async with running_api(pool.url_of(name), data_dir) as first:
+        first_pid = await server_pid_of(first)
+        first_engine = first.app.state.carevault.engine
+    await pool.give_back(name)
+
+    assert await pool.take() == name
+    async with running_api(pool.url_of(name), data_dir) as second:
+        assert second.app.state.carevault.engine is first_engine
+        assert await server_pid_of(second) == first_pid
+    # Another app's settings that the engine is built for: an engine of its own.
+    async with running_api(pool.url_of(name), data_dir, request_timeout_seconds=7) as other:
+        assert other.app.state.carevault.engine is not first_engine
+    await pool.give_back(name)
+
+
+async def test_a_reset_ends_every_other_session_but_the_kept_engines_idle_ones(
+    pool: DatabasePool, data_dir: Path, pg_server: PgServer
+) -> None:
+    name = await pool.take()
+    async with running_api(pool.url_of(name), data_dir) as api:
+        kept_pid = await server_pid_of(api)
+        left_in_a_transaction = await asyncpg.connect(pg_server.dsn(name))
+        await left_in_a_transaction.execute("BEGIN; SELECT count(*) FROM clients")
+        left_idle = await asyncpg.connect(pg_server.dsn(name))
+        # A connection of the kept engine that a test leaves in a transaction is ended too.
+        left_out = await api.app.state.carevault.engine.connect()
+        await left_out.execute(text("SELECT 1"))
+        left_out_pid = left_out.sync_connection.connection.driver_connection.get_server_pid()
+    await pool.give_back(name)
+
+    pids = {
+        row["pid"]
+        for row in await execute(
+            pg_server, "postgres", f"SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
+        )
+    }
+    assert left_in_a_transaction.get_server_pid() not in pids
+    assert left_idle.get_server_pid() not in pids
+    assert left_out_pid not in pids
+    # That engine had a connection out, so it is closed rather than handed on.
+    assert kept_pid not in pids
+    await left_out.invalidate()  # its server process was ended
+
+
+async def test_an_engine_a_test_added_a_listener_to_is_not_handed_on(
+    pool: DatabasePool, data_dir: Path, pg_server: PgServer
+) -> None:
+    name = await pool.take()
+    async with running_api(pool.url_of(name), data_dir) as api:
+        kept_pid = await server_pid_of(api)
+        first_engine = api.app.state.carevault.engine
+        event.listen(first_engine.sync_engine, "before_cursor_execute", lambda *_: None)
+    await pool.give_back(name)
+    ended = await execute(
+        pg_server, "postgres", f"SELECT 1 FROM pg_stat_activity WHERE pid = {kept_pid}"
+    )
+    assert ended == []
+
+    assert await pool.take() == name
+    async with running_api(pool.url_of(name), data_dir) as api:
+        assert api.app.state.carevault.engine is not first_engine
+    await pool.give_back(name)

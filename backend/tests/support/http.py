@@ -22,8 +22,10 @@ from carevault.auth import service as auth_service
 from carevault.auth.models import Role
 from carevault.auth.scopes import EVERY_SCOPE
 from carevault.config import Settings
+from carevault.db.deadlines import Deadlines
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.models import Workspace
+from tests.support.database_pool import EngineKind, api_engine
 
 PASSWORD = "correct horse battery staple"
 
@@ -87,10 +89,12 @@ async def running_api(
     database_url: str, data_dir: Path, **settings: object
 ) -> AsyncIterator[ApiContext]:
     configured = Settings(data_dir=data_dir, **settings)  # type: ignore[arg-type]
-    app = create_app(configured, database_url=database_url)
-    share_built_routes(app)
-    async with app.router.lifespan_context(app):
-        yield ApiContext(app, database_url, configured)
+    kind = EngineKind(Deadlines(configured.request_timeout_seconds), configured.phi_backend)
+    async with api_engine(database_url, kind) as engine:
+        app = create_app(configured, database_url=database_url, engine=engine)
+        share_built_routes(app)
+        async with app.router.lifespan_context(app):
+            yield ApiContext(app, database_url, configured)
     assert not app.dependency_overrides, "shared routes ignore dependency_overrides"
 
 
