@@ -60,8 +60,7 @@ if os.environ.get("CAREVAULT_TEST_FAST_HASHING") == "1":
     import carevault.auth.service
 
     carevault.auth.passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-    if hasattr(carevault.auth.service, "_DUMMY_HASH"):  # what unknown emails are checked against
-        carevault.auth.service._DUMMY_HASH = carevault.auth.passwords.hash_password("dummy")
+    carevault.auth.service.dummy_hash.cache_clear()  # what unknown emails are checked against
 
 
 @pytest.fixture(scope="session")

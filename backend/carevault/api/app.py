@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -35,6 +36,7 @@ from carevault.audit.background import AuditSealer
 from carevault.auth.dependencies import SESSION_COOKIE
 from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.auth.scopes import SESSION_ONLY, required_scope
+from carevault.auth.service import dummy_hash
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
 from carevault.db.deadlines import Deadlines, deadlines_of
@@ -82,6 +84,7 @@ def create_app(
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
             await provision_data_keys(engine, manager)
+            await asyncio.to_thread(dummy_hash)  # before the first sign-in, not during it
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
                 raise StartupError(

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from sqlalchemy import Executable, Select, bindparam, delete, func, select, update
@@ -38,8 +39,14 @@ TOKEN_USE_GRANULARITY = timedelta(minutes=1)
 REAUTH_WINDOW = timedelta(minutes=5)  # sensitive actions need the password this recently
 TRUSTED_DEVICE_LIFETIME = timedelta(days=180)  # also the device cookie's max-age
 
-# Verifying against this when the email is unknown keeps both failures equally slow.
-_DUMMY_HASH = hash_password("not a real password, only for timing")
+
+@cache
+def dummy_hash() -> str:
+    """What a password is verified against when the email is unknown, so that both failures
+    take as long. Made on first use, not at import: most commands never check a password,
+    and one hash costs ~150 ms of CPU. The app makes it as it starts (`create_app`), so the
+    first unknown email is not slower than the others."""
+    return hash_password("not a real password, only for timing")
 
 
 class UserError(ValueError):
@@ -66,7 +73,7 @@ async def _password_match(accounts: list[User], password: str) -> tuple[User | N
     whether it matched. No account: a dummy hash is checked so both failures take as long.
     argon2id takes ~150 ms of CPU and 64 MiB: off the event loop, so the worker keeps serving."""
     if not accounts:
-        await asyncio.to_thread(verify_password, _DUMMY_HASH, password)
+        await asyncio.to_thread(verify_password, dummy_hash(), password)
         return None, False
     for account in accounts:
         if await asyncio.to_thread(verify_password, account.password_hash, password):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from carevault.auth import service as auth_service
 from carevault.auth.models import Role
-from tests.support.db import sql
-from tests.support.http import PASSWORD, ApiContext
+from tests.support.db import NewDatabase, sql
+from tests.support.http import PASSWORD, ApiContext, running_api
 
 
 async def test_login_sets_an_httponly_cookie_and_returns_csrf(api: ApiContext) -> None:
@@ -34,6 +36,16 @@ async def test_wrong_email_and_wrong_password_get_the_same_401(api: ApiContext) 
     assert wrong_password.status_code == unknown.status_code == 401
     assert wrong_password.json() == unknown.json()
     assert wrong_password.json()["error"]["code"] == "invalid_credentials"
+
+
+async def test_the_app_makes_the_unknown_email_hash_as_it_starts(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    """Made lazily (not at import, which every command pays), but before the first sign-in:
+    else the first unknown email would take two hashes' time, and tell that it is unknown."""
+    auth_service.dummy_hash.cache_clear()
+    async with running_api(await new_database(), data_dir):
+        assert auth_service.dummy_hash.cache_info().currsize == 1
 
 
 async def test_repeated_failures_are_rate_limited_per_email(api: ApiContext) -> None:
