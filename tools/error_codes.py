@@ -17,7 +17,8 @@ from __future__ import annotations
 import ast
 import sys
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -165,7 +166,6 @@ def codes_in(tree: ast.AST, fixed: Mapping[str, int] | None = None) -> set[tuple
     if fixed is None:
         fixed = FIXED_STATUS | status_table(tree)
     found: set[tuple[int, str]] = set()
-    scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Assign)
@@ -176,30 +176,42 @@ def codes_in(tree: ast.AST, fixed: Mapping[str, int] | None = None) -> set[tuple
                 status, text = _constant(key, int), _constant(value, str)
                 if isinstance(status, int) and isinstance(text, str):
                     found.add((status, text))
-    for scope in [tree, *scopes]:
-        for node in ast.walk(scope):
-            if not isinstance(node, ast.Call):
-                continue
-            name = _name(node.func)
-            if name in ("ApiError", "Failure") and len(node.args) >= 2:
-                status, code = _constant(node.args[0], int), _constant(node.args[1], str)
-                if isinstance(status, int) and isinstance(code, str):
-                    found.add((status, code))
-            elif name is not None and name in fixed and node.args:
-                code = _constant(node.args[0], str)
-                if isinstance(code, str):
-                    found.add((fixed[name], code))
-            elif name == "JSONResponse" and node.args and scope is not tree:
-                code = _response_code(node.args[0], scope)
-                status = next(
-                    (_constant(k.value, int) for k in node.keywords if k.arg == "status_code"),
-                    None,
-                )
+    for call, scopes in _calls(tree, ()):
+        name = _name(call.func)
+        if name in ("ApiError", "Failure") and len(call.args) >= 2:
+            status, code = _constant(call.args[0], int), _constant(call.args[1], str)
+            if isinstance(status, int) and isinstance(code, str):
+                found.add((status, code))
+        elif name is not None and name in fixed and call.args:
+            code = _constant(call.args[0], str)
+            if isinstance(code, str):
+                found.add((fixed[name], code))
+        elif name == "JSONResponse" and call.args:
+            status = next(
+                (_constant(k.value, int) for k in call.keywords if k.arg == "status_code"), None
+            )
+            for scope in scopes:  # the response's code may be a variable of any of them
+                code = _response_code(call.args[0], scope)
                 if code is not None and isinstance(status, int):
                     found.add((status, code))
     return found
 
 
+Scope = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _calls(
+    node: ast.AST, scopes: tuple[Scope, ...]
+) -> Iterator[tuple[ast.Call, tuple[Scope, ...]]]:
+    """Every call under `node`, with the functions it is in (one walk of the tree)."""
+    for child in ast.iter_child_nodes(node):
+        inner = (*scopes, child) if isinstance(child, Scope) else scopes
+        if isinstance(child, ast.Call):
+            yield child, inner
+        yield from _calls(child, inner)
+
+
+@cache  # parsing the package is most of a check's time; callers only read the table
 def all_codes(package: Path = PACKAGE) -> dict[int, list[str]]:
     trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(package.rglob("*.py"))]
     # The domains raise in one module the kinds the web layer maps in another.

@@ -12,6 +12,7 @@ import random
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
 from pathlib import Path
 
 from faker import Faker
@@ -59,19 +60,43 @@ def _us_phones(fake: Faker, count: int) -> list[str]:
     return phones
 
 
+@dataclass(frozen=True)
+class _Pools:
+    first_names: tuple[str, ...]
+    last_names: tuple[str, ...]
+    domains: tuple[str, ...]
+    phones: tuple[str, ...]
+    addresses: tuple[str, ...]
+    sentences: tuple[str, ...]
+
+
+@cache
+def _pools(seed: int) -> _Pools:
+    """Faker's values for `seed`, made once per process (about 12,000 Faker calls)."""
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    return _Pools(
+        first_names=tuple(fake.first_name() for _ in range(POOL)),
+        last_names=tuple(fake.last_name() for _ in range(POOL)),
+        domains=tuple(fake.free_email_domain() for _ in range(50)),
+        phones=tuple(_us_phones(fake, POOL)),
+        addresses=tuple(fake.address().replace("\n", ", ") for _ in range(POOL)),
+        sentences=tuple(fake.sentence(nb_words=12) for _ in range(POOL)),
+    )
+
+
 class PracticeData:
     """Seeded pools of fake values."""
 
     def __init__(self, seed: int) -> None:
-        fake = Faker("en_US")
-        fake.seed_instance(seed)
+        pools = _pools(seed)
         self.random = random.Random(seed)  # noqa: S311 (repeatable fake data, not security)
-        self.first_names = [fake.first_name() for _ in range(POOL)]
-        self.last_names = [fake.last_name() for _ in range(POOL)]
-        self.domains = [fake.free_email_domain() for _ in range(50)]
-        self.phones = _us_phones(fake, POOL)
-        self.addresses = [fake.address().replace("\n", ", ") for _ in range(POOL)]
-        self.sentences = [fake.sentence(nb_words=12) for _ in range(POOL)]
+        self.first_names = pools.first_names
+        self.last_names = pools.last_names
+        self.domains = pools.domains
+        self.phones = pools.phones
+        self.addresses = pools.addresses
+        self.sentences = pools.sentences
 
     def text(self, target_bytes: int) -> str:
         """Sentences from the pool until about `target_bytes` long."""
