@@ -27,13 +27,13 @@ from carevault.db.migrate import upgrade_async
 from tests.support.database_pool import DatabasePool
 from tests.support.db import (
     IN_CI,
-    LOCAL_SERVER_DSN,
     NewDatabase,
     PgServer,
     RingHolder,
     admin_execute,
     answers,
     embedded_server,
+    local_server_dsns,
     server_from_dsn,
 )
 
@@ -69,9 +69,11 @@ def pg_server() -> Iterator[PgServer]:
     if configured and configured != "embedded":
         yield server_from_dsn(configured, "configured")
         return
-    if not configured and asyncio.run(answers(LOCAL_SERVER_DSN)):
-        yield server_from_dsn(LOCAL_SERVER_DSN, "local")
-        return
+    if not configured:
+        for dsn in local_server_dsns():
+            if asyncio.run(answers(dsn)):
+                yield server_from_dsn(dsn, "local")
+                return
     with embedded_server("postgres") as url:
         yield server_from_dsn(url.replace("postgresql+asyncpg://", "postgresql://", 1), "embedded")
 

@@ -212,7 +212,9 @@ async def test_login_logout_and_failures_are_audited(api: ApiContext) -> None:
         await client.post("/auth/login", json={"email": email, "password": "bad"})
     async with api.signed_in(email) as client:
         await client.post("/auth/logout")
-    rows = await sql(api, "SELECT action, ip_address::text AS ip, details FROM audit_events")
+    rows = await sql(
+        api, "SELECT action, ip_address::text AS ip, details FROM audit_events ORDER BY id"
+    )
     actions = [r["action"] for r in rows]
     assert actions == ["auth.login_failed", "auth.login", "auth.logout"]
     assert all(r["ip"].startswith("203.0.113.7") for r in rows)

@@ -29,7 +29,7 @@ from carevault.audit import service as audit_service
 from carevault.auth.models import Role
 from carevault.db.deadlines import Deadlines, remaining
 from carevault.health import service as health
-from tests.support.db import NewDatabase, PgServer
+from tests.support.db import NewDatabase, PgServer, database_name
 from tests.support.fault_proxy import FaultProxy, fault_proxy
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
@@ -469,7 +469,7 @@ async def test_a_slow_database_is_degraded_not_unavailable(
 async def test_readiness_is_unavailable_when_the_database_cannot_commit_a_write(
     faulty: Faulty,
 ) -> None:
-    name = faulty.direct_url.rsplit("/", 1)[1]
+    name = database_name(faulty.direct_url)
     await faulty.sql(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
     faulty.proxy.cut()  # pooled sessions end; new ones start read-only
     faulty.proxy.restore()

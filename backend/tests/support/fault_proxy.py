@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from tests.support.db import PgServer
+from tests.support.db import PgServer, database_name
 
 
 class FaultProxy:
@@ -36,7 +36,7 @@ class FaultProxy:
 
     def url(self, database_url: str) -> str:
         """The app's URL, routed through the proxy (TCP on loopback)."""
-        name = database_url.rsplit("/", 1)[1].split("?", 1)[0]
+        name = database_name(database_url)
         credentials = self.target.user
         if self.target.password:
             credentials += f":{self.target.password}"
