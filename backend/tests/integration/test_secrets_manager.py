@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from moto.server import ThreadedMotoServer
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from typer.testing import CliRunner
@@ -28,6 +28,9 @@ from carevault.runtime import StartupError, start_key_ring
 from carevault.workspaces.keys import load_workspace_keys, provision
 from tests.support import factories
 from tests.support.processes import wait_until
+
+if TYPE_CHECKING:
+    from moto.server import ThreadedMotoServer
 
 
 def provider_for(endpoint: str, secret_id: str | None = None) -> SecretsManagerProvider:
@@ -171,6 +174,8 @@ async def test_no_secrets_manager_call_per_field(moto_endpoint: str, db: AsyncSe
 
 @pytest.fixture
 def private_moto() -> Iterator[ThreadedMotoServer]:
+    from moto.server import ThreadedMotoServer  # moto takes 0.4 s to import: only here
+
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     yield server
