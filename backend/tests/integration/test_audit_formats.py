@@ -9,6 +9,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,32 +48,36 @@ def dsn(engine: AsyncEngine) -> str:
     return engine.url.render_as_string(hide_password=False).replace("+asyncpg", "")
 
 
+@asynccontextmanager
+async def as_superuser(engine: AsyncEngine) -> AsyncIterator[asyncpg.Connection]:
+    """A transaction of the engine's own connection (no new server process per call), run
+    as someone with superuser access: triggers and foreign keys off, committed at the end."""
+    async with engine.connect() as pooled:
+        connection = (await pooled.get_raw_connection()).driver_connection
+        assert isinstance(connection, asyncpg.Connection)
+        async with connection.transaction():
+            await connection.execute("SET LOCAL session_replication_role = replica")
+            yield connection
+
+
 async def superuser(engine: AsyncEngine, *statements: str) -> None:
     """Run statements as someone with superuser access, triggers and foreign keys off."""
-    connection = await asyncpg.connect(dsn(engine))
-    try:
-        await connection.execute("SET session_replication_role = replica")
+    async with as_superuser(engine) as connection:
         for statement in statements:
             await connection.execute(statement)
-    finally:
-        await connection.close()
 
 
 async def add_event(engine: AsyncEngine, workspace: uuid.UUID | None = None, **columns: str) -> int:
     """One committed event; `columns` are SQL expressions (foreign keys are not checked)."""
     values = {"workspace_id": f"'{workspace}'" if workspace else "NULL", "action": "'test.event'"}
     values.update(columns)
-    connection = await asyncpg.connect(dsn(engine))
-    try:
-        await connection.execute("SET session_replication_role = replica")
+    async with as_superuser(engine) as connection:
         return int(
             await connection.fetchval(
                 f"INSERT INTO audit_events ({', '.join(values)}) "
                 f"VALUES ({', '.join(values.values())}) RETURNING id"
             )
         )
-    finally:
-        await connection.close()
 
 
 async def seal(engine: AsyncEngine, seal_format: int = FORMAT_BINARY) -> int:
