@@ -144,6 +144,12 @@ async def test_closing_drops_every_database_even_those_still_taken(
     assert left == []
 
 
+async def sessions_on(pg_server: PgServer, name: str) -> set[int]:
+    """The server processes of every session on database `name`."""
+    query = f"SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
+    return {row["pid"] for row in await execute(pg_server, "postgres", query)}
+
+
 async def server_pid_of(api: ApiContext) -> int:
     """The server process of a connection of the app's engine."""
     async with api.sessions() as db:
@@ -160,15 +166,13 @@ async def test_the_next_app_on_a_database_runs_on_the_connections_the_last_one_l
         first_engine = first.app.state.carevault.engine
     # The app has stopped: what is left on the database is its engine's idle connections
     # (and the pool's own, if the database was reset before).
-    left = await execute(
-        pg_server, "postgres", f"SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
-    )
+    left = await sessions_on(pg_server, name)
     await pool.give_back(name)
 
     assert await pool.take() == name
     async with running_api(pool.url_of(name), data_dir) as second:
         assert second.app.state.carevault.engine is first_engine
-        assert await server_pid_of(second) in {row["pid"] for row in left}
+        assert await server_pid_of(second) in left
     # Another app's settings that the engine is built for: an engine of its own.
     async with running_api(pool.url_of(name), data_dir, request_timeout_seconds=7) as other:
         assert other.app.state.carevault.engine is not first_engine
@@ -190,12 +194,7 @@ async def test_a_reset_ends_every_other_session_but_the_kept_engines_idle_ones(
         left_out_pid = left_out.sync_connection.connection.driver_connection.get_server_pid()
     await pool.give_back(name)
 
-    pids = {
-        row["pid"]
-        for row in await execute(
-            pg_server, "postgres", f"SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
-        )
-    }
+    pids = await sessions_on(pg_server, name)
     assert left_in_a_transaction.get_server_pid() not in pids
     assert left_idle.get_server_pid() not in pids
     assert left_out_pid not in pids
@@ -215,10 +214,7 @@ async def test_an_engine_a_test_added_a_listener_to_is_not_handed_on(
         first_engine = api.app.state.carevault.engine
         event.listen(first_engine.sync_engine, "before_cursor_execute", lambda *_: None)
     await pool.give_back(name)
-    ended = await execute(
-        pg_server, "postgres", f"SELECT 1 FROM pg_stat_activity WHERE pid = {kept_pid}"
-    )
-    assert ended == []
+    assert kept_pid not in await sessions_on(pg_server, name)
 
     assert await pool.take() == name
     async with running_api(pool.url_of(name), data_dir) as api:

@@ -238,15 +238,15 @@ class WarmEngine:
         def on_connect(dbapi_connection: Any, _record: Any) -> None:
             warm.server_pids.add(dbapi_connection.driver_connection.get_server_pid())
 
+        def on_direct_statement(connection: Any, _sql: str) -> None:
+            warm.server_pids.add(connection.get_server_pid())
+
         event.listen(engine.sync_engine, "connect", on_connect)
         pool = direct.pool_of(engine)
         assert pool is not None
-        pool.observers.append(lambda connection, _sql: warm._seen(connection.get_server_pid()))
+        pool.observers.append(on_direct_statement)
         warm.listeners = warm._listener_counts()
         return warm
-
-    def _seen(self, pid: int) -> None:
-        self.server_pids.add(pid)
 
     def _listener_counts(self) -> tuple[int, ...]:
         sync = self.engine.sync_engine
