@@ -379,12 +379,20 @@ class DatabasePool:
             await admin_execute(self.server, statement)
 
     async def close(self) -> None:
-        """Drop every database of the pool, those still taken too."""
+        """Drop every database of the pool, those still taken too; then raise the first
+        error, if any (one failed drop leaves the others to be dropped)."""
         _POOLS.discard(self)
-        for database in [*self.ready, *self.taken.values()]:
-            await self._drop(database)
+        databases = [*self.ready, *self.taken.values()]
         self.ready.clear()
         self.taken.clear()
+        errors: list[Exception] = []
+        for database in databases:
+            try:
+                await self._drop(database)
+            except Exception as error:
+                errors.append(error)
+        if errors:
+            raise errors[0]
 
     def _database_at(self, url: str) -> PooledDatabase | None:
         for name, database in self.taken.items():
