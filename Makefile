@@ -52,9 +52,10 @@ test: setup lint
 ## worker takes tests queued for the other (with `load`'s chunks, one finished 17 s early).
 ## The perf and e2e directories (every test there has its marker) are not even collected, so
 ## neither they nor the plugins only they use (schemathesis, Faker) are imported: 0.4 s a process.
-## One worker more than cores: the others work while one waits on a timeout (2 cores, in one
-## series: 49 s with 3 workers, 54 s with 2, 52 s with 4). README, "Development", says why
-## the databases' server processes are kept from one test to the next.
+## One worker more than cores: the others work while one waits on a timeout (2 cores,
+## alternately: 38.4 and 39.7 s with 3 workers, 44.7 and 44.9 s with 2, 38.0 and 41.3 s
+## with 4). README, "Development", says why the databases' server processes are kept from
+## one test to the next.
 test-fast: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE CAREVAULT_TEST_FAST_HASHING=1 \
 		$(BIN)/pytest -q -n $$(( $$(nproc) + 1 )) --dist worksteal -m "not perf and not e2e" --benchmark-disable \
