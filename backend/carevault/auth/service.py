@@ -68,17 +68,44 @@ async def accounts_by_email(db: AsyncSession, email: str) -> list[User]:
     return list((await db.execute(statement)).scalars())
 
 
-async def _password_match(accounts: list[User], password: str) -> tuple[User | None, bool]:
-    """The first account whose password matches (else the first account, unverified), and
-    whether it matched. No account: a dummy hash is checked so both failures take as long.
-    argon2id takes ~150 ms of CPU and 64 MiB: off the event loop, so the worker keeps serving."""
-    if not accounts:
-        await asyncio.to_thread(verify_password, dummy_hash(), password)
-        return None, False
-    for account in accounts:
-        if await asyncio.to_thread(verify_password, account.password_hash, password):
+# Every sign-in attempt verifies exactly this many argon2 hashes, padded with the dummy hash,
+# however many accounts the address has (none, one per practice): the time a failure takes
+# must not tell how many practices know the address. So an address is checked against at
+# most this many of its accounts (see `_candidates`).
+SIGN_IN_HASH_CHECKS = 2
+
+
+def _candidates(accounts: list[User], device_user: uuid.UUID | None) -> list[User]:
+    """The accounts a password is checked against, oldest first: the oldest ones, the
+    account this browser signed in to before (trusted-device cookie) always among them."""
+    chosen = accounts[:SIGN_IN_HASH_CHECKS]
+    device = next((a for a in accounts if a.id == device_user), None)
+    if device is not None and device not in chosen:
+        chosen = [*chosen[: SIGN_IN_HASH_CHECKS - 1], device]
+    return chosen
+
+
+def _verify_each(password_hashes: list[str], password: str) -> list[bool]:
+    return [verify_password(stored, password) for stored in password_hashes]
+
+
+async def _password_match(
+    accounts: list[User], password: str, device_user: uuid.UUID | None = None
+) -> tuple[User | None, bool]:
+    """The first candidate account whose password matches (else the first account,
+    unverified), and whether it matched. Always SIGN_IN_HASH_CHECKS verifications, every one
+    run whatever the earlier ones found, the dummy hash standing in for missing accounts, and
+    the decision made after: a failure takes as long for an unknown address as for one in
+    several practices. argon2id takes ~150 ms of CPU and 64 MiB a hash: off the event loop,
+    so the worker keeps serving."""
+    candidates = _candidates(accounts, device_user)
+    hashes = [account.password_hash for account in candidates]
+    hashes += [dummy_hash()] * (SIGN_IN_HASH_CHECKS - len(hashes))
+    matched = await asyncio.to_thread(_verify_each, hashes, password)
+    for account, valid in zip(candidates, matched, strict=False):
+        if valid:
             return account, True
-    return accounts[0], False
+    return (accounts[0] if accounts else None), False
 
 
 async def create_user(
@@ -153,11 +180,19 @@ def _email_key(email: str) -> bytes:
     return tokens.digest("login:" + email.strip().lower())
 
 
-async def _trusted_device(db: AsyncSession, user: User, secret: str | None) -> TrustedDevice | None:
-    if not secret:
+async def _trusted_device(
+    db: AsyncSession, accounts: list[User], secret: str | None
+) -> TrustedDevice | None:
+    """The trusted browser of one of these accounts that holds this secret: one query, however
+    many accounts the address has."""
+    if not secret or not accounts:
         return None
-    statement = in_workspace(TrustedDevice, user.workspace_id).where(
-        TrustedDevice.user_id == user.id, TrustedDevice.secret_hash == tokens.digest(secret)
+    statement = (
+        # unscoped: the address's accounts (found unscoped) may be in several practices
+        select(TrustedDevice).where(
+            TrustedDevice.secret_hash == tokens.digest(secret),
+            TrustedDevice.user_id.in_([account.id for account in accounts]),
+        )
     )
     return (await db.execute(statement)).scalar_one_or_none()
 
@@ -176,13 +211,9 @@ async def login(
     """
     email_key = _email_key(email)
     # One account per practice can share an address: the throttle counts per address, and
-    # the password is checked against each account with it.
+    # the password is checked against its accounts (a fixed amount of work: `_password_match`).
     accounts = await accounts_by_email(db, email)
-    device = None
-    for account in accounts:
-        device = await _trusted_device(db, account, device_secret)
-        if device is not None:
-            break
+    device = await _trusted_device(db, accounts, device_secret)
     first = accounts[0] if accounts else None
     bucket = throttle.bucket_key(
         "email", email_key.hex(), *(("device", str(device.id)) if device else ())
@@ -194,7 +225,7 @@ async def login(
     gate = await throttle.begin(db, bucket, subject, ip, check_address=device is None)
     if isinstance(gate, throttle.Refused):
         return LoginRateLimited(gate.retry_after_seconds)
-    user, valid = await _password_match(accounts, password)
+    user, valid = await _password_match(accounts, password, device.user_id if device else None)
     if user is None or not valid or user.disabled_at is not None:
         await throttle.finish(db, gate.attempt_id, succeeded=False)
         actor = audit.Actor(workspace_id=user.workspace_id if user else None, ip_address=ip)

@@ -22,6 +22,7 @@ window, tallies past their retention), so deletion keeps pace with insertion.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -57,6 +58,21 @@ def required_wait(failures: int) -> timedelta:
     doublings = min(failures - FREE_FAILURES, 16)  # 30 s · 2**16 is far past the cap
     wait: timedelta = min(FIRST_DELAY * 2**doublings, MAX_DELAY)
     return wait
+
+
+def address_key(ip: str) -> str:
+    """What the per-address limit counts under: an IPv4 address as it is, an IPv6 address by
+    its /64 (one subscriber or LAN usually holds a whole /64, so counting each address would
+    give it unlimited tries), an IPv4-mapped IPv6 address as the IPv4 address."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip  # not an address (a test client's name): counted as given
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def bucket_key(*parts: str) -> bytes:
@@ -111,11 +127,11 @@ async def _bucket_wait(db: AsyncSession, bucket: bytes, now: datetime) -> timede
     return latest + required_wait(int(failures)) - now
 
 
-async def _address_wait(db: AsyncSession, ip: str, now: datetime) -> timedelta:
+async def _address_wait(db: AsyncSession, address: str, now: datetime) -> timedelta:
     failures, oldest = (
         await db.execute(
             select(func.count(), func.min(LoginAttempt.at)).where(
-                LoginAttempt.ip_address == ip,
+                LoginAttempt.ip_address == address,
                 LoginAttempt.outcome != "succeeded",
                 LoginAttempt.at > now - ADDRESS_WINDOW,
             )
@@ -162,22 +178,21 @@ async def begin(
     session's transaction either way (the attempt, or the tally, must stick), which also
     releases the lock: the caller continues in a new transaction on the same connection, so
     a burst of sign-ins never needs two pooled connections each."""
+    address = address_key(ip) if check_address and ip else None
     await _lock(db, bucket)
-    if check_address and ip:
-        await _lock(db, b"address:" + ip.encode())  # always after the bucket lock
+    if address:
+        await _lock(db, b"address:" + address.encode())  # always after the bucket lock
     now = utc_now()
     wait = await _bucket_wait(db, bucket, now)
-    if check_address and ip:
-        wait = max(wait, await _address_wait(db, ip, now))
+    if address:
+        wait = max(wait, await _address_wait(db, address, now))
     result: Allowed | Refused
     if wait > timedelta(0):
         await _tally_refusal(db, subject, ip, now)
         result = Refused(max(1, int(wait.total_seconds()) + 1))
     else:
         await _delete_expired(db, now)
-        attempt = LoginAttempt(
-            bucket=bucket, ip_address=ip if check_address else None, at=now, outcome="pending"
-        )
+        attempt = LoginAttempt(bucket=bucket, ip_address=address, at=now, outcome="pending")
         db.add(attempt)
         await db.flush()
         result = Allowed(attempt.id)

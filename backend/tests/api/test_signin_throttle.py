@@ -12,6 +12,7 @@ import pytest
 from carevault.auth import passwords
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
+from carevault.workspaces import service as workspace_service
 from tests.support.db import NewDatabase, sql
 from tests.support.http import PASSWORD, ApiContext, running_api
 
@@ -47,7 +48,7 @@ async def test_twelve_concurrent_wrong_guesses_run_argon2_at_most_five_times(
             )
         )
     statuses = sorted(a.status_code for a in answers)
-    verified = len(argon2_calls)
+    verified = len(argon2_calls) // auth_service.SIGN_IN_HASH_CHECKS
     assert 1 <= verified <= 5, statuses
     assert statuses == [401] * verified + [429] * (12 - verified)
     assert all(int(a.headers["Retry-After"]) > 0 for a in answers if a.status_code == 429)
@@ -72,7 +73,7 @@ async def test_the_real_user_gets_in_after_a_short_wait_and_guessing_slows_down(
         # Each further failure doubles the wait.
         doubled = await stranger.post("/auth/login", json={"email": email, "password": "no"})
         assert doubled.status_code == 429 and 31 < int(doubled.headers["Retry-After"]) <= 61
-        assert len(argon2_calls) == 6
+        assert len(argon2_calls) == 6 * auth_service.SIGN_IN_HASH_CHECKS
         await age_attempts(api, 61)
     async with api.client() as user:
         signed_in = await user.post("/auth/login", json={"email": email, "password": PASSWORD})
@@ -207,6 +208,40 @@ async def test_clients_behind_a_trusted_proxy_do_not_share_one_address_bucket(
     assert colleague.status_code == 200
 
 
+async def test_ipv6_addresses_are_counted_per_64_and_mapped_ipv4_as_ipv4(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    """A host holds a whole /64: a new address for every guess must not mean a new budget."""
+    async with running_api(await new_database(), data_dir, trusted_proxies="203.0.113.7") as api:
+        _, (email,) = await api.workspace_with_users(None, Role.OWNER)
+
+        async def sign_in(address: str, who: str, password: str = "wrong") -> int:  # noqa: S107
+            answer = await proxy.post(
+                "/auth/login",
+                json={"email": who, "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+            return answer.status_code
+
+        async with api.client() as proxy:
+            for n in range(20):
+                assert await sign_in(f"2001:db8:1:2::{n + 1:x}", f"guess{n}@example.test") == 401
+            same_64 = await sign_in("2001:db8:1:2:ffff:1:2:3", "one-more@example.test")
+            next_64 = await sign_in("2001:db8:1:3::1", email, PASSWORD)
+            for n in range(20):
+                await sign_in(f"::ffff:198.51.100.{n}", f"v4-{n}@example.test")
+            mapped = await sign_in("::ffff:198.51.100.77", "v4-more@example.test")
+            for n in range(20):
+                await sign_in("198.51.100.80", f"plain-{n}@example.test")
+            as_mapped = await sign_in("::ffff:198.51.100.80", "plain-more@example.test")
+        stored = await sql(api, "SELECT DISTINCT ip_address FROM login_attempts")
+    assert same_64 == 429
+    assert next_64 == 200  # the neighbouring /64 is another host's
+    assert mapped == 401  # twenty IPv4 addresses, one try each: not one bucket
+    assert as_mapped == 429  # the IPv4 address, however it is written
+    assert "2001:db8:1:2::/64" in {r["ip_address"] for r in stored}
+
+
 def test_an_invalid_trusted_proxy_setting_is_refused(data_dir: Path) -> None:
     from pydantic import ValidationError
 
@@ -253,3 +288,36 @@ async def test_expired_attempts_and_tallies_of_every_bucket_are_cleared_by_later
     assert len(await sql(api, "SELECT 1 FROM login_attempts")) == 2  # the two new attempts
     tallies = await sql(api, "SELECT refused FROM login_throttle_tallies")
     assert [t["refused"] for t in tallies] == [1]
+
+
+async def test_a_sign_in_verifies_as_many_hashes_for_an_address_in_two_practices_as_in_none(
+    api: ApiContext, argon2_calls: list[str]
+) -> None:
+    """Timing must not tell how many practices know an address: the same number of argon2
+    verifications for none, one and two accounts (counted, not timed), right or wrong."""
+    space_a, (clinician,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    _, (single,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    other_password = "the other practice's password"
+    async with api.sessions() as db, db.begin():
+        space_b = await workspace_service.create(db, "Second practice")
+        await auth_service.create_user(
+            db, space_b, email=clinician.upper(), password=other_password, role=Role.CLINICIAN
+        )
+    counts: dict[str, int] = {}
+    async with api.client() as client:
+        for label, email, password, opens in (
+            ("none, wrong", "nobody@example.test", "wrong password", None),
+            ("one, wrong", single, "wrong password", None),
+            ("two, wrong", clinician, "wrong password", None),
+            ("one, right", single, PASSWORD, "any"),
+            ("two, the first's", clinician, PASSWORD, str(space_a.id)),
+            ("two, the second's", clinician, other_password, str(space_b.id)),
+        ):
+            before = len(argon2_calls)
+            answer = await client.post("/auth/login", json={"email": email, "password": password})
+            counts[label] = len(argon2_calls) - before
+            assert answer.status_code == (401 if opens is None else 200), (label, answer.text)
+            if opens is not None and opens != "any":
+                assert answer.json()["workspace"]["id"] == opens, label
+            client.cookies.clear()
+    assert set(counts.values()) == {auth_service.SIGN_IN_HASH_CHECKS}, counts
