@@ -56,6 +56,24 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = Field(
         default=None, description="Bearer token /metrics requires; unset: /metrics is closed"
     )
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _metrics_token_not_blank(cls, value: SecretStr | None) -> SecretStr | None:
+        """Set but empty (`CAREVAULT_METRICS_TOKEN=`) would open /metrics to `Authorization:
+        Bearer ` with nothing after it: refused, not read as "closed" either, since the
+        operator meant something. Surrounding whitespace (a secret file's newline) is dropped:
+        the offered token is compared stripped."""
+        if value is None:
+            return None
+        token = value.get_secret_value().strip()
+        if not token:
+            raise ValueError(
+                "CAREVAULT_METRICS_TOKEN is set but empty: set it to a long random secret "
+                "(for example `openssl rand -hex 32`), or unset it to keep /metrics closed"
+            )
+        return SecretStr(token)
+
     migration_database_url: str | None = Field(
         default=None,
         description="The schema owner's URL for `carevault db upgrade`; unset: the runtime URL",

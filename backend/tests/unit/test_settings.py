@@ -39,3 +39,18 @@ def test_production_with_aws_is_accepted(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_ttl_must_be_positive() -> None:
     with pytest.raises(ValidationError):
         Settings(key_cache_ttl_seconds=0)
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\n"])
+def test_a_set_but_empty_metrics_token_is_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, blank: str
+) -> None:
+    """`CAREVAULT_METRICS_TOKEN=` would otherwise open /metrics to `Authorization: Bearer `."""
+    monkeypatch.setenv("CAREVAULT_METRICS_TOKEN", blank)
+    with pytest.raises(ValidationError, match="CAREVAULT_METRICS_TOKEN is set but empty"):
+        Settings(_env_file=None)
+    monkeypatch.setenv("CAREVAULT_METRICS_TOKEN", " a-real-token\n")
+    token = Settings(_env_file=None).metrics_token
+    assert token is not None and token.get_secret_value() == "a-real-token"
+    monkeypatch.delenv("CAREVAULT_METRICS_TOKEN")
+    assert Settings(_env_file=None).metrics_token is None  # unset: /metrics stays closed
