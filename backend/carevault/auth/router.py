@@ -212,9 +212,9 @@ async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> Us
             role=Role(body.role),
             display_name=body.display_name,
         )
+    except service.UserExists as exc:
+        raise ApiError(409, "user_exists", str(exc)) from None
     except service.UserError as exc:
-        if "already exists" in str(exc):
-            raise ApiError(409, "user_exists", str(exc)) from None
         raise ApiError(422, "validation_error", str(exc)) from None
     await audit.record(db, owner.actor, "user.create", resource_type="user", resource_ids=[user.id])
     return UserRead.model_validate(user)

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Executable, Select, bindparam, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
@@ -50,7 +51,22 @@ def dummy_hash() -> str:
 
 
 class UserError(ValueError):
-    """A user cannot be created as asked; the message says why."""
+    """A user cannot be created as asked; the message says why (never the address itself)."""
+
+
+class UserExists(UserError):
+    """The practice already has a user with this address (the API's 409 `user_exists`)."""
+
+
+# The unique index behind "one account per address and practice" (auth.models.User).
+_UNIQUE_EMAIL_INDEX = "uq_users_workspace_email_lower"
+
+
+def _email_taken(error: IntegrityError) -> bool:
+    """Whether the INSERT lost to a concurrent one of the same address in the same practice
+    (asyncpg's error, wrapped by SQLAlchemy, names the index)."""
+    cause = error.orig.__cause__ if error.orig is not None else None
+    return getattr(cause, "constraint_name", None) == _UNIQUE_EMAIL_INDEX
 
 
 class AccountConflict(ValueError):
@@ -119,7 +135,7 @@ async def create_user(
 ) -> User:
     email = email.strip()
     if "@" not in email or len(email) > 320:
-        raise UserError(f"{email!r} is not an email address")
+        raise UserError("that is not an email address")
     if len(password) < MIN_PASSWORD_LENGTH:
         raise UserError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
     # Only this practice's accounts are checked: whether another practice uses the address
@@ -130,16 +146,25 @@ async def create_user(
         .with_only_columns(User.id)
     )
     if taken is not None:
-        raise UserError(f"a user with email {email} already exists in this workspace")
+        raise UserExists("a user with this email already exists in this workspace")
     user = User(
         workspace_id=workspace.id,
         email=email,
         display_name=display_name or email.split("@")[0],
-        password_hash=hash_password(password),
+        password_hash=await asyncio.to_thread(hash_password, password),
         role=role.value,
     )
-    db.add(user)
-    await db.flush()
+    # Two requests adding the same address at once both pass the check above; the unique
+    # index lets one in and the other is answered as if the check had caught it. In a
+    # savepoint, so the caller's transaction stays usable; the driver's message (which
+    # quotes the address) is dropped, never logged.
+    try:
+        async with db.begin_nested():
+            db.add(user)
+    except IntegrityError as error:
+        if not _email_taken(error):
+            raise
+        raise UserExists("a user with this email already exists in this workspace") from None
     return user
 
 

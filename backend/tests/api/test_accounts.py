@@ -4,12 +4,14 @@ re-authentication for sensitive changes, and API tokens limited by scope and tim
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 
+import asyncpg
 import pytest
 
 from carevault.auth.models import Role
-from tests.support.db import sql
+from tests.support.db import libpq_dsn, sql
 from tests.support.http import PASSWORD, ApiContext, event_details
 
 NEW_PASSWORD = "a different long passphrase"
@@ -298,3 +300,65 @@ async def test_tokens_expire_and_list_their_scopes(api: ApiContext) -> None:
         await sql(api, "UPDATE api_tokens SET expires_at = now() - interval '1 second'")
         expired = await client.get("/appointments", params=week)
     assert expired.status_code == 401 and expired.json()["error"]["code"] == "token_expired"
+
+
+# --- adding users at once -----------------------------------------------------------------------
+
+
+def _logged_text(caplog: pytest.LogCaptureFixture) -> str:
+    """Everything logged, messages, extras and tracebacks alike."""
+    parts = [caplog.text]
+    for record in caplog.records:
+        parts += [record.getMessage(), str(record.__dict__)]
+    return "\n".join(parts).lower()
+
+
+async def test_adding_one_address_twice_at_once_is_one_user_and_409s_without_logging_it(
+    api: ApiContext, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both requests pass the service's "already there?" check before either commits; the
+    unique index decides, and the loser is answered 409 like any duplicate (not a 500 whose
+    traceback quotes the address). Made certain: a transaction holding the same address,
+    uncommitted, keeps every request waiting at its INSERT until it commits."""
+    caplog.set_level(logging.DEBUG)
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    workspace_id = (await sql(api, "SELECT workspace_id FROM users WHERE email = $1", owner))[0][0]
+    email = f"Racing-{uuid.uuid4().hex[:8]}@Example.test"
+    body = {"email": email, "password": "a long enough password", "role": "clinician"}
+    blocker = await asyncpg.connect(libpq_dsn(api.database_url))
+    watcher = await asyncpg.connect(libpq_dsn(api.database_url))
+    try:
+        async with api.signed_in(owner) as client:
+            await blocker.execute("BEGIN")
+            await blocker.execute(
+                "INSERT INTO users (id, workspace_id, email, display_name, password_hash, role, "
+                "must_change_password, created_at) VALUES (gen_random_uuid(), $1, lower($2), "
+                "'blocker', 'x', 'clinician', false, now())",
+                workspace_id,
+                email,
+            )
+            racing = asyncio.gather(*(client.post("/users", json=body) for _ in range(3)))
+            for _ in range(500):  # bounded: until all three wait on the uncommitted row
+                waiting = await watcher.fetchval(  # outside a transaction: a fresh view
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND datname = current_database() AND query LIKE 'INSERT INTO users%'"
+                )
+                if waiting == 3 or racing.done():
+                    break
+                await asyncio.sleep(0.01)
+            await blocker.execute("COMMIT")
+            answers = await racing
+            # And without the blocker: one of two simultaneous requests wins.
+            second = {**body, "email": "other-" + email}
+            pair = await asyncio.gather(*(client.post("/users", json=second) for _ in range(2)))
+    finally:
+        await blocker.close()
+        await watcher.close()
+    assert waiting == 3
+    assert [a.status_code for a in answers] == [409, 409, 409], [a.text for a in answers]
+    assert all(a.json()["error"]["code"] == "user_exists" for a in answers)
+    assert sorted(a.status_code for a in pair) == [201, 409]
+    rows = await sql(api, "SELECT count(*) AS n FROM users WHERE lower(email) LIKE '%racing-%'")
+    assert rows[0]["n"] == 2
+    logged = _logged_text(caplog)
+    assert "racing-" not in logged and "traceback" not in logged
