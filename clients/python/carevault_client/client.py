@@ -1,8 +1,43 @@
+import ipaddress
 import ssl
+import warnings
 from typing import Any, Self
 
 import httpx
 from attrs import define, evolve, field
+
+
+class InsecureTransportWarning(UserWarning):
+    """An AuthenticatedClient will send its token over plain http:// to a host that is not
+    this machine: anyone on the network path can read it and use it. Use https://."""
+
+
+_LOOPBACK_NAMES = {"localhost"}
+
+
+def _is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and localhost (and names under .localhost): traffic that never
+    leaves this machine."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host in _LOOPBACK_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+def _warn_if_plain_http(base_url: str) -> None:
+    url = httpx.URL(base_url)
+    if url.scheme == "http" and not _is_loopback(url.host):
+        warnings.warn(
+            f"the API token will be sent unencrypted to {url.host} (base_url is http://); "
+            "use https:// for anything but this machine",
+            InsecureTransportWarning,
+            stacklevel=4,  # the caller of AuthenticatedClient(...)
+        )
 
 
 @define
@@ -36,8 +71,8 @@ class Client:
 
     raise_on_unexpected_status: bool = field(default=False, kw_only=True)
     _base_url: str = field(alias="base_url")
-    _cookies: dict[str, str] = field(factory=dict, kw_only=True, alias="cookies")
-    _headers: dict[str, str] = field(factory=dict, kw_only=True, alias="headers")
+    _cookies: dict[str, str] = field(factory=dict, kw_only=True, alias="cookies", repr=False)
+    _headers: dict[str, str] = field(factory=dict, kw_only=True, alias="headers", repr=False)
     _timeout: httpx.Timeout | None = field(default=None, kw_only=True, alias="timeout")
     _verify_ssl: str | bool | ssl.SSLContext = field(default=True, kw_only=True, alias="verify_ssl")
     _follow_redirects: bool = field(default=False, kw_only=True, alias="follow_redirects")
@@ -159,15 +194,15 @@ class AuthenticatedClient:
         raise_on_unexpected_status: Whether or not to raise an errors.UnexpectedStatus if the API returns a
             status code that was not documented in the source OpenAPI document. Can also be provided as a keyword
             argument to the constructor.
-        token: The token to use for authentication
+        token: The token to use for authentication (never in repr())
         prefix: The prefix to use for the Authorization header
         auth_header_name: The name of the Authorization header
     """
 
     raise_on_unexpected_status: bool = field(default=False, kw_only=True)
     _base_url: str = field(alias="base_url")
-    _cookies: dict[str, str] = field(factory=dict, kw_only=True, alias="cookies")
-    _headers: dict[str, str] = field(factory=dict, kw_only=True, alias="headers")
+    _cookies: dict[str, str] = field(factory=dict, kw_only=True, alias="cookies", repr=False)
+    _headers: dict[str, str] = field(factory=dict, kw_only=True, alias="headers", repr=False)
     _timeout: httpx.Timeout | None = field(default=None, kw_only=True, alias="timeout")
     _verify_ssl: str | bool | ssl.SSLContext = field(default=True, kw_only=True, alias="verify_ssl")
     _follow_redirects: bool = field(default=False, kw_only=True, alias="follow_redirects")
@@ -175,9 +210,12 @@ class AuthenticatedClient:
     _client: httpx.Client | None = field(default=None, init=False)
     _async_client: httpx.AsyncClient | None = field(default=None, init=False)
 
-    token: str
+    token: str = field(repr=False)
     prefix: str = "Bearer"
     auth_header_name: str = "Authorization"
+
+    def __attrs_post_init__(self) -> None:
+        _warn_if_plain_http(self._base_url)
 
     def with_headers(self, headers: dict[str, str]) -> "AuthenticatedClient":
         """Get a new client matching this one with additional headers"""
