@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import carevault
 from carevault.api.deadline import RequestDeadline
 from carevault.api.dependencies import DatabaseRoute
+from carevault.api.docs_ui import mount_docs
 from carevault.api.errors import install_error_handlers
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
@@ -120,6 +121,10 @@ def create_app(
         version=carevault.__version__,
         summary="Practice management with application-level PHI encryption",
         lifespan=lifespan,
+        # /docs is served from the app's own copy of Swagger UI (carevault.api.docs_ui).
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     # The app's own routes too (the UI's catch-all): every route ends the request's session.
     app.router.route_class = DatabaseRoute
@@ -130,6 +135,7 @@ def create_app(
     app.include_router(health_router)
     include_api(app)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
+    mount_docs(app)
     mount_frontend(app)  # last: its catch-all must not shadow any other route
     app.add_middleware(BodySizeLimit)
     app.add_middleware(RateLimitHeaders)

@@ -1,10 +1,9 @@
 """Security headers on every response, as pure ASGI middleware (no response buffering).
 
 The web UI is one module script and one stylesheet from /assets, so its policy allows only
-this origin: no inline script or style, no framing, no plugins. FastAPI's interactive docs
-(/docs, /redoc) load Swagger UI and ReDoc from a CDN with an inline bootstrap script, so
-those two pages alone get a policy that allows that CDN and inline code; they never show
-PHI unless someone types it into "Try it out".
+this origin: no inline script or style, no framing, no plugins. The interactive API docs
+(/docs) are Swagger UI served by the app itself with its start-up script in a file
+(carevault.api.docs_ui), so the same policy covers them: no page needs a CDN or inline code.
 """
 
 from __future__ import annotations
@@ -25,23 +24,6 @@ UI_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
-DOCS_CDN = "https://cdn.jsdelivr.net"
-DOCS_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        f"script-src 'self' 'unsafe-inline' {DOCS_CDN}",
-        f"style-src 'self' 'unsafe-inline' {DOCS_CDN} https://fonts.googleapis.com",
-        "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly",
-        "font-src 'self' https://fonts.gstatic.com",
-        "connect-src 'self'",
-        "worker-src 'self' blob:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-DOCS_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
 # Two years, the preload-list minimum; sent only in production (development runs on http).
 HSTS = "max-age=63072000; includeSubDomains"
 
@@ -55,8 +37,7 @@ _COMMON: tuple[tuple[bytes, bytes], ...] = (
 
 
 def headers_for(path: str, *, production: bool) -> list[tuple[bytes, bytes]]:
-    policy = DOCS_POLICY if path in DOCS_PATHS else UI_POLICY
-    headers = [(b"content-security-policy", policy.encode()), *_COMMON]
+    headers = [(b"content-security-policy", UI_POLICY.encode()), *_COMMON]
     if production:
         headers.append((b"strict-transport-security", HSTS.encode()))
     if path.startswith("/api/"):

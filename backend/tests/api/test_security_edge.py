@@ -4,6 +4,7 @@ tell whom, search terms out of URLs, and the smaller defects found by the securi
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -76,16 +77,43 @@ async def test_every_response_has_security_headers(api: ApiContext) -> None:
     assert responses[0].headers["cache-control"] == "no-store"  # API answers carry PHI
 
 
-async def test_hsts_in_production_and_docs_get_their_own_policy(
+async def test_hsts_in_production_and_the_docs_page_is_same_origin_under_the_strict_policy(
     production_api: ApiContext,
 ) -> None:
+    """/docs is Swagger UI served by the app: nothing from another origin (a CDN, fonts),
+    no inline script or style, so the web UI's policy covers it and it works offline."""
     async with production_api.client() as client:
         health = await client.get("http://testserver/health")
         docs = await client.get("http://testserver/docs")
+        sources = re.findall(r'(?:src|href)="([^"]*)"', docs.text)
+        assets = [await client.get(f"http://testserver{source}") for source in sources]
+        redoc = await client.get("http://testserver/redoc")
+        unknown = await client.get("http://testserver/docs/assets/index.html")
+        outside = await client.get("http://testserver/docs/assets/..%2F..%2Fcore.py")
     assert_security_headers(health, production=True)
     assert health.headers["strict-transport-security"].startswith("max-age=63072000")
     assert docs.status_code == 200
-    assert "https://cdn.jsdelivr.net" in docs.headers["content-security-policy"]
+    assert_security_headers(docs, production=True)
+    policy = docs.headers["content-security-policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "http" not in policy  # no other origin
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy
+    # Every script is a file (no inline code), every reference a path on this origin.
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", docs.text, flags=re.DOTALL)
+    assert len(scripts) == 2 and all('src="/' in attrs and not body for attrs, body in scripts)
+    assert "<style" not in docs.text and "style=" not in docs.text
+    assert sources and all(s.startswith("/docs/assets/") for s in sources), sources
+    assert [a.status_code for a in assets] == [200] * len(sources)
+    assert {a.headers["content-type"].split(";")[0] for a in assets} == {
+        "image/png",
+        "text/css",
+        "text/javascript",
+    }
+    assert all(a.headers["x-content-type-options"] == "nosniff" for a in assets)
+    assert (
+        b"SwaggerUIBundle" in assets[sources.index(next(s for s in sources if "init" in s))].content
+    )
+    assert redoc.status_code == unknown.status_code == outside.status_code == 404
 
 
 # --- health and metrics ----------------------------------------------------------------------
