@@ -84,6 +84,33 @@ HEADER_ALIASES = {
     "history": "medical_history",
 }
 
+# A spreadsheet that opens a later export runs a cell starting with one of these as a formula
+# (OWASP "CSV injection": `=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)`; a leading tab or CR
+# is stripped on import, so the sign after it is what counts). Imported text fields that
+# start so are refused, by line and field; phone fields are exempt: they are read into
+# numbers (a leading "+" is the country code) and refused when they are not one.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_CHECKED = (
+    "first_name",
+    "last_name",
+    "email",
+    "address",
+    "emergency_contact_name",
+    "medical_history",
+    "notes",
+)
+
+
+def not_a_formula(value: str | None) -> str | None:
+    if value is not None and value.startswith(FORMULA_PREFIXES):
+        raise ValueError(
+            f"starts with {value[0]!r}, which spreadsheets run as a formula when the data is "
+            "exported and opened later; begin the cell with another character (such as an "
+            "apostrophe, as spreadsheets do: it is kept)"
+        )
+    return value
+
+
 ShortName = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(single_line)]
 Address = Annotated[str | None, Field(default=None, max_length=500), AfterValidator(multi_line)]
 LongText = Annotated[str | None, Field(default=None, max_length=5000), AfterValidator(free_text)]
@@ -121,6 +148,11 @@ class ClientImportRow(BaseModel):
     @classmethod
     def _one_line(cls, value: str | None) -> str | None:
         return single_line(value)
+
+    @field_validator(*FORMULA_CHECKED)
+    @classmethod
+    def _not_a_formula(cls, value: str | None) -> str | None:
+        return not_a_formula(value)
 
     @field_validator("date_of_birth")
     @classmethod

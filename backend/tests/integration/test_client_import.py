@@ -136,6 +136,39 @@ def test_unknown_columns_are_refused_unless_ignored() -> None:
     ] == ["Ada"]
 
 
+def test_cells_a_spreadsheet_would_run_as_formulas_are_refused_by_line_and_field() -> None:
+    """OWASP's CSV injection: text starting with =, +, -, @ (also after a tab or CR, which
+    are stripped) would run as a formula in whoever's spreadsheet opens an export later."""
+    text = (
+        "first_name,last_name,email,phone,address,notes\n"
+        '"=HYPERLINK(""http://x.test"",""click"")",Doe,,,,\n'
+        "Ada,Lovelace,=1+1@example.org,,,\n"
+        "Grace,Hopper,,,-2+3+cmd|' /C calc'!A0,\n"
+        'Alan,Turing,,,,"\t=1+1"\n'
+        'Mary,Shelley,,,,"\r+SUM(A1:A2)"\n'
+        "Ok,Row,,+1 555 010 0199,1 Main St,'- prefers mornings; a = b; -1 is fine here\n"
+    )
+    with pytest.raises(ImportRejected) as rejected:
+        validate(read_rows(text, "csv"), phone_region="US")
+    found = [(e.line, e.field) for e in rejected.value.errors]
+    assert found == [
+        (2, "first_name"),
+        (3, "email"),
+        (4, "address"),
+        (5, "notes"),
+        (7, "notes"),  # the record ends on line 7: its quoted CR counts as a line break
+    ]
+    assert all("formula" in e.message for e in rejected.value.errors)
+    last = text.splitlines()[0] + "\n" + text.splitlines()[-1] + "\n"
+    [kept] = validate(read_rows(last, "csv"), phone_region="US")
+    assert kept.notes == "'- prefers mornings; a = b; -1 is fine here"
+    assert kept.phone == "+1 555 010 0199"  # a phone's "+" is its country code
+    jsonl = json.dumps({"first_name": "Ada", "last_name": "Lovelace", "notes": "@SUM(1)"})
+    with pytest.raises(ImportRejected) as from_json:
+        validate(read_rows(jsonl + "\n", "jsonl"), phone_region="US")
+    assert [(e.line, e.field) for e in from_json.value.errors] == [(1, "notes")]
+
+
 async def test_http_import_is_for_owners_and_all_or_nothing(api: ApiContext) -> None:
     from carevault.auth.models import Role
 
