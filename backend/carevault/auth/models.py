@@ -95,6 +95,8 @@ class LoginAttempt(UUIDPrimaryKey, Base):
     )
 
     bucket: Mapped[bytes] = mapped_column(LargeBinary)
+    # What the per-address limit counts (throttle.address_key): an IPv4 address, or an IPv6
+    # address's /64 as "2001:db8:1:2::/64"; None for checks without that limit.
     ip_address: Mapped[str | None] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     outcome: Mapped[str] = mapped_column(String(10))
