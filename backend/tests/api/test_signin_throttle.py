@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from carevault.auth import passwords
+from carevault.auth import passwords, tokens
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
 from carevault.workspaces import service as workspace_service
@@ -321,3 +321,47 @@ async def test_a_sign_in_verifies_as_many_hashes_for_an_address_in_two_practices
                 assert answer.json()["workspace"]["id"] == opens, label
             client.cookies.clear()
     assert set(counts.values()) == {auth_service.SIGN_IN_HASH_CHECKS}, counts
+
+
+async def test_an_address_in_three_practices_is_checked_against_two_accounts_at_most(
+    api: ApiContext, argon2_calls: list[str]
+) -> None:
+    """The fixed work has a price: the two oldest accounts are checked, or the oldest and
+    the one this browser signed in to before (its trusted-device cookie)."""
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    passwords_by_space = {}
+    for n in (2, 3):  # one transaction each: created_at (now()) orders them
+        async with api.sessions() as db, db.begin():
+            space = await workspace_service.create(db, f"Practice number {n}")
+            password = f"the password of practice {n}"
+            user = await auth_service.create_user(
+                db, space, email=email, password=password, role=Role.CLINICIAN
+            )
+            passwords_by_space[n] = (str(space.id), str(user.id), password)
+    third_space, third_user, third_password = passwords_by_space[3]
+    async with api.client() as browser:
+        second = await browser.post(
+            "/auth/login", json={"email": email, "password": passwords_by_space[2][2]}
+        )
+        browser.cookies.clear()
+        third = await browser.post("/auth/login", json={"email": email, "password": third_password})
+    assert second.status_code == 200 and third.status_code == 401
+    # A browser that signed in to the third account before still reaches it.
+    await sql(
+        api,
+        "INSERT INTO trusted_devices (id, workspace_id, user_id, secret_hash, created_at, "
+        "last_used_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, now(), now())",
+        third_space,
+        third_user,
+        tokens.digest("the third account's browser"),
+    )
+    before = len(argon2_calls)
+    async with api.client() as usual:
+        usual.cookies.set(
+            "carevault_device", "the third account's browser", path="/api/v1/auth/login"
+        )
+        again = await usual.post("/auth/login", json={"email": email, "password": third_password})
+        first = await usual.post("/auth/login", json={"email": email, "password": PASSWORD})
+    assert again.status_code == 200 and again.json()["workspace"]["id"] == third_space
+    assert first.status_code == 200  # the oldest account stays reachable from it too
+    assert len(argon2_calls) - before == 2 * auth_service.SIGN_IN_HASH_CHECKS
