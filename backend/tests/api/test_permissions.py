@@ -64,10 +64,12 @@ def _encrypted_columns() -> dict[str, set[str]]:
     by_resource: dict[str, set[str]] = {}
     for mapper in Base.registry.mappers:
         table = mapper.local_table
-        resource = PHI_TABLES.get(str(getattr(table, "name", "")))
+        name = str(getattr(table, "name", ""))
+        resource = PHI_TABLES.get(name)
         for column in table.columns:
             if isinstance(column.type, EncryptedString | EncryptedDate):
-                assert resource is not None or table.name == "idempotency_records", table.name
+                # The idempotency store's sealed answers are replayed through an audited path.
+                assert resource is not None or name == "idempotency_records", name
                 if resource is not None:
                     by_resource.setdefault(resource, set()).add(column.name)
     return by_resource
