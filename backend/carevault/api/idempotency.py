@@ -7,6 +7,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import ApiError
@@ -87,7 +88,9 @@ class AuditedReplay(Exception):
         self.body = body
 
 
-async def _audit_replay(db: Any, request: Request, principal: Principal, body: Any) -> None:
+async def _audit_replay(
+    db: AsyncSession, request: Request, principal: Principal, body: Any
+) -> None:
     """A replayed answer that carries PHI is a disclosure like a read: the same event as a
     read of the records it names (the route's declaration says whose PHI it carries), marked
     as a replay."""

@@ -25,12 +25,15 @@ from starlette.requests import Request
 from carevault.api.app import create_app
 from carevault.api.errors import ApiError
 from carevault.api.openapi_examples import authenticated_operations
+from carevault.appointments import service as appointments_service
 from carevault.auth.dependencies import _check_token_scope
 from carevault.auth.models import Role
 from carevault.auth.permissions import PHI_RESOURCES, operation_of
 from carevault.auth.scopes import EVERY_SCOPE
+from carevault.clients import service as clients_service
 from carevault.crypto.types import EncryptedDate, EncryptedString
 from carevault.db.base import Base
+from carevault.notes import service as notes_service
 from tests.support.db import sql
 from tests.support.http import ApiContext, error_of
 
@@ -123,6 +126,15 @@ def test_every_route_declares_its_operation(app: FastAPI) -> None:
             assert resource in PHI_RESOURCES
             assert f"{resource}:read" in (operation.token_scopes or ()), (method, path)
         assert set(operation.token_scopes or ()) <= set(EVERY_SCOPE), (method, path)
+
+
+def test_phi_resources_use_the_audit_names_of_their_services() -> None:
+    """A replay's event names its records as the resource's own reads do."""
+    assert PHI_RESOURCES == {
+        "notes": notes_service.RESOURCE_TYPE,
+        "clients": clients_service.RESOURCE_TYPE,
+        "appointments": appointments_service.RESOURCE_TYPE,
+    }
 
 
 def test_a_route_whose_answer_carries_encrypted_fields_declares_the_disclosure(
