@@ -27,6 +27,7 @@ from carevault.api.metrics import metrics_endpoint
 from carevault.api.openapi_examples import (
     add_error_examples,
     authenticated_operations,
+    declared_operations,
     restore_example_nulls,
 )
 from carevault.api.proxies import TrustedProxies
@@ -35,8 +36,8 @@ from carevault.api.state import AppState
 from carevault.audit import checkpoints
 from carevault.audit.background import AuditSealer
 from carevault.auth.dependencies import SESSION_COOKIE
+from carevault.auth.permissions import Operation
 from carevault.auth.rate_limit import RateLimitHeaders
-from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.auth.service import dummy_hash
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
@@ -187,11 +188,12 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     )
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
     authenticated = authenticated_operations(app.routes)
+    declared = declared_operations(app.routes)
     for path, operations in document.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             if (method, path) in authenticated:
-                _declare_security(operation, method.upper(), path, error_content)
+                _declare_security(operation, declared.get((method, path)), error_content)
             if "422" in responses:  # FastAPI's own describes a shape the API never sends
                 media = responses["422"].setdefault("content", {})
                 media.setdefault("application/json", {})["schema"] = error_content[
@@ -274,17 +276,17 @@ SECURITY_SCHEMES: dict[str, Any] = {
 
 
 def _declare_security(
-    operation: dict[str, Any], method: str, path: str, error_content: dict[str, Any]
+    operation: dict[str, Any], declared: Operation | None, error_content: dict[str, Any]
 ) -> None:
-    """Which credentials the operation takes (the token scope it needs, if tokens may call
-    it at all), and the errors every authenticated operation can answer."""
-    scope = required_scope(method, path)
-    if scope == SESSION_ONLY:
+    """Which credentials the operation takes (the token scopes it needs, if tokens may call
+    it at all, from its declaration in carevault.auth.permissions), and the errors every
+    authenticated operation can answer."""
+    if declared is None or declared.token_scopes is None:
         operation["security"] = [{"sessionCookie": []}]
-        operation["x-token-scope"] = None
+        operation["x-token-scopes"] = None
     else:
         operation["security"] = [{"bearerToken": []}, {"sessionCookie": []}]
-        operation["x-token-scope"] = scope
+        operation["x-token-scopes"] = list(declared.token_scopes)
     responses = operation.setdefault("responses", {})
     for status, description in (
         ("401", "not_authenticated, invalid_token, token_revoked, session_ended, …"),

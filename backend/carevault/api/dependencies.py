@@ -8,7 +8,6 @@ from fastapi import Depends, Request, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.api.errors import ApiError
 from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
 from carevault.db.alone import has_work_to_commit
@@ -50,7 +49,8 @@ class DatabaseRoute(APIRoute):
     """Every route of the app: the session its dependencies opened (get_db) is committed
     when the endpoint has answered and before the response is sent, so a failed commit
     (the audit event included) fails the request instead of reporting success; on an error
-    it is rolled back, or kept as the error asks (`ApiError.keep_changes`)."""
+    it is rolled back, or kept as the error asks (`keep_changes`: an `ApiError`'s, or an
+    audited idempotent replay's)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         answer = super().get_route_handler()
@@ -81,7 +81,7 @@ class DatabaseRoute(APIRoute):
 
 async def _end_failed(db: AsyncSession, failed: BaseException) -> None:
     try:
-        if isinstance(failed, ApiError) and failed.keep_changes:
+        if getattr(failed, "keep_changes", False) is True:  # an ApiError, or a replay
             await db.commit()
         elif db.sync_session.get_transaction() is None:
             return  # nothing began: nothing to roll back (a refusal after statements sent alone)

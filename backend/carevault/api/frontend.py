@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from carevault.api.errors import ApiError
+from carevault.auth.permissions import PUBLIC, declare
 
 SOURCE_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
 PACKAGED_DIST = Path(__file__).resolve().parents[1] / "web"
@@ -38,6 +39,7 @@ def mount_frontend(app: FastAPI, dist: Path | None = None) -> None:
     dist = built_ui() if dist is None else dist
 
     @app.get("/{path:path}", include_in_schema=False)
+    @declare(PUBLIC)
     def web_ui(path: str, request: Request) -> Response:  # sync: file checks run in a thread
         if path.startswith(NOT_THE_UI):
             raise ApiError(404, "not_found", f"no route for /{path}")

@@ -7,10 +7,14 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import ApiError
+from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentPrincipal
+from carevault.auth.permissions import PHI_RESOURCES, operation_of
+from carevault.auth.principal import Principal
 from carevault.core.fields import field_path
 from carevault.idempotency import service
 from carevault.idempotency.models import IdempotencyRecord
@@ -66,7 +70,53 @@ async def idempotent_create(
         ) from None
     except service.KeyReused as reused:
         raise ApiError(409, "idempotency_key_reused", str(reused)) from None
+    except service.Replay as replay:
+        await _audit_replay(db, request, principal, replay.body)
+        raise AuditedReplay(replay.status, replay.body) from None
     return IdempotentCreate(db, record)
+
+
+class AuditedReplay(Exception):
+    """The first response, to be sent again; its audit event is written and committed with
+    the request (`keep_changes`, see carevault.api.dependencies.DatabaseRoute)."""
+
+    keep_changes = True
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(status)
+        self.status = status
+        self.body = body
+
+
+async def _audit_replay(
+    db: AsyncSession, request: Request, principal: Principal, body: Any
+) -> None:
+    """A replayed answer that carries PHI is a disclosure like a read: the same event as a
+    read of the records it names (the route's declaration says whose PHI it carries), marked
+    as a replay."""
+    operation = operation_of(getattr(request.scope.get("route"), "endpoint", None))
+    if operation is None:
+        raise RuntimeError("an idempotent route declares no operation")
+    for resource in operation.discloses:
+        resource_type = PHI_RESOURCES[resource]
+        await audit.record(
+            db,
+            principal.actor,
+            f"{resource_type}.read",
+            resource_type=resource_type,
+            resource_ids=_record_ids(body),
+            details={"idempotent_replay": True},
+        )
+
+
+def _record_ids(body: Any) -> list[str]:
+    """The ids of the records a remembered answer holds: a record, or a page of them."""
+    if isinstance(body, dict) and isinstance(body.get("id"), str):
+        return [body["id"]]
+    items = body.get("items") if isinstance(body, dict) else body
+    if isinstance(items, list):
+        return [item["id"] for item in items if isinstance(item, dict) and "id" in item]
+    return []
 
 
 Idempotency = Annotated[IdempotentCreate, Depends(idempotent_create)]
@@ -74,7 +124,7 @@ Idempotency = Annotated[IdempotentCreate, Depends(idempotent_create)]
 
 def install_replay_handler(app: FastAPI) -> None:
     async def replay(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, service.Replay)
+        assert isinstance(exc, AuditedReplay)
         return JSONResponse(exc.body, status_code=exc.status, headers={REPLAYED_HEADER: "true"})
 
-    app.add_exception_handler(service.Replay, replay)
+    app.add_exception_handler(AuditedReplay, replay)

@@ -22,6 +22,7 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from starlette.routing import BaseRoute
 
 from carevault.api.errors import describe
+from carevault.auth.permissions import Operation, operation_of
 
 ERROR_REF = "#/components/schemas/ErrorResponse"
 
@@ -81,8 +82,8 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(
             403,
             "insufficient_scope",
-            "this API token lacks the notes:write scope",
-            {"required_scope": "notes:write"},
+            "this API token lacks the notes:read scope",
+            {"required_scope": "notes:read", "required_scopes": ["notes:read"]},
         ),
         ErrorExample(
             403,
@@ -263,6 +264,17 @@ def _dependants(routes: Iterable[BaseRoute]) -> dict[tuple[str, str], Dependant]
     }
 
 
+def declared_operations(routes: Iterable[BaseRoute]) -> dict[tuple[str, str], Operation | None]:
+    """Each operation's declaration (carevault.auth.permissions), by (lower-case method,
+    path template); None for a route that declares nothing."""
+    return {
+        (method.lower(), context.path_format): operation_of(context.original_route.endpoint)
+        for context in iter_route_contexts(list(routes))
+        if isinstance(context.original_route, APIRoute) and context.path_format is not None
+        for method in context.methods or ()
+    }
+
+
 def authenticated_operations(routes: Iterable[BaseRoute]) -> set[tuple[str, str]]:
     """(method, path) of every operation that resolves a principal: those the document
     gives credentials. Read from the dependency tree, not from security-scheme dependencies,
@@ -356,7 +368,7 @@ def _implied_codes(
         yield "password_change_required"
     if operation["security"] == [{"sessionCookie": []}]:
         yield "login_session_required"  # an API token is refused
-    elif operation.get("x-token-scope") is not None:
+    elif operation.get("x-token-scopes"):
         yield "insufficient_scope"
     calls = _dependency_calls(dependant) if dependant is not None else set()
     if calls & {current_owner, recent_owner}:

@@ -18,6 +18,7 @@ from carevault.appointments.schemas import (
     UtcDatetime,
 )
 from carevault.auth.dependencies import CurrentPrincipal
+from carevault.auth.permissions import changes, declare, reads
 
 router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=ApiRoute)
 
@@ -30,6 +31,7 @@ router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=Ap
         *AUTHENTICATED, 404, codes=("appointment_conflict", "client_archived")
     ),
 )
+@declare(changes("appointments"))
 async def create_appointment(
     body: AppointmentCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> AppointmentRead:
@@ -49,6 +51,7 @@ async def create_appointment(
     },
     summary="The calendar: every appointment overlapping [start, end), as a plain list",
 )
+@declare(reads("appointments"))
 async def list_appointments(
     principal: CurrentPrincipal,
     db: DbSession,
@@ -78,6 +81,7 @@ async def list_appointments(
     response_model=AppointmentRead,
     responses=error_responses(*AUTHENTICATED, 404),
 )
+@declare(reads("appointments"))
 async def read_appointment(
     appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> AppointmentRead:
@@ -90,6 +94,7 @@ async def read_appointment(
     response_model=AppointmentRead,
     responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_conflict", "no_changes")),
 )
+@declare(changes("appointments"))
 async def update_appointment(
     appointment_id: uuid.UUID, body: AppointmentUpdate, principal: CurrentPrincipal, db: DbSession
 ) -> AppointmentRead:
@@ -100,6 +105,7 @@ async def update_appointment(
 
 
 @router.delete("/{appointment_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
+@declare(changes("appointments", answers_with_record=False))
 async def delete_appointment(
     appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> Response:

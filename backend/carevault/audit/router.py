@@ -14,6 +14,7 @@ from carevault.api.strict_params import ApiRoute
 from carevault.audit import service
 from carevault.audit.schemas import AuditEventRead
 from carevault.auth.dependencies import CurrentOwner
+from carevault.auth.permissions import declare, reads
 from carevault.core.fields import OptionalSingleLine
 
 router = APIRouter(prefix="/audit-events", tags=["audit"], route_class=ApiRoute)
@@ -31,6 +32,7 @@ def _in_range(value: datetime | None) -> datetime | None:
 
 
 @router.get("", response_model=Page[AuditEventRead], responses=error_responses(*AUTHENTICATED))
+@declare(reads("audit"))
 async def list_audit_events(
     owner: CurrentOwner,
     db: DbSession,

@@ -15,8 +15,8 @@ from carevault.api.dependencies import app_state, get_db
 from carevault.api.errors import ApiError
 from carevault.api.state import AppState
 from carevault.auth import service
+from carevault.auth.permissions import operation_of
 from carevault.auth.principal import Principal
-from carevault.auth.scopes import SESSION_ONLY, required_scope
 from carevault.workspaces.keys import WorkspaceShredded, load_workspace_keys
 
 SESSION_COOKIE = "carevault_session"
@@ -123,22 +123,22 @@ async def _load_practice_keys(db: AsyncSession, principal: Principal) -> None:
 
 
 def _check_token_scope(request: Request, granted: list[str]) -> None:
-    # The scope's own path, not request.url: that would build and parse a whole URL.
-    needed = required_scope(request.method, request.scope["path"])
-    if needed is None:
-        return
-    if needed == SESSION_ONLY:
+    # The route's own declaration (carevault.auth.permissions): an attribute of its endpoint.
+    route = request.scope.get("route")
+    operation = operation_of(getattr(route, "endpoint", None))
+    if operation is None or operation.token_scopes is None:
         raise ApiError(
             403,
             "login_session_required",
             "API tokens cannot do this; use a signed-in session",
         )
-    if needed not in granted:
+    missing = [scope for scope in operation.token_scopes if scope not in granted]
+    if missing:
         raise ApiError(
             403,
             "insufficient_scope",
-            f"this API token lacks the {needed} scope",
-            details={"required_scope": needed},
+            f"this API token lacks the {' and '.join(missing)} scope",
+            details={"required_scope": missing[0], "required_scopes": missing},
         )
 
 

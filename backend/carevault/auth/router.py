@@ -28,6 +28,7 @@ from carevault.auth.dependencies import (
     client_ip,
 )
 from carevault.auth.models import LoginSession, Role, User
+from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, SESSION_ONLY, declare
 from carevault.auth.principal import Principal
 from carevault.auth.schemas import (
     LoginRequest,
@@ -59,6 +60,7 @@ _ERRORS = error_responses(*AUTHENTICATED)
     response_model=LoginResponse,
     responses=error_responses(401, 422, 429, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
+@declare(PUBLIC)
 async def login(body: LoginRequest, request: Request, db: DbSession, state: State) -> Response:
     """Sign in. Sets an httpOnly session cookie; returns the CSRF token for later changes."""
     result = await service.login(
@@ -119,6 +121,7 @@ def _rate_limited(result: service.LoginRateLimited) -> JSONResponse:
     status_code=status.HTTP_204_NO_CONTENT,
     responses=error_responses(400, *AUTHENTICATED, codes=("not_a_login_session",)),
 )
+@declare(ANY_CREDENTIAL)
 async def logout(principal: CurrentPrincipal, db: DbSession) -> Response:
     if principal.login_session is None:
         raise ApiError(400, "not_a_login_session", "API tokens are revoked, not logged out")
@@ -129,6 +132,7 @@ async def logout(principal: CurrentPrincipal, db: DbSession) -> Response:
 
 
 @router.get("/me", response_model=MeResponse, responses=_ERRORS)
+@declare(ANY_CREDENTIAL)
 async def me(
     principal: CurrentPrincipal, db: DbSession, state: State, request: Request
 ) -> MeResponse:
@@ -147,6 +151,7 @@ async def me(
 
 
 @router.post("/tokens", response_model=TokenCreated, status_code=201, responses=_ERRORS)
+@declare(SESSION_ONLY)
 async def create_token(
     body: TokenCreate, principal: RecentPassword, db: DbSession, idempotency: Idempotency
 ) -> TokenCreated:
@@ -168,6 +173,7 @@ async def create_token(
 
 
 @router.get("/tokens", response_model=Page[TokenRead], responses=_ERRORS)
+@declare(SESSION_ONLY)
 async def list_tokens(
     principal: CurrentPrincipal, db: DbSession, paging: PageParams
 ) -> Page[TokenRead]:
@@ -179,6 +185,7 @@ async def list_tokens(
 @router.delete(
     "/tokens/{token_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404)
 )
+@declare(SESSION_ONLY)
 async def revoke_token(token_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession) -> Response:
     if not await service.revoke_api_token(db, principal.user, token_id, principal.actor):
         raise not_found("token")
@@ -186,6 +193,7 @@ async def revoke_token(token_id: uuid.UUID, principal: CurrentPrincipal, db: DbS
 
 
 @users_router.get("", response_model=Page[UserRead], responses=_ERRORS)
+@declare(SESSION_ONLY)
 async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> Page[UserRead]:
     """Owners: the users of your workspace, by email."""
     users, total = await service.list_users(db, owner.workspace_id, paging)
@@ -198,6 +206,7 @@ async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> 
     status_code=201,
     responses=error_responses(*AUTHENTICATED, codes=("user_exists",)),
 )
+@declare(SESSION_ONLY)
 async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> UserRead:
     """Owners: add a user to your workspace. 409 only when your own workspace already has
     the address; an address used by another practice is added like any other, so the
@@ -228,6 +237,7 @@ async def create_user(body: UserCreate, owner: RecentOwner, db: DbSession) -> Us
     response_model=ReauthResponse,
     responses=error_responses(*AUTHENTICATED, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
+@declare(SESSION_ONLY)
 async def reauthenticate(
     body: ReauthRequest, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
@@ -255,6 +265,7 @@ async def reauthenticate(
     response_model=PasswordChanged,
     responses=error_responses(*AUTHENTICATED, codes=("invalid_credentials", SIGN_IN_RATE_LIMITED)),
 )
+@declare(SESSION_ONLY)
 async def change_password(
     body: PasswordChange, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
@@ -304,6 +315,7 @@ async def _member(db: DbSession, owner: Principal, user_id: uuid.UUID) -> User:
 
 
 @users_router.post("/{user_id}/disable", response_model=UserRead, responses=_ACCOUNT_ERRORS)
+@declare(SESSION_ONLY)
 async def disable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> UserRead:
     """Disable an account: its sessions end and its API tokens are revoked at once."""
     try:
@@ -318,6 +330,7 @@ async def disable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) ->
 @users_router.post(
     "/{user_id}/enable", response_model=UserRead, responses=error_responses(*AUTHENTICATED, 404)
 )
+@declare(SESSION_ONLY)
 async def enable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> UserRead:
     """Enable a disabled account. Its old sessions and tokens stay ended."""
     target = await _member(db, owner, user_id)
@@ -328,6 +341,7 @@ async def enable_user(user_id: uuid.UUID, owner: RecentOwner, db: DbSession) -> 
 @users_router.post(
     "/{user_id}/temporary-password", response_model=UserRead, responses=_ACCOUNT_ERRORS
 )
+@declare(SESSION_ONLY)
 async def set_temporary_password(
     user_id: uuid.UUID, body: TemporaryPassword, owner: RecentOwner, db: DbSession
 ) -> UserRead:

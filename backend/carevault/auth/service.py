@@ -24,7 +24,7 @@ from carevault.auth.passwords import (
     verify_password,
 )
 from carevault.auth.principal import ACCOUNT_COLUMNS, Account
-from carevault.auth.scopes import EVERY_SCOPE
+from carevault.auth.scopes import EVERY_SCOPE, scopes_beyond_role
 from carevault.core.clock import utc_now
 from carevault.core.errors import not_found
 from carevault.db import direct
@@ -684,6 +684,9 @@ async def create_api_token(
     unknown = set(scopes) - set(EVERY_SCOPE)
     if unknown or not scopes:
         raise UserError("name at least one known scope")
+    beyond = scopes_beyond_role(user.role, set(scopes))
+    if beyond:
+        raise UserError(f"a {user.role} can never use {', '.join(beyond)}")
     secret = tokens.new_api_token()
     now = utc_now()
     token = ApiToken(

@@ -13,6 +13,7 @@ from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
+from carevault.auth.permissions import changes, declare, reads
 from carevault.clients import importing, service
 from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
 from carevault.core.paging import Pagination
@@ -30,6 +31,7 @@ class ClientImportResult(BaseModel):
 @router.post(
     "", response_model=ClientRead, status_code=201, responses=error_responses(*AUTHENTICATED)
 )
+@declare(changes("clients"))
 async def create_client(
     body: ClientCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> ClientRead:
@@ -67,6 +69,7 @@ IMPORT_MEDIA_TYPES = {
         }
     },
 )
+@declare(changes("clients", answers_with_record=False))
 async def import_clients(
     request: Request, owner: CurrentOwner, db: DbSession, state: State, idempotency: Idempotency
 ) -> ClientImportResult:
@@ -108,6 +111,7 @@ async def import_clients(
     response_model=Page[ClientRead],
     responses=error_responses(*AUTHENTICATED, codes=("search_in_body",)),
 )
+@declare(reads("clients"))
 async def list_clients(
     request: Request,
     principal: CurrentPrincipal,
@@ -136,6 +140,7 @@ async def list_clients(
 
 
 @router.post("/search", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
+@declare(reads("clients"))
 async def search_clients(
     body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
 ) -> Page[ClientRead]:
@@ -158,6 +163,7 @@ async def search_clients(
 @router.get(
     "/{client_id}", response_model=ClientRead, responses=error_responses(*AUTHENTICATED, 404)
 )
+@declare(reads("clients"))
 async def read_client(
     client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> ClientRead:
@@ -170,6 +176,7 @@ async def read_client(
     response_model=ClientRead,
     responses=error_responses(*AUTHENTICATED, 404, codes=("no_changes",)),
 )
+@declare(changes("clients"))
 async def update_client(
     client_id: uuid.UUID, body: ClientUpdate, principal: CurrentPrincipal, db: DbSession
 ) -> ClientRead:
@@ -179,6 +186,7 @@ async def update_client(
 
 
 @router.delete("/{client_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
+@declare(changes("clients", answers_with_record=False))
 async def archive_client(
     client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
@@ -193,6 +201,7 @@ async def archive_client(
     response_model=ClientRead,
     responses=error_responses(*AUTHENTICATED, 404),
 )
+@declare(changes("clients"))
 async def restore_client(
     client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> ClientRead:

@@ -12,6 +12,7 @@ from carevault.api.dependencies import DatabaseRoute, State
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner
+from carevault.auth.permissions import PUBLIC, declare, reads
 from carevault.health import service
 from carevault.health.schemas import (
     UNAVAILABLE_READINESS_EXAMPLE,
@@ -25,6 +26,7 @@ details_router = APIRouter(prefix="/system", tags=["health"], route_class=ApiRou
 
 
 @router.get("/health", response_model=Liveness, summary="Liveness: the process answers")
+@declare(PUBLIC)
 async def liveness() -> Liveness:
     return Liveness()
 
@@ -41,6 +43,7 @@ async def liveness() -> Liveness:
         }
     },
 )
+@declare(PUBLIC)
 async def readiness(state: State) -> JSONResponse:
     report = await service.readiness(state)
     status_code = 503 if report.status == "unavailable" else 200
@@ -60,6 +63,7 @@ async def readiness(state: State) -> JSONResponse:
         },
     },
 )
+@declare(reads("system"))
 async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:
     report = await service.readiness(state)
     status_code = 503 if report.status == "unavailable" else 200

@@ -11,6 +11,7 @@ from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
+from carevault.auth.permissions import changes, declare, reads
 from carevault.notes import service
 from carevault.notes.schemas import (
     SessionNoteCreate,
@@ -29,6 +30,7 @@ router = APIRouter(prefix="/sessions", tags=["session notes"], route_class=ApiRo
     status_code=201,
     responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_client_mismatch",)),
 )
+@declare(changes("notes"))
 async def create_session_note(
     body: SessionNoteCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> SessionNoteRead:
@@ -39,6 +41,7 @@ async def create_session_note(
 
 
 @router.get("", response_model=Page[SessionNoteRead], responses=error_responses(*AUTHENTICATED))
+@declare(reads("notes"))
 async def list_session_notes(
     principal: CurrentPrincipal,
     db: DbSession,
@@ -64,6 +67,7 @@ async def list_session_notes(
 @router.get(
     "/{note_id}", response_model=SessionNoteRead, responses=error_responses(*AUTHENTICATED, 404)
 )
+@declare(reads("notes"))
 async def read_session_note(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
@@ -79,6 +83,7 @@ async def read_session_note(
         codes=("version_conflict", "no_changes", "finalized_field_locked", "empty_note"),
     ),
 )
+@declare(changes("notes"))
 async def update_session_note(
     note_id: uuid.UUID, body: SessionNoteUpdate, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
@@ -95,6 +100,7 @@ async def update_session_note(
         *AUTHENTICATED, 404, codes=("already_finalized", "version_conflict", "empty_note")
     ),
 )
+@declare(changes("notes"))
 async def finalize_session_note(
     note_id: uuid.UUID, body: SessionNoteFinalize, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
@@ -109,6 +115,7 @@ async def finalize_session_note(
     response_model=Page[SessionNoteVersionRead],
     responses=error_responses(*AUTHENTICATED, 404),
 )
+@declare(reads("notes"))
 async def list_session_note_versions(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, paging: PageParams
 ) -> Page[SessionNoteVersionRead]:
@@ -120,6 +127,7 @@ async def list_session_note_versions(
 
 
 @router.delete("/{note_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
+@declare(changes("notes", answers_with_record=False))
 async def delete_session_note(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
@@ -133,6 +141,7 @@ async def delete_session_note(
     response_model=SessionNoteRead,
     responses=error_responses(*AUTHENTICATED, 404),
 )
+@declare(changes("notes"))
 async def restore_session_note(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:

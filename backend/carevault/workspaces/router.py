@@ -12,6 +12,7 @@ from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner
+from carevault.auth.permissions import SESSION_ONLY, declare
 from carevault.auth.schemas import WorkspaceRead
 from carevault.core.fields import invalid, not_nullable
 from carevault.workspaces.models import Workspace
@@ -50,6 +51,7 @@ class WorkspaceUpdate(BaseModel):
 
 
 @router.patch("", response_model=WorkspaceRead, responses=error_responses(*AUTHENTICATED))
+@declare(SESSION_ONLY)
 async def update_workspace(
     body: WorkspaceUpdate, owner: CurrentOwner, db: DbSession
 ) -> WorkspaceRead:

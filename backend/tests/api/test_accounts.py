@@ -273,7 +273,10 @@ async def test_a_token_can_do_only_what_its_scopes_allow(api: ApiContext) -> Non
         ):
             assert answer.status_code == 403, answer.text
             assert answer.json()["error"]["code"] == "insufficient_scope"
-            assert answer.json()["error"]["details"] == {"required_scope": needed}
+            assert answer.json()["error"]["details"] == {
+                "required_scope": needed,
+                "required_scopes": [needed],
+            }
     assert (await sql(api, "SELECT 1 FROM clients")) == []
 
 

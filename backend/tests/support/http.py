@@ -20,7 +20,7 @@ from carevault.api.app import create_app
 from carevault.api.state import AppState
 from carevault.auth import service as auth_service
 from carevault.auth.models import Role
-from carevault.auth.scopes import EVERY_SCOPE
+from carevault.auth.scopes import EVERY_SCOPE, ROLE_SCOPES
 from carevault.config import Settings
 from carevault.db.deadlines import Deadlines
 from carevault.workspaces import service as workspace_service
@@ -71,10 +71,14 @@ class ApiContext:
 
     @asynccontextmanager
     async def with_token(
-        self, email: str, scopes: tuple[str, ...] = EVERY_SCOPE
+        self, email: str, scopes: tuple[str, ...] | None = None
     ) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
-        """A client authenticated by a fresh API token (and no cookie), and the token's id."""
+        """A client authenticated by a fresh API token (and no cookie), and the token's id.
+        `scopes`: by default every scope the user's role may hold."""
         async with self.signed_in(email) as session_client:
+            if scopes is None:
+                role = Role((await session_client.get("/auth/me")).json()["user"]["role"])
+                scopes = tuple(scope for scope in EVERY_SCOPE if scope in ROLE_SCOPES[role])
             created = await session_client.post(
                 "/auth/tokens", json={"name": "tests", "scopes": list(scopes)}
             )

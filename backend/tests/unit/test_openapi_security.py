@@ -7,16 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
 from carevault.api.app import create_app
-from carevault.auth.scopes import SESSION_ONLY, required_scope
+from carevault.api.openapi_examples import declared_operations
 
 PUBLIC = {("POST", "/api/v1/auth/login")}
 
 
 @pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
-    app = create_app(database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none")
+def app() -> FastAPI:
+    return create_app(database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none")
+
+
+@pytest.fixture(scope="module")
+def document(app: FastAPI) -> dict[str, Any]:
     return app.openapi()
 
 
@@ -36,21 +41,23 @@ def test_both_schemes_are_declared(document: dict[str, Any]) -> None:
     assert schemes["sessionCookie"]["name"] == "carevault_session"
 
 
-def test_every_operation_names_its_credentials_and_the_token_scope(
-    document: dict[str, Any],
+def test_every_operation_names_its_credentials_and_the_token_scopes(
+    app: FastAPI, document: dict[str, Any]
 ) -> None:
+    declared = declared_operations(app.routes)
     operations = api_operations(document)
     assert len(operations) > 30
     for method, path, operation in operations:
         if (method, path) in PUBLIC:
             assert "security" not in operation, path
             continue
-        scope = required_scope(method, path.replace("{", "").replace("}", ""))
-        if scope == SESSION_ONLY:
+        scopes = declared[(method.lower(), path)].token_scopes  # type: ignore[union-attr]
+        if scopes is None:
             assert operation["security"] == [{"sessionCookie": []}], (method, path)
+            assert operation["x-token-scopes"] is None
         else:
             assert operation["security"] == [{"bearerToken": []}, {"sessionCookie": []}], path
-            assert operation["x-token-scope"] == scope, (method, path)
+            assert operation["x-token-scopes"] == list(scopes), (method, path)
         for status in ("400", "401", "403", "429", "503"):
             if status == "503" and path == "/api/v1/system/readiness":
                 continue  # "not ready" is that report itself, not an error
@@ -64,7 +71,11 @@ def test_token_routes_and_user_management_are_cookie_only(document: dict[str, An
     paths = document["paths"]
     assert paths["/api/v1/users"]["post"]["security"] == [{"sessionCookie": []}]
     assert paths["/api/v1/auth/tokens"]["post"]["security"] == [{"sessionCookie": []}]
-    assert paths["/api/v1/sessions/{note_id}"]["patch"]["x-token-scope"] == "notes:write"
+    # A change that answers with the note discloses it: it needs read as well as write.
+    note = paths["/api/v1/sessions/{note_id}"]
+    assert note["patch"]["x-token-scopes"] == ["notes:write", "notes:read"]
+    assert note["delete"]["x-token-scopes"] == ["notes:write"]
+    assert paths["/api/v1/system/readiness"]["get"]["x-token-scopes"] == ["system:read"]
 
 
 def test_creates_with_an_idempotency_key_declare_its_409(document: dict[str, Any]) -> None:

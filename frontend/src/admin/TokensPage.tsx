@@ -93,7 +93,7 @@ export function TokensPage() {
           </div>
           <fieldset className="scope-grid">
             <legend>What it may do</legend>
-            {SCOPES.filter((scope) => user.role === 'owner' || scope.value !== 'audit:read').map((scope) => (
+            {SCOPES.filter((scope) => user.role === 'owner' || !scope.ownersOnly).map((scope) => (
               <label key={scope.value} className="checkbox">
                 <input
                   type="checkbox"

@@ -3,14 +3,16 @@ import type { Schemas } from '../api/client';
 
 export type Scope = Schemas['TokenCreate']['scopes'][number];
 
-export const SCOPES: ReadonlyArray<{ value: Scope; label: string }> = [
+/** `ownersOnly`: the server refuses it in a clinician's token (auth/scopes.py ROLE_SCOPES). */
+export const SCOPES: ReadonlyArray<{ value: Scope; label: string; ownersOnly?: boolean }> = [
   { value: 'clients:read', label: 'Read clients' },
   { value: 'clients:write', label: 'Change clients' },
   { value: 'appointments:read', label: 'Read appointments' },
   { value: 'appointments:write', label: 'Change appointments' },
   { value: 'notes:read', label: 'Read session notes' },
   { value: 'notes:write', label: 'Change session notes' },
-  { value: 'audit:read', label: 'Read the audit log (owners)' },
+  { value: 'audit:read', label: 'Read the audit log (owners)', ownersOnly: true },
+  { value: 'system:read', label: 'Read the key status and readiness report (owners)', ownersOnly: true },
 ];
 
 export const EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: string }> = [
@@ -21,7 +23,8 @@ export const EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: string 
   { days: null, label: 'Never (until revoked)' },
 ];
 
-/** "Read clients, read appointments": a change scope implies nothing about reading. */
+/** "Read clients, read appointments". A change that answers with the record (create, edit,
+ * restore) needs its read scope too; a change scope alone only deletes or archives. */
 export function describeScopes(scopes: readonly string[]): string {
   const labels = SCOPES.filter((scope) => scopes.includes(scope.value)).map((scope) => scope.label);
   const unknown = scopes.filter((scope) => !SCOPES.some((known) => known.value === scope));

@@ -1865,7 +1865,7 @@ export interface components {
              *       "appointments:read"
              *     ]
              */
-            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read")[];
+            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read")[];
         };
         /**
          * TokenCreated

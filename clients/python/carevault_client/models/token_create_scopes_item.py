@@ -9,6 +9,7 @@ class TokenCreateScopesItem(StrEnum):
     CLIENTSWRITE = "clients:write"
     NOTESREAD = "notes:read"
     NOTESWRITE = "notes:write"
+    SYSTEMREAD = "system:read"
 
     def __str__(self) -> str:
         return str(self.value)

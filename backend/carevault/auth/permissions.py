@@ -1,0 +1,87 @@
+"""What each operation does, declared on the route itself: the one place tokens' access is
+decided from.
+
+Every route's endpoint carries an `Operation` (the `declare` decorator, applied under the
+router's). A token's request needs every scope in `Operation.token_scopes`; whatever the
+HTTP method, an operation whose answer carries a resource's PHI (`discloses`) needs that
+resource's `:read` scope, so a change that answers with the record (PATCH, restore, a status
+change, a create) needs read as well as write. A route that declares nothing is closed to
+tokens, and tests/api/test_permissions.py fails on it. The declaration is read from the
+endpoint function (one attribute lookup, no path parsing and no query).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, TypeVar, cast
+
+# Resources whose answers carry PHI, and the audit trail's name for their records.
+PHI_RESOURCES: dict[str, str] = {
+    "notes": "session",
+    "clients": "client",
+    "appointments": "appointment",
+}
+Resource = Literal["notes", "clients", "appointments", "audit", "system"]
+
+_ATTRIBUTE = "__carevault_operation__"
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """`token_scopes`: what a token needs (all of them); None: tokens may never do this.
+    `discloses`: resources whose PHI the answer carries. `public`: no credential at all."""
+
+    token_scopes: tuple[str, ...] | None
+    discloses: tuple[str, ...] = ()
+    public: bool = False
+
+    @property
+    def tokens_allowed(self) -> bool:
+        return self.token_scopes is not None
+
+
+def reads(resource: Resource) -> Operation:
+    """Answers with the resource's records (or, for audit and system, its data)."""
+    return Operation((f"{resource}:read",), _phi_of(resource))
+
+
+def changes(resource: Resource, *, answers_with_record: bool = True) -> Operation:
+    """Changes the resource. `answers_with_record`: the answer carries the record (its PHI),
+    so a token needs the resource's read scope too; False for answers without PHI (204, a
+    count)."""
+    if answers_with_record:
+        return Operation((f"{resource}:write", f"{resource}:read"), _phi_of(resource))
+    return Operation((f"{resource}:write",))
+
+
+SESSION_ONLY = Operation(None)
+"""Accounts, tokens, passwords, practice settings: a signed-in session only."""
+
+ANY_CREDENTIAL = Operation(())
+"""Any signed-in session or any token (who am I; sign out)."""
+
+PUBLIC = Operation((), public=True)
+"""No credential: sign-in, health, the web UI's files."""
+
+
+def _phi_of(resource: Resource) -> tuple[str, ...]:
+    return (resource,) if resource in PHI_RESOURCES else ()
+
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., object])
+
+
+def declare(operation: Operation) -> Callable[[Endpoint], Endpoint]:
+    """Mark an endpoint with what it does; goes under `@router.<method>(…)`."""
+
+    def mark(endpoint: Endpoint) -> Endpoint:
+        setattr(endpoint, _ATTRIBUTE, operation)
+        return endpoint
+
+    return mark
+
+
+def operation_of(endpoint: Callable[..., object] | None) -> Operation | None:
+    """The endpoint's declaration; None when it declares nothing."""
+    return cast(Operation | None, getattr(endpoint, _ATTRIBUTE, None))
