@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from carevault.api.errors import ApiError
+from carevault.auth.permissions import PUBLIC, declare
 
 DOCS_URL = "/docs"
 ASSETS_URL = "/docs/assets"
@@ -89,10 +90,12 @@ def mount_docs(app: FastAPI) -> None:
     page = docs_page(app.title, openapi_url)
 
     @app.get(DOCS_URL, include_in_schema=False)
+    @declare(PUBLIC)
     async def docs() -> HTMLResponse:
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get(ASSETS_URL + "/{name}", include_in_schema=False)
+    @declare(PUBLIC)
     def docs_asset(name: str) -> Response:  # sync: the file checks run in a thread
         if name == INIT_SCRIPT:
             return Response(
