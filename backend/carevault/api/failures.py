@@ -54,10 +54,12 @@ UNSTORABLE = Failure(
 
 # SQLSTATEs by meaning (PostgreSQL, Appendix A).
 _TIMEOUT_STATES = {"57014", "25P03", "55P03"}  # statement/fence timeout, idle txn, lock timeout
-# Whole classes: 08 connection exception, 40 transaction rollback (serialization failure,
-# deadlock: retryable), 53 insufficient resources, 57 operator intervention (admin or crash
-# shutdown, cannot connect now, database dropped), 58 system error (I/O).
-_UNAVAILABLE_CLASSES = {"08", "40", "53", "57", "58"}
+# Whole classes: 08 connection exception, 28 invalid authorization and 3D no such database
+# (both only ever refuse a connection: credentials rotated, a database being restored), 40
+# transaction rollback (serialization failure, deadlock: retryable), 53 insufficient
+# resources, 57 operator intervention (admin or crash shutdown, cannot connect now,
+# database dropped), 58 system error (I/O).
+_UNAVAILABLE_CLASSES = {"08", "28", "3D", "40", "53", "57", "58"}
 _UNAVAILABLE_STATES = {"25006"}  # read-only transaction: a standby, or the database set so
 
 # The driver's own errors, which carry no SQLSTATE: every asyncpg client-side error (its

@@ -65,6 +65,8 @@ def _wrapped(error: Exception) -> sa_exc.DBAPIError:
         (asyncpg.exceptions.SerializationError("retry"), failures.UNAVAILABLE),
         (asyncpg.exceptions.DeadlockDetectedError("deadlock"), failures.UNAVAILABLE),
         (asyncpg.exceptions.ClientCannotConnectError("refused"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.InvalidPasswordError("rotated"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.InvalidCatalogNameError("no such database"), failures.UNAVAILABLE),
         # A value asyncpg cannot encode for its column: the client-side twin of class 22.
         (
             asyncpg.exceptions._base.DataError("invalid input for query argument $1"),
