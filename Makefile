@@ -108,9 +108,12 @@ loadtest: $(STAMP)
 	$(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
 
 ## Fault injection against real processes (about 10 minutes; its own PostgreSQL, moto and
-## `carevault serve --workers 2`, all on loopback): kill -9, database stopped and frozen,
-## key provider down + rotation, disk full, malformed requests. Writes docs/reliability.md.
-## CHAOS_ARGS=--quick for the CI subset.
+## `carevault serve --workers 2`, all on loopback): kill -9, database stopped (also under 10
+## API-token clients sending back to back: every 5xx a JSON 503 with Retry-After, no
+## keep-alive connection closed) and frozen, key provider down + rotation, disk full,
+## malformed requests. Every scenario is bounded in time and requests and stops by itself.
+## Writes docs/reliability.md. CHAOS_ARGS=--quick for the CI subset; CHAOS_ARGS='--only
+## "database fast stop, 10 token clients" --report FILE' for one scenario.
 .PHONY: chaos
 chaos: $(STAMP)
 	$(BIN)/python -m tools.chaos $(CHAOS_ARGS)

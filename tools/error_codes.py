@@ -79,12 +79,14 @@ MEANINGS = {
     "`query.page_size`, `path.note_id`",
     "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
     "`Retry-After`",
-    "internal_error": "a defect in CareVault; logged with its traceback",
+    "internal_error": "a defect in CareVault; logged with its traceback under the request id "
+    "the answer gives in `details.request_id` (and `X-Request-ID`)",
     "phi_decryption_failed": "a protected value could not be opened (see below); audited",
     "database_timeout": "the database did not answer within the request deadline; the "
     "transaction was rolled back",
     "database_unavailable": "the database cannot be reached (stopped, restarting, connection "
-    "lost, read-only after a failover, too many connections)",
+    "lost, read-only after a failover, too many connections), or any other error of the "
+    "database driver or its connection",
     "storage_full": "the database is out of disk space (SQLSTATE 53100); nothing was written",
 }
 

@@ -34,6 +34,14 @@ RECOVERY_LIMIT_SECONDS = 90.0
 MALFORMED = "malformed requests"
 KEYS_DOWN = "key provider down + rotation"
 NO_5XX_IN_WINDOW = (MALFORMED, KEYS_DOWN)
+DATABASE_STOPPED = "database stopped"
+FAST_STOP_CLIENTS = "database fast stop, 10 token clients"
+# Scenarios where the server keeps every client's keep-alive connection: a database outage
+# is answered with 503s on the same connection, never by closing it.
+KEEPS_CONNECTIONS = (DATABASE_STOPPED, FAST_STOP_CLIENTS)
+# The only server errors any scenario may see: the failure vocabulary's JSON 503s (with
+# Retry-After; api/failures.py). A plain-text or JSON 500 is a defect wherever it appears.
+FAILURE_CODES = {"database_unavailable", "database_timeout", "storage_full"}
 
 
 @dataclass
@@ -59,6 +67,9 @@ class Outcome:
     steady_total: int = 0
     statuses: dict[int, int] = field(default_factory=dict)  # every answer, by HTTP status
     codes: dict[str, int] = field(default_factory=dict)  # the error codes of the 5xx
+    off_vocabulary: int = 0  # 5xx other than a JSON 503 of FAILURE_CODES with Retry-After
+    clients: int = 0  # API-token clients (virtual clinicians) during the scenario
+    reopened_connections: int = 0  # keep-alive connections the clients had to open again
 
     def summary(self) -> str:
         if self.skipped:
@@ -68,7 +79,9 @@ class Outcome:
             f"lost {self.lost}, phantom {self.phantom_writes}, gaps {self.unexplained_gaps}, "
             f"5xx {self.errors_in_window}/{self.errors_outside}, no answer "
             f"{self.no_answer_in_window}/{self.no_answer_outside}, recovery "
-            f"{self.recovery_seconds} s, audit verify {self.audit_verify}, statuses "
+            f"{self.recovery_seconds} s, audit verify {self.audit_verify}, "
+            f"{self.clients} clients, connections reopened {self.reopened_connections}, "
+            f"5xx outside the vocabulary {self.off_vocabulary}, statuses "
             f"{dict(sorted(self.statuses.items()))}, 5xx codes {self.codes}; "
             f"{'; '.join(self.notes)}"
         )
@@ -84,6 +97,10 @@ class Timing:
     keys_down: float = 15.0
     disk_full: float = 15.0
     malformed: int = 200
+    fast_stop_clients: int = 10
+    # Those clients send back to back, as scripts do (a clinician thinks 0.25 s), so that
+    # requests meet pooled connections at the moment the server ends them.
+    fast_stop_think: float = 0.0
 
 
 QUICK = Timing(clinicians=2, warmup=1.5, tail=1.0, db_stop=3.0)
@@ -100,6 +117,7 @@ class Harness:
         self.moto: subprocess.Popen[bytes] | None = None
         self.server: ServerProcess | None = None
         self.tokens: list[str] = []
+        self.emails: list[str] = []
         self.env: dict[str, str] = {}
 
     # --- setup and teardown --------------------------------------------------------------
@@ -145,7 +163,7 @@ class Harness:
         self.env = env
         run_carevault(["db", "upgrade"], env, timeout=180)
         run_carevault(["keys", "init"], env, timeout=60)  # only `keys init` creates a ring
-        emails = [f"clinician{i}@chaos.test" for i in range(self.timing.clinicians)]
+        emails = self.emails = [f"clinician{i}@chaos.test" for i in range(self.timing.clinicians)]
         for email in emails:
             run_carevault(
                 ["users", "create", "--workspace", "Chaos practice", "--email", email],
@@ -159,6 +177,15 @@ class Harness:
             asyncio.run(api_token(self.server.base_url, Credentials(email, PASSWORD)))
             for email in emails
         ]
+
+    async def tokens_for(self, clients: int) -> list[str]:
+        """`clients` API tokens: the clinicians' own, then more of theirs in turn (a token
+        per client; the clinician they belong to does not matter to the faults)."""
+        assert self.server is not None
+        while len(self.tokens) < clients:
+            email = self.emails[len(self.tokens) % len(self.emails)]
+            self.tokens.append(await api_token(self.server.base_url, Credentials(email, PASSWORD)))
+        return self.tokens[:clients]
 
     async def _create_database(self) -> None:
         connection = await asyncpg.connect(self.pg.admin_dsn, timeout=30)
@@ -200,7 +227,10 @@ class Harness:
         fault_text: str,
         fault: Callable[[Load, Outcome], Awaitable[tuple[float, float]]],
         prepare: Callable[[Outcome], Awaitable[str | None]] | None = None,
+        clients: int | None = None,
+        think_seconds: float | None = None,
     ) -> Outcome:
+        """One scenario, with `clients` API-token clients (by default one per clinician)."""
         assert self.server is not None
         outcome = Outcome(name, fault_text)
         if prepare is not None:
@@ -208,8 +238,12 @@ class Harness:
             if outcome.skipped:
                 return outcome
         log_offset = self._log_size()
-        load = Load(self.server.base_url, self.tokens)
-        for index, token in enumerate(self.tokens):
+        tokens = await self.tokens_for(clients or self.timing.clinicians)
+        outcome.clients = len(tokens)
+        load = Load(self.server.base_url, tokens)
+        if think_seconds is not None:
+            load.think_seconds = think_seconds
+        for index, token in enumerate(tokens):
             headers = {"Authorization": f"Bearer {token}"}
             async with httpx.AsyncClient(
                 base_url=self.server.base_url, headers=headers, timeout=15
@@ -227,6 +261,7 @@ class Harness:
         finally:
             load.stop.set()
             await asyncio.wait_for(asyncio.gather(*workers, return_exceptions=True), 60)
+        outcome.reopened_connections = load.reopened_connections()
         window_end = ended + (outcome.recovery_seconds or RECOVERY_LIMIT_SECONDS)
         counts = await load.verify()
         outcome.lost = counts["lost"]
@@ -272,6 +307,8 @@ class Harness:
             if sample.kind == "autosave" and sample.status == 200:
                 outcome.acknowledged += 1
             if sample.status >= 500:
+                if sample.status != 503 or sample.code not in FAILURE_CODES:
+                    outcome.off_vocabulary += 1
                 if inside:
                     outcome.errors_in_window += 1
                 else:
@@ -524,8 +561,15 @@ def scenarios(h: Harness) -> list[tuple[str, str, Any, Any]]:
         ("kill -9 worker", "SIGKILL one of the two workers", kill_worker, None),
         ("kill -9 server", "SIGKILL supervisor and workers, then start again", kill_server, None),
         (
-            "database stopped",
+            DATABASE_STOPPED,
             f"pg_ctl stop -m fast, start after {t.db_stop:g} s",
+            stop_database,
+            None,
+        ),
+        (
+            FAST_STOP_CLIENTS,
+            f"pg_ctl stop -m fast under {t.fast_stop_clients} API-token clients, each on one "
+            f"keep-alive connection and sending back to back; start after {t.db_stop:g} s",
             stop_database,
             None,
         ),
@@ -569,7 +613,7 @@ def _ready_text(ready: dict[str, Any] | None) -> str:
     return f"{ready['http_status']} {ready['status']} ({reasons})"
 
 
-QUICK_SCENARIOS = ("kill -9 worker", "database stopped")
+QUICK_SCENARIOS = ("kill -9 worker", DATABASE_STOPPED)
 
 
 async def run_all(h: Harness, only: set[str] | None) -> list[Outcome]:
@@ -581,7 +625,11 @@ async def run_all(h: Harness, only: set[str] | None) -> list[Outcome]:
             outcomes.append(Outcome(name, text, skipped="run without moto (quick mode)"))
             continue
         print(f"chaos: {name} …", flush=True)
-        outcome = await h.run(name, text, fault, prepare)
+        if name == FAST_STOP_CLIENTS:
+            clients, think = h.timing.fast_stop_clients, h.timing.fast_stop_think
+            outcome = await h.run(name, text, fault, prepare, clients, think)
+        else:
+            outcome = await h.run(name, text, fault, prepare)
         print(f"chaos: {outcome.summary()}", flush=True)
         outcomes.append(outcome)
     return outcomes
@@ -626,4 +674,9 @@ def passed(outcome: Outcome) -> bool:
         and outcome.audit_verify is True
         and outcome.recovery_seconds is not None
         and (outcome.name not in NO_5XX_IN_WINDOW or outcome.errors_in_window == 0)
+        and outcome.off_vocabulary == 0
+        and (
+            outcome.name not in KEEPS_CONNECTIONS
+            or (outcome.reopened_connections == 0 and outcome.no_answer_in_window == 0)
+        )
     )

@@ -18,6 +18,7 @@ import httpx
 API = "/api/v1"
 CLIENT_TIMEOUT_SECONDS = 15.0  # above the server's 10 s request deadline, as a browser's is
 THINK_SECONDS = 0.25
+SAVES_PER_CLINICIAN = 20_000  # a bound of its own: the load ends even if `stop` never comes
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,14 @@ class Load:
     samples: list[Sample] = field(default_factory=list)
     notes: list[NoteLedger] = field(default_factory=list)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    # The connections (httpcore's streams, held so none is mistaken for another) each
+    # clinician's answers came on: more than one means the server closed a keep-alive
+    # connection (or it broke) and the client opened another.
+    connections: dict[int, list[Any]] = field(default_factory=dict)
+    think_seconds: float = THINK_SECONDS  # between one clinician's requests
+
+    def reopened_connections(self) -> int:
+        return sum(len(streams) - 1 for streams in self.connections.values())
 
     def record(
         self, kind: str, started: float, status: int, note: str = "", code: str = ""
@@ -76,6 +85,11 @@ class Load:
             self.record(kind, started, -1, note)
             return None
         self.record(kind, started, response.status_code, note, _error_code(response))
+        if kind in ("autosave", "read"):
+            stream = response.extensions.get("network_stream")
+            seen = self.connections.setdefault(id(client), [])
+            if stream is not None and all(stream is not known for known in seen):
+                seen.append(stream)
         return response
 
     async def prepare(self, client: httpx.AsyncClient, index: int, round_: str) -> NoteLedger:
@@ -112,7 +126,7 @@ class Load:
             base_url=self.base_url, headers=headers, timeout=CLIENT_TIMEOUT_SECONDS
         ) as client:
             saves = 0
-            while not self.stop.is_set():
+            while not self.stop.is_set() and saves < SAVES_PER_CLINICIAN:
                 saves += 1
                 content = f"clinician {index} save {saves} of note {ledger.note_id[:8]}"
                 answer = await self.request(
@@ -138,7 +152,7 @@ class Load:
                 if saves % 4 == 0:
                     await self.request(client, "read", "GET", f"{API}/sessions/{ledger.note_id}")
                 with_stop = asyncio.ensure_future(self.stop.wait())
-                await asyncio.wait({with_stop}, timeout=THINK_SECONDS)
+                await asyncio.wait({with_stop}, timeout=self.think_seconds)
                 with_stop.cancel()
 
     async def _resync(self, client: httpx.AsyncClient, ledger: NoteLedger) -> None:
@@ -202,9 +216,14 @@ class Load:
 
 
 def _error_code(response: httpx.Response) -> str:
+    """The error code of a 5xx; said so when it is not in the JSON shape, or a 503 comes
+    without Retry-After (both outside the failure vocabulary)."""
     if response.status_code < 500:
         return ""
     try:
-        return str(response.json()["error"]["code"])
+        code = str(response.json()["error"]["code"])
     except (ValueError, KeyError, TypeError):
         return f"{response.status_code} not in the error shape"
+    if response.status_code == 503 and "retry-after" not in response.headers:
+        return f"{code} without Retry-After"
+    return code

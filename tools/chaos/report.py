@@ -33,12 +33,24 @@ how long until every clinician saves again, then checks:
 - **audit verify**: `carevault audit verify` over the whole trail after the scenario.
 - **5xx in / out**: server errors during the fault window (fault start to recovery) and
   outside it (must be 0). Inside the window they must be 0 too for malformed requests and
-  for the key provider outage, which the cached key ring hides from requests. **No answer**
-  counts connection resets and client timeouts.
+  for the key provider outage, which the cached key ring hides from requests. Every 5xx, in
+  every scenario, must be a JSON `503` of the failure vocabulary (`database_unavailable`,
+  `database_timeout`, `storage_full`) with `Retry-After`: a `500`, plain text or JSON, is
+  a failure wherever it appears. **No answer** counts connection resets and client
+  timeouts.
+- **connections reopened**: each virtual clinician sends on one keep-alive HTTP/1.1
+  connection; a second one means the server closed the first (uvicorn does after an
+  exception reaches it). Must be 0, with no answer missing, in both database-stop
+  scenarios: an outage is answered, never hung up on.
 - **recovery**: seconds from the end of the fault until every clinician has had a save
   acknowledged again.
 - **tracebacks**: `Traceback` lines in the server log during the scenario (the failure
   vocabulary logs one line per incident instead).
+
+Two scenarios stop the database with `pg_ctl stop -m fast`: with the usual four clinicians
+for 10 s, and with 10 API-token clients (the load under which stale connections of the
+direct pool used to answer plain-text `500`s, asyncpg's "cannot switch to state 12;
+another operation (2) is in progress").
 
 The quick subset (one kill -9 of a worker and a 3-second database stop) runs in the normal
 test suite as `backend/tests/e2e/test_chaos.py` (marker `chaos`; deselect with
@@ -112,7 +124,11 @@ def write_report(path: Path, outcomes: list[Outcome], elapsed: float) -> None:
     lines.append("Observations per scenario:\n")
     for o in outcomes:
         codes = ", ".join(f"{count} `{code}`" for code, count in sorted(o.codes.items()))
-        said = [*o.notes, f"5xx answers: {codes}"] if codes else o.notes
+        said = [*o.notes, f"5xx answers: {codes}"] if codes else list(o.notes)
+        said.append(
+            f"{o.clients} clients, {o.reopened_connections} connections reopened, "
+            f"{o.off_vocabulary} 5xx outside the vocabulary"
+        )
         if said:
             lines.append(f"- **{o.name}**: " + "; ".join(said) + ".")
     lines.append("")

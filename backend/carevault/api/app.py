@@ -18,6 +18,7 @@ from carevault.api.deadline import RequestDeadline
 from carevault.api.dependencies import DatabaseRoute
 from carevault.api.docs_ui import mount_docs
 from carevault.api.errors import install_error_handlers
+from carevault.api.failures import AnsweredErrors
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
 from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
@@ -150,8 +151,10 @@ def create_app(
     production = settings.is_production
     # The request id outside that still: the access log, audit events and every response
     # (those two wrappers' own included) see the same id.
-    app.build_middleware_stack = lambda: RequestIdMiddleware(  # type: ignore[method-assign]
-        SecurityHeaders(build_stack(), production=production)
+    # Outermost of all, AnsweredErrors: an error already answered in the JSON shape (Starlette
+    # re-raises it) does not reach uvicorn, which would close the keep-alive connection.
+    app.build_middleware_stack = lambda: AnsweredErrors(  # type: ignore[method-assign]
+        RequestIdMiddleware(SecurityHeaders(build_stack(), production=production))
     )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app

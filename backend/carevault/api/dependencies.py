@@ -90,7 +90,12 @@ async def _end_failed(db: AsyncSession, failed: BaseException) -> None:
             # queued on it), so it is closed rather than rolled back and pooled again.
             await db.invalidate()
         else:
-            await db.rollback()
+            try:
+                await db.rollback()
+            except Exception:
+                # The rollback failed too: the connection is broken. Closed, not pooled, and
+                # the request still answers for the error it met first.
+                await db.invalidate()
     finally:
         await _close_if_open(db)
 

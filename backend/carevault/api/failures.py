@@ -19,8 +19,10 @@ import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.db.deadlines import DeadlineExceeded
+from carevault.observability.request_id import current_request_id
 
 log = logging.getLogger("carevault.failures")
 
@@ -52,35 +54,60 @@ UNSTORABLE = Failure(
 
 # SQLSTATEs by meaning (PostgreSQL, Appendix A).
 _TIMEOUT_STATES = {"57014", "25P03", "55P03"}  # statement/fence timeout, idle txn, lock timeout
-_UNAVAILABLE_STATES = {"57P01", "57P02", "57P03", "53300", "25006", "40P01", "58030"}
+# Whole classes: 08 connection exception, 28 invalid authorization and 3D no such database
+# (both only ever refuse a connection: credentials rotated, a database being restored), 40
+# transaction rollback (serialization failure, deadlock: retryable), 53 insufficient
+# resources, 57 operator intervention (admin or crash shutdown, cannot connect now,
+# database dropped), 58 system error (I/O).
+_UNAVAILABLE_CLASSES = {"08", "28", "3D", "40", "53", "57", "58"}
+_UNAVAILABLE_STATES = {"25006"}  # read-only transaction: a standby, or the database set so
+
+# The driver's own errors, which carry no SQLSTATE: every asyncpg client-side error (its
+# connection closed or in the wrong state, such as "cannot switch to state 12; another
+# operation (2) is in progress" on a connection the server ended mid-request, a protocol or
+# schema-cache error) and SQLAlchemy's wrappers of them.
+_DRIVER_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresError,
+    sa_exc.DBAPIError,
+    sa_exc.DisconnectionError,
+)
+# A value asyncpg cannot encode for its column's type ("invalid input for query argument"):
+# the client-side twin of SQLSTATE class 22.
+_ArgumentError = asyncpg.exceptions._base.DataError
 
 
 def sqlstate_of(error: BaseException) -> str | None:
     """The SQLSTATE anywhere in the chain (SQLAlchemy wraps asyncpg's errors)."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for current in _chain(error):
         state = getattr(current, "sqlstate", None) or getattr(current, "pgcode", None)
         if isinstance(state, str) and state:
             return state
-        current = getattr(current, "orig", None) or current.__cause__ or current.__context__
     return None
 
 
-def _in_chain(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
-    seen: set[int] = set()
+def _chain(error: BaseException) -> list[BaseException]:
+    """`error` and what it wraps: SQLAlchemy's `orig`, then causes and contexts."""
+    seen: list[BaseException] = []
     current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, kinds):
-            return True
+    while current is not None and all(current is not s for s in seen):
+        seen.append(current)
         current = getattr(current, "orig", None) or current.__cause__ or current.__context__
-    return False
+    return seen
+
+
+def _in_chain(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
+    return any(isinstance(current, kinds) for current in _chain(error))
 
 
 def classify(error: BaseException) -> Failure | None:
-    """The answer for an infrastructure failure; None for anything else (a bug stays a bug)."""
+    """The answer for an infrastructure failure; None for anything else (a bug stays a bug).
+
+    By family, not by message: every error of the database driver or of the connection
+    under it is a 503 (`database_unavailable` unless it says more), whatever its text. Only
+    errors PostgreSQL raises about the statement itself (a constraint, a syntax error: a
+    SQLSTATE outside the classes above) stay defects."""
     state = sqlstate_of(error)
     if state == "53100" or _no_space(error):
         return STORAGE_FULL
@@ -91,18 +118,16 @@ def classify(error: BaseException) -> Failure | None:
     ):
         return TIMEOUT
     if state is not None:
-        if state.startswith("08") or state in _UNAVAILABLE_STATES or state.startswith("53"):
+        if state[:2] in _UNAVAILABLE_CLASSES or state in _UNAVAILABLE_STATES:
             return UNAVAILABLE
         if state.startswith("22"):  # data exception: a value PostgreSQL refuses to hold
             return UNSTORABLE
         return None
-    if isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError | asyncpg.InterfaceError):
+    if _in_chain(error, (_ArgumentError,)):
+        return UNSTORABLE
+    if _in_chain(error, _DRIVER_ERRORS):
         return UNAVAILABLE
-    if _in_chain(error, (ConnectionError, socket.gaierror, asyncpg.InterfaceError)) or _errno_in(
-        error, _NETWORK_ERRNOS
-    ):
-        return UNAVAILABLE
-    if isinstance(error, sa_exc.DBAPIError) and error.connection_invalidated:
+    if _in_chain(error, (ConnectionError, socket.gaierror)) or _errno_in(error, _NETWORK_ERRNOS):
         return UNAVAILABLE
     return None
 
@@ -117,14 +142,9 @@ _NETWORK_ERRNOS = {
 
 
 def _errno_in(error: BaseException, numbers: set[int]) -> bool:
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, OSError) and current.errno in numbers:
-            return True
-        current = getattr(current, "orig", None) or current.__cause__ or current.__context__
-    return False
+    return any(
+        isinstance(current, OSError) and current.errno in numbers for current in _chain(error)
+    )
 
 
 def _no_space(error: BaseException) -> bool:
@@ -197,6 +217,10 @@ def failure_response(failure: Failure) -> JSONResponse:
 
 
 def install_failure_handlers(app: FastAPI) -> None:
+    """Every exception a request raises is answered in the error shape: an infrastructure
+    failure by its Failure (503 with Retry-After, or 422 for an unstorable value), anything
+    else by a JSON 500 `internal_error` that names the request id, logged once with its
+    traceback. Never Starlette's plain-text 500."""
     from carevault.observability.metrics import route_template
 
     async def handle(request: Request, error: Exception) -> JSONResponse:
@@ -210,9 +234,18 @@ def install_failure_handlers(app: FastAPI) -> None:
                 route_template(request.scope),
                 exc_info=(type(error), error, error.__traceback__),
             )
+            request_id = current_request_id.get()
             return JSONResponse(
-                {"error": {"code": "internal_error", "message": "an unexpected error occurred"}},
+                {
+                    "error": {
+                        "code": "internal_error",
+                        "message": "an unexpected error occurred; the incident was logged "
+                        f"under request id {request_id}",
+                        "details": {"request_id": request_id},
+                    }
+                },
                 status_code=500,
+                headers={"Cache-Control": "no-store"},
             )
         if failure.status >= 500:
             state = getattr(request.app.state, "carevault", None)
@@ -221,11 +254,46 @@ def install_failure_handlers(app: FastAPI) -> None:
         return failure_response(failure)
 
     for kind in (
-        sa_exc.StatementError,  # DBAPIError, and SQLAlchemy's wrapper of other statement errors
-        sa_exc.TimeoutError,
+        # Answered where the route's other errors are, so the middlewares see a response:
+        sa_exc.SQLAlchemyError,  # DBAPIError and every wrapper, pool timeouts, disconnects
         asyncpg.PostgresError,
         asyncpg.InterfaceError,
+        asyncpg.InternalClientError,  # "cannot switch to state …", protocol errors
         DeadlineExceeded,
         OSError,  # ConnectionError, TimeoutError (asyncpg's command timeout), ENOSPC
     ):
         app.add_exception_handler(kind, handle)
+    # Anything else, and whatever a middleware raises: Starlette's ServerErrorMiddleware
+    # answers with this instead of its plain-text 500 (then re-raises: see AnsweredErrors).
+    app.add_exception_handler(Exception, handle)
+
+
+class AnsweredErrors:
+    """Outermost: keeps an exception that was already answered from reaching the server.
+
+    Starlette's ServerErrorMiddleware sends the handler's answer and then re-raises, so
+    that the server logs it; uvicorn then logs a second traceback and closes the client's
+    keep-alive connection, although the answer went out whole. Such an exception stops
+    here (it was logged by the handler). One raised before the answer was complete (a
+    response cut mid-body) still reaches the server, which must close the connection."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        complete = False
+
+        async def noting_the_end(message: Message) -> None:
+            nonlocal complete
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                complete = True
+
+        try:
+            await self.app(scope, receive, noting_the_end)
+        except Exception:
+            if not complete:
+                raise

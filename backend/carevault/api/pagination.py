@@ -9,6 +9,7 @@ from typing import Annotated, Any, Generic, TypeVar, get_args
 from fastapi import Depends, Query
 from pydantic import BaseModel, ConfigDict
 
+from carevault.core.fields import QueryInteger
 from carevault.core.paging import MAX_PAGE_SIZE, Pagination
 
 T = TypeVar("T")
@@ -37,8 +38,10 @@ class Page(BaseModel, Generic[T]):
 
 
 async def pagination(
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="1-based page number")] = 1,
-    page_size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="items per page")] = 20,
+    page: Annotated[QueryInteger, Query(ge=1, le=1_000_000, description="1-based page number")] = 1,
+    page_size: Annotated[
+        QueryInteger, Query(ge=1, le=MAX_PAGE_SIZE, description="items per page")
+    ] = 20,
 ) -> Pagination:
     return Pagination(page, page_size)
 

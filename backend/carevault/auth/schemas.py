@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from carevault.auth.passwords import MIN_PASSWORD_LENGTH
 from carevault.auth.scopes import Scope
-from carevault.core.fields import email_address, single_line
+from carevault.core.fields import StrictInteger, email_address, single_line
 
 # Sign-in takes any address an account may have (the demo's end in .local), but no control
 # characters; new accounts get addresses email-validator accepts.
@@ -144,7 +144,7 @@ class TokenCreate(StrictModel):
         description="What the token may do; any other request gets 403 insufficient_scope",
         examples=[["clients:read", "appointments:read"]],
     )
-    expires_in_days: int | None = Field(
+    expires_in_days: StrictInteger | None = Field(
         default=None, ge=1, le=3650, description="Unset: the token lasts until revoked"
     )
 

@@ -19,6 +19,7 @@ from pydantic import (
 
 from carevault.auth.schemas import StrictModel
 from carevault.core.fields import (
+    StrictInteger,
     email_address,
     encodable,
     free_text,
@@ -201,6 +202,8 @@ class ClientSearch(StrictModel):
         description="An email or phone number (exact match, however it is written), or part "
         "of a first or last name (case-insensitive); empty or omitted lists everyone",
     )
-    page: int = Field(default=1, ge=1, le=1_000_000, description="1-based page number")
-    page_size: int = Field(default=20, ge=1, le=MAX_PAGE_SIZE, description="items per page")
+    page: StrictInteger = Field(default=1, ge=1, le=1_000_000, description="1-based page number")
+    page_size: StrictInteger = Field(
+        default=20, ge=1, le=MAX_PAGE_SIZE, description="items per page"
+    )
     include_archived: bool = Field(default=False, description="Include archived clients")

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator, Strict
 
 from carevault.core.errors import Invalid
 
@@ -94,6 +94,24 @@ def email_address(value: str | None) -> str | None:
             raise ValueError(f"not an email address: {exc}") from None
     return value
 
+
+# An integer in a request body is a JSON number without a fraction: never true or false, a
+# string of digits or a float, all of which pydantic's lax mode would convert
+# (`{"version": true}` was saved as version 1; "2" and 3.0 were taken as 2 and 3).
+StrictInteger = Annotated[int, Strict()]
+
+_DECIMAL = re.compile(r"-?[0-9]+")
+
+
+def _decimal_digits(value: object) -> object:
+    if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+        raise ValueError("must be a whole number in decimal digits")
+    return value
+
+
+# An integer in a query string, where every value is text: decimal digits only ("3.0",
+# "true", " 2" and other scripts' digits are refused, where lax mode took "3.0" as 3).
+QueryInteger = Annotated[int, BeforeValidator(_decimal_digits)]
 
 SingleLine = Annotated[str, AfterValidator(single_line)]
 OptionalSingleLine = Annotated[str | None, AfterValidator(single_line)]

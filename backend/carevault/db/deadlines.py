@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import asyncpg
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine, ExceptionContext
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -172,6 +173,23 @@ def _fence(deadlines: Deadlines) -> str:
 _ENGINE_DEADLINES: WeakKeyDictionary[Engine, Deadlines] = WeakKeyDictionary()
 
 
+def connection_broken(error: BaseException) -> bool:
+    """Whether a connection that raised `error` must be closed rather than used again: a
+    timeout or socket error, any error of asyncpg's own (its connection closed or in a state
+    it cannot leave, such as "cannot switch to state 12; another operation (2) is in
+    progress" after the server ended the session), or the server's own word that the
+    session is over (SQLSTATE class 08, 57P01-57P05). A value asyncpg refused to encode
+    (its argument DataError) leaves the connection as it was."""
+    if isinstance(error, asyncpg.exceptions._base.DataError):
+        return False
+    if isinstance(error, TimeoutError | OSError | asyncpg.InterfaceError):
+        return True
+    if isinstance(error, asyncpg.InternalClientError):
+        return True
+    state = getattr(error, "sqlstate", None)
+    return isinstance(state, str) and (state.startswith("08") or state.startswith("57P0"))
+
+
 def deadlines_of(engine: AsyncEngine) -> Deadlines | None:
     """The deadlines `install` gave `engine`, if any."""
     return _ENGINE_DEADLINES.get(engine.sync_engine)
@@ -199,8 +217,9 @@ def install(engine: AsyncEngine, deadlines: Deadlines) -> None:
 
     def on_error(context: ExceptionContext) -> None:
         # A command that timed out leaves the connection mid-conversation: close it now,
-        # instead of SQLAlchemy first waiting a second full timeout for a ROLLBACK.
-        if isinstance(context.original_exception, TimeoutError | OSError):
+        # instead of SQLAlchemy first waiting a second full timeout for a ROLLBACK. The same
+        # for a connection the server ended or the driver no longer trusts.
+        if connection_broken(context.original_exception):
             context.is_disconnect = True
 
     event.listen(engine.sync_engine, "connect", remember_deadlines)

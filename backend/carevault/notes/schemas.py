@@ -9,7 +9,13 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from carevault.auth.schemas import StrictModel
-from carevault.core.fields import encodable, free_text, latest_local_date, not_nullable
+from carevault.core.fields import (
+    StrictInteger,
+    encodable,
+    free_text,
+    latest_local_date,
+    not_nullable,
+)
 
 SOAP_MAX_CHARACTERS = 5_000
 MAX_DURATION_MINUTES = 600
@@ -30,9 +36,9 @@ SoapText = Annotated[
     AfterValidator(encodable),
 ]
 SessionDate = Annotated[date, AfterValidator(_not_in_future)]
-DurationMinutes = Annotated[int, Field(ge=1, le=MAX_DURATION_MINUTES)]
+DurationMinutes = Annotated[StrictInteger, Field(ge=1, le=MAX_DURATION_MINUTES)]
 NoteVersion = Annotated[
-    int,
+    StrictInteger,
     Field(ge=1, le=MAX_VERSION, description="The note's version as the caller last saw it"),
 ]
 

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import exc as sa_exc
 
 from carevault.api import failures
-from carevault.db.deadlines import DeadlineExceeded, Deadlines
+from carevault.db.deadlines import DeadlineExceeded, Deadlines, connection_broken
 
 
 def _wrapped(error: Exception) -> sa_exc.DBAPIError:
@@ -43,6 +43,35 @@ def _wrapped(error: Exception) -> sa_exc.DBAPIError:
         (asyncpg.exceptions.ConnectionDoesNotExistError("gone"), failures.UNAVAILABLE),
         (_wrapped(asyncpg.exceptions.InterfaceError("closed")), failures.UNAVAILABLE),
         (asyncpg.exceptions.CharacterNotInRepertoireError("NUL"), failures.UNSTORABLE),
+        # The driver's own errors, by family: a connection the server ended mid-request
+        # (pg_ctl stop -m fast) fails the next statement with this, from the direct pool.
+        (
+            asyncpg.InternalClientError(
+                "cannot switch to state 12; another operation (2) is in progress"
+            ),
+            failures.UNAVAILABLE,
+        ),
+        (asyncpg.exceptions.ProtocolError("unexpected message"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.OutdatedSchemaCacheError("cached plan"), failures.UNAVAILABLE),
+        (asyncpg.InterfaceError("connection is closed"), failures.UNAVAILABLE),
+        (_wrapped(asyncpg.InternalClientError("any text at all")), failures.UNAVAILABLE),
+        (sa_exc.InterfaceError("SELECT 1", {}, Exception("closed")), failures.UNAVAILABLE),
+        (sa_exc.DisconnectionError("closed while pooled"), failures.UNAVAILABLE),
+        (BrokenPipeError(errno.EPIPE, "broken pipe"), failures.UNAVAILABLE),
+        (ConnectionResetError(errno.ECONNRESET, "reset"), failures.UNAVAILABLE),
+        # SQLSTATE classes: operator intervention, transaction rollback, system error.
+        (asyncpg.exceptions.DatabaseDroppedError("dropped"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.CrashShutdownError("crash"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.SerializationError("retry"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.DeadlockDetectedError("deadlock"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.ClientCannotConnectError("refused"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.InvalidPasswordError("rotated"), failures.UNAVAILABLE),
+        (asyncpg.exceptions.InvalidCatalogNameError("no such database"), failures.UNAVAILABLE),
+        # A value asyncpg cannot encode for its column: the client-side twin of class 22.
+        (
+            asyncpg.exceptions._base.DataError("invalid input for query argument $1"),
+            failures.UNSTORABLE,
+        ),
     ],
 )
 def test_infrastructure_errors_map_to_stable_codes(
@@ -55,12 +84,35 @@ def test_infrastructure_errors_map_to_stable_codes(
     "error",
     [
         asyncpg.exceptions.UniqueViolationError("duplicate"),
+        asyncpg.exceptions.PostgresSyntaxError("syntax"),
+        asyncpg.exceptions.UndefinedColumnError("no such column"),
+        sa_exc.InvalidRequestError("misuse of the session"),
         FileNotFoundError(errno.ENOENT, "missing"),
         ValueError("a bug"),
     ],
 )
 def test_other_errors_stay_defects(error: Exception) -> None:
     assert failures.classify(error) is None
+
+
+@pytest.mark.parametrize(
+    ("error", "broken"),
+    [
+        (asyncpg.InternalClientError("cannot switch to state 12"), True),
+        (asyncpg.InterfaceError("connection is closed"), True),
+        (asyncpg.exceptions.AdminShutdownError("terminating"), True),
+        (asyncpg.exceptions.ConnectionDoesNotExistError("gone"), True),
+        (ConnectionResetError(), True),
+        (TimeoutError(), True),
+        (asyncpg.exceptions._base.DataError("invalid input for query argument"), False),
+        (asyncpg.exceptions.UniqueViolationError("duplicate"), False),
+        (asyncpg.exceptions.QueryCanceledError("statement timeout"), False),
+    ],
+)
+def test_a_connection_that_raised_a_driver_error_is_not_pooled_again(
+    error: Exception, broken: bool
+) -> None:
+    assert connection_broken(error) is broken
 
 
 def test_incidents_are_logged_once_per_interval_with_a_count(
