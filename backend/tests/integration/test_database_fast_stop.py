@@ -24,7 +24,7 @@ import pytest
 import uvicorn
 
 from carevault.auth.models import Role
-from carevault.auth.scopes import EVERY_SCOPE
+from carevault.auth.scopes import ROLE_SCOPES
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from tests.support.http import ApiContext, running_api
@@ -103,7 +103,8 @@ async def _token_clients(api: ApiContext, base_url: str) -> list[TokenClient]:
         for _ in range(CLIENTS):
             note = await create_note(signed_in, place.client_ids[0])
             created = await signed_in.post(
-                "/auth/tokens", json={"name": "fast stop", "scopes": list(EVERY_SCOPE)}
+                "/auth/tokens",
+                json={"name": "fast stop", "scopes": sorted(ROLE_SCOPES[Role.CLINICIAN])},
             )
             assert created.status_code == 201, created.text
             http = httpx.AsyncClient(
