@@ -14,7 +14,13 @@ from datetime import UTC, datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from carevault.audit.checkpoints import CheckpointError, CheckpointStore, write_checkpoint
+from carevault.audit.checkpoints import (
+    CheckpointError,
+    CheckpointGap,
+    CheckpointStore,
+    coverage_grace_seconds,
+    write_checkpoint,
+)
 from carevault.audit.sealing import (
     NO_AUDIT_KEY,
     SEALER_LOCK,
@@ -94,7 +100,7 @@ class AuditSealer:
         lag = self.status.lag
         try:
             async with self.engine.connect() as connection:
-                lag = await measure_lag(connection)
+                lag = await measure_lag(connection, key)
         except Exception as exc:
             error = error or f"lag unknown: {type(exc).__name__}"
         self.status = replace(
@@ -132,10 +138,19 @@ class AuditSealer:
                         self._next_checkpoint_check = loop.time() + self.checkpoint_interval - age
                         self.status = replace(self.status, last_checkpoint_at=latest.created_at)
                         return
-                written = await write_checkpoint(connection, self.store, key)
+                written = await write_checkpoint(
+                    connection,
+                    self.store,
+                    key,
+                    grace_seconds=coverage_grace_seconds(self.checkpoint_interval),
+                )
             self.status = replace(
                 self.status, last_checkpoint_at=written.created_at, checkpoint_error=None
             )
+        except CheckpointGap as exc:
+            # Never a new chain over sealed history without an operator: said once per try.
+            log.error("audit checkpoint store refused, no new checkpoint chain: %s", exc)
+            self.status = replace(self.status, checkpoint_error=str(exc))
         except CheckpointError as exc:
             log.error("audit checkpoint refused: %s", exc)
             self.status = replace(self.status, checkpoint_error=str(exc))

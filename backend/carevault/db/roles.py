@@ -4,7 +4,9 @@ The owner (CAREVAULT_MIGRATION_DATABASE_URL) owns every table. After migrating, 
 or updates the runtime role, the user named in CAREVAULT_DATABASE_URL: no DDL, no TRUNCATE
 (except on the readiness scratch table `health_space_probe`, which never holds a committed
 row), ordinary SELECT/INSERT/UPDATE/DELETE on application tables, and only SELECT and INSERT
-on the audit tables (every table whose name starts with `audit_`). Only a table's owner can
+on the audit tables (every table whose name starts with `audit_`) and on the history tables
+(HISTORY_TABLES: the versions a note had before each amendment), which the app only appends
+to. Only a table's owner can
 ALTER it or disable its triggers, so the runtime role cannot switch off the trigger that
 keeps `audit_events` append-only, nor delete or rewrite events.
 
@@ -19,6 +21,9 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 AUDIT_TABLE_PREFIX = "audit_"
+# Append-only history the app never updates or deletes (rows go only with their parent, by
+# ON DELETE CASCADE, which runs with the table owner's privileges).
+HISTORY_TABLES = ("session_versions",)
 # Read by `carevault serve` to check the schema revision; never written at runtime.
 READ_ONLY_TABLES = ("alembic_version",)
 # Emptied (in a rolled-back subtransaction) by readiness to make its probe allocate space.
@@ -146,7 +151,7 @@ async def _grant(connection: AsyncConnection, name: str) -> None:
         await _execute_formatted(connection, "REVOKE CREATE ON SCHEMA %I FROM PUBLIC", schema)
     for table in await _table_names(connection):
         await _execute_formatted(connection, "REVOKE ALL ON TABLE %I FROM %I", table, name)
-        if table.startswith(AUDIT_TABLE_PREFIX):
+        if table.startswith(AUDIT_TABLE_PREFIX) or table in HISTORY_TABLES:
             privileges = "SELECT, INSERT"
         elif table in READ_ONLY_TABLES:
             privileges = "SELECT"
@@ -202,6 +207,16 @@ async def audit_privilege_problems(runtime_engine: AsyncEngine) -> list[str]:
                 if await _scalar(
                     connection,
                     "SELECT has_table_privilege(current_user, :table, :privilege)",
+                    table=table,
+                    privilege=privilege,
+                ):
+                    problems.append(f"{role.current_user} has {privilege} on {table}")
+        for table in HISTORY_TABLES:
+            for privilege in ("UPDATE", "DELETE", "TRUNCATE"):
+                if await _scalar(
+                    connection,
+                    "SELECT to_regclass(:table) IS NOT NULL "
+                    "AND has_table_privilege(current_user, :table, :privilege)",
                     table=table,
                     privilege=privilege,
                 ):

@@ -144,12 +144,13 @@ async def test_a_chain_sealed_in_format_1_then_in_format_2_verifies(
     store = FileStore(tmp_path / "checkpoints.jsonl")
     async with engine.begin() as connection:
         await write_checkpoint(connection, store, KEY)
+    events.append(await last_event(engine))  # the checkpoint's own `audit.checkpoint` event
     for seal_format in (FORMAT_TEXT, FORMAT_BINARY):
         events.append(await add_event(engine, workspace))
         await seal(engine, seal_format)
     report = await check(engine, store, since_checkpoint=True)
-    # The heads' own seals (3 + 1 events) and the two after them.
-    assert problems(report) == [] and report.incremental and report.events == 4 + 2
+    # The heads' own seals (3 + 1 events) and the three after them.
+    assert problems(report) == [] and report.incremental and report.events == 4 + 3
     report = await check(engine, store)
     assert problems(report) == [] and report.events == len(events)
 
@@ -276,22 +277,33 @@ async def test_changing_the_id_of_a_format_2_event_is_named(engine: AsyncEngine)
     assert problems(await check(engine)) == [
         f"BROKEN: workspace {workspace}: event {ids[1]} deleted (sealed in seal 1)",
         f"BROKEN: events {ids[1] + 1000} were never sealed although the sealer has passed them "
-        "(inserted behind its back)",
+        "(inserted behind its back, or their seal does not verify)",
     ]
 
 
+async def last_event(engine: AsyncEngine) -> int:
+    async with engine.connect() as connection:
+        return int(await connection.scalar(text("SELECT max(id) FROM audit_events")))
+
+
 async def seal_row(engine: AsyncEngine, workspace: uuid.UUID) -> tuple[int, int]:
+    first, last, _ = await seal_row_and_id(engine, workspace)
+    return first, last
+
+
+async def seal_row_and_id(engine: AsyncEngine, workspace: uuid.UUID) -> tuple[int, int, int]:
+    """The first and last event of the chain's seal 1, and the seal's id."""
     async with engine.connect() as connection:
         row = (
             await connection.execute(
                 text(
-                    "SELECT event_ids[1] AS first, event_ids[cardinality(event_ids)] AS last "
-                    "FROM audit_seals WHERE workspace_id = :w AND seq = 1"
+                    "SELECT event_ids[1] AS first, event_ids[cardinality(event_ids)] AS last, "
+                    "id FROM audit_seals WHERE workspace_id = :w AND seq = 1"
                 ),
                 {"w": workspace},
             )
         ).one()
-    return int(row.first), int(row.last)
+    return int(row.first), int(row.last), int(row.id)
 
 
 @pytest.mark.parametrize(("sealed_in", "marked"), [(2, 1), (1, 2), (2, 3)])
@@ -318,7 +330,7 @@ async def test_a_format_2_seal_rewritten_as_format_1_does_not_verify(engine: Asy
     workspace = uuid.uuid4()
     ids = [await add_event(engine, workspace) for _ in range(2)]
     await seal(engine)
-    first, last = await seal_row(engine, workspace)
+    first, last, seal_id = await seal_row_and_id(engine, workspace)
     connection = await asyncpg.connect(dsn(engine))
     try:
         await connection.execute("SET session_replication_role = replica")
@@ -329,8 +341,8 @@ async def test_a_format_2_seal_rewritten_as_format_1_does_not_verify(engine: Asy
     finally:
         await connection.close()
     assert problems(await check(engine)) == [
-        f"BROKEN: workspace {workspace}: seal 1 (events {first}-{last}) does not verify under "
-        "the audit key (chain rewritten or seal altered)"
+        f"BROKEN: workspace {workspace}: seal 1 (id {seal_id}, events {first}-{last}): MAC does "
+        "not verify under the audit key (forged, rewritten or altered); not trusted"
     ]
 
 
@@ -349,11 +361,11 @@ async def test_the_rest_of_a_format_2_seal_is_covered_by_its_mac(
     for _ in range(2):
         await add_event(engine, workspace)
     await seal(engine)
-    first, last = await seal_row(engine, workspace)
+    first, last, seal_id = await seal_row_and_id(engine, workspace)
     await superuser(engine, f"UPDATE audit_seals SET {change}")
     assert problems(await check(engine)) == [
-        f"BROKEN: workspace {workspace}: seal 1 (events {first}-{last}) does not verify under "
-        "the audit key (chain rewritten or seal altered)"
+        f"BROKEN: workspace {workspace}: seal 1 (id {seal_id}, events {first}-{last}): MAC does "
+        "not verify under the audit key (forged, rewritten or altered); not trusted"
     ]
 
 
@@ -472,5 +484,6 @@ async def test_an_incremental_verify_reads_no_round_the_checkpoint_already_cover
 
     monkeypatch.setattr(verify_module, "_check_batch", recording)
     report = await check(engine, store, since_checkpoint=True)
-    assert problems(report) == [] and report.events == 1 + 1 + 1 + 1
+    # The heads' seals, the two events after them, and the checkpoint's own event.
+    assert problems(report) == [] and report.events == 1 + 1 + 1 + 1 + 1
     assert read and all(end <= low or high <= start for start, end in read for low, high in skipped)
