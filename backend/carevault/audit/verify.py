@@ -466,9 +466,9 @@ def _check_mac(
         if seal["key_id"] != fingerprint:
             report.add(
                 "BROKEN",
-                f"{name}: seal {seq} was made under another audit key "
-                f"(key id {bytes(seal['key_id'] or b'').hex()}, the ring's is "
-                f"{fingerprint.hex()})",
+                f"{name}: seal {seq} (id {seal['id']}, {events}) was made under another audit "
+                f"key (key id {bytes(seal['key_id'] or b'').hex()}, the ring's is "
+                f"{fingerprint.hex()}): MAC does not verify; not trusted",
             )
         else:
             report.add(

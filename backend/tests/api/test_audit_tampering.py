@@ -60,7 +60,7 @@ def latest_checkpoint(path: Path) -> Checkpoint:
 async def seals(api: ApiContext, workspace: uuid.UUID) -> list[asyncpg.Record]:
     return await sql(
         api,
-        "SELECT seq, event_ids, total, prev_mac, mac FROM audit_seals WHERE workspace_id = $1 "
+        "SELECT id, seq, event_ids, total, prev_mac, mac FROM audit_seals WHERE workspace_id = $1 "
         "ORDER BY seq",
         workspace,
     )
@@ -260,11 +260,13 @@ async def test_seals_made_under_another_audit_key_are_named(audit_api: ApiContex
         await engine.dispose()
     messages = [str(finding) for finding in report.findings]
     assert not report.ok
-    for seq in (1, 2):
+    for seal in await seals(audit_api, workspace):
+        ids = ids_of(seal)
         assert (
-            f"BROKEN: workspace {workspace}: seal {seq} was made under another audit key "
-            f"(key id {bytes(sealed_with[0]['key_id']).hex()}, the ring's is "
-            f"{key_id(other).hex()})" in messages
+            f"BROKEN: workspace {workspace}: seal {seal['seq']} (id {seal['id']}, events "
+            f"{ids[0]}-{ids[-1]}) was made under another audit key (key id "
+            f"{bytes(sealed_with[0]['key_id']).hex()}, the ring's is {key_id(other).hex()}): "
+            "MAC does not verify; not trusted" in messages
         )
     assert (
         f"BROKEN: the checkpoint of {latest.created_at.isoformat()} does not verify under the "
