@@ -4,9 +4,9 @@ The owner (CAREVAULT_MIGRATION_DATABASE_URL) owns every table. After migrating, 
 or updates the runtime role, the user named in CAREVAULT_DATABASE_URL: no DDL, no TRUNCATE
 (except on the readiness scratch table `health_space_probe`, which never holds a committed
 row), ordinary SELECT/INSERT/UPDATE/DELETE on application tables, and only SELECT and INSERT
-on the audit tables (every table whose name starts with `audit_`) and on the history tables
-(HISTORY_TABLES: the versions a note had before each amendment), which the app only appends
-to. Only a table's owner can
+on the audit tables (every table whose name starts with `audit_`); on the history tables
+(HISTORY_TABLES: the versions a note had before each amendment) SELECT, INSERT and UPDATE of
+their encrypted columns only (for `reencrypt`), never DELETE. Only a table's owner can
 ALTER it or disable its triggers, so the runtime role cannot switch off the trigger that
 keeps `audit_events` append-only, nor delete or rewrite events.
 
@@ -21,9 +21,13 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 AUDIT_TABLE_PREFIX = "audit_"
-# Append-only history the app never updates or deletes (rows go only with their parent, by
-# ON DELETE CASCADE, which runs with the table owner's privileges).
-HISTORY_TABLES = ("session_versions",)
+# History the app only appends to: no DELETE or TRUNCATE (rows go only with their parent, by
+# ON DELETE CASCADE, which runs with the table owner's privileges), and UPDATE of nothing but
+# the encrypted columns, which `reencrypt` rewrites in place under the active key (each value
+# is bound to its row and column, so no other row's value can be moved there).
+HISTORY_TABLES: dict[str, tuple[str, ...]] = {
+    "session_versions": ("subjective", "objective", "assessment", "plan"),
+}
 # Read by `carevault serve` to check the schema revision; never written at runtime.
 READ_ONLY_TABLES = ("alembic_version",)
 # Emptied (in a rolled-back subtransaction) by readiness to make its probe allocate space.
@@ -151,7 +155,10 @@ async def _grant(connection: AsyncConnection, name: str) -> None:
         await _execute_formatted(connection, "REVOKE CREATE ON SCHEMA %I FROM PUBLIC", schema)
     for table in await _table_names(connection):
         await _execute_formatted(connection, "REVOKE ALL ON TABLE %I FROM %I", table, name)
-        if table.startswith(AUDIT_TABLE_PREFIX) or table in HISTORY_TABLES:
+        if table in HISTORY_TABLES:
+            columns = ", ".join(f'"{column}"' for column in HISTORY_TABLES[table])
+            privileges = f"SELECT, INSERT, UPDATE ({columns})"
+        elif table.startswith(AUDIT_TABLE_PREFIX):
             privileges = "SELECT, INSERT"
         elif table in READ_ONLY_TABLES:
             privileges = "SELECT"

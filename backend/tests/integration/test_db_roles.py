@@ -13,7 +13,9 @@ from sqlalchemy import make_url
 
 from carevault.auth.models import Role
 from carevault.crypto import KeyRing
+from carevault.db.roles import HISTORY_TABLES
 from carevault.health import service as health
+from carevault.lifecycle.reencrypt import encrypted_tables
 from tests.support.cli import invoke
 from tests.support.db import PgServer, admin_execute
 from tests.support.http import running_api
@@ -83,6 +85,12 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
     connection = await asyncpg.connect(dsn(runtime_url))
     try:
         assert await connection.fetchval("SELECT current_user") == role
+        # `reencrypt` (run as this role) rewrites a note version's encrypted columns in place.
+        await connection.execute(
+            "SELECT 1 FROM session_versions FOR UPDATE SKIP LOCKED; UPDATE session_versions "
+            "SET subjective = subjective, objective = objective, assessment = assessment, "
+            "plan = plan"
+        )
         assert await connection.fetchval("SELECT count(*) FROM audit_events") >= 2
         for statement in (
             "ALTER TABLE audit_events DISABLE TRIGGER ALL",
@@ -96,6 +104,12 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
             "TRUNCATE health_probes",
             "ALTER TABLE clients ADD COLUMN sneaky int",
             "UPDATE alembic_version SET version_num = '0001'",
+            # The history of note versions is append-only for the app (issue 23).
+            "DELETE FROM session_versions",
+            "UPDATE session_versions SET version = 0",
+            "TRUNCATE session_versions",
+            "DELETE FROM audit_seals",
+            "UPDATE audit_seals SET seq = 0",
         ):
             with pytest.raises(asyncpg.InsufficientPrivilegeError):
                 await connection.execute(statement)
@@ -110,6 +124,13 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
     finally:
         await owner_connection.close()
     assert owner_of != role
+
+
+def test_history_tables_grant_update_of_exactly_their_encrypted_columns() -> None:
+    """What `reencrypt` rewrites (carevault.lifecycle.reencrypt.encrypted_tables)."""
+    encrypted = {table.name: tuple(c.name for c in table.columns) for table in encrypted_tables()}
+    for table, columns in HISTORY_TABLES.items():
+        assert columns == encrypted[table]
 
 
 def production_env(monkeypatch: pytest.MonkeyPatch) -> None:
