@@ -10,13 +10,12 @@ Stores (CAREVAULT_AUDIT_CHECKPOINT_URL):
 - s3://bucket/prefix: one object per checkpoint, under object lock when the bucket has it.
 
 A checkpoint records only heads whose MAC verifies (a seal someone inserted without the key
-is never blessed). Each checkpoint written is also recorded in the audit trail itself: an
-`audit.checkpoint` event (no workspace) whose details hold the checkpoint's time and digest
-and an HMAC over them under the audit key. So the database remembers the newest checkpoint
-the store must hold, and a store that was emptied, replaced or rewound is noticed: the app
-refuses to continue or restart a chain over it (CheckpointGap), and `verify` reports it,
-until an operator starts a new chain on purpose (`carevault audit checkpoint
---start-new-chain`).
+is never blessed). Each checkpoint written is also recorded in the database, in the
+append-only table audit_checkpoints: its time and digest, and an HMAC over them under the
+audit key. So the database remembers the newest checkpoint the store must hold, and a store
+that was emptied, replaced or rewound is noticed: the app refuses to continue or restart a
+chain over it (CheckpointGap), and `verify` reports it, until an operator starts a new chain
+on purpose (`carevault audit checkpoint --start-new-chain`).
 """
 
 from __future__ import annotations
@@ -58,7 +57,6 @@ class CheckpointGap(CheckpointError):
 
 
 START_NEW_CHAIN = "carevault audit checkpoint --start-new-chain"
-CHECKPOINT_ACTION = "audit.checkpoint"
 RECORD_DOMAIN = b"carevault.audit.checkpoint-written/1\x00"
 
 
@@ -300,37 +298,33 @@ async def chain_heads(connection: AsyncConnection, audit_key: bytes) -> tuple[st
 
 @dataclass(frozen=True)
 class RecordedCheckpoint:
-    """An `audit.checkpoint` event: a checkpoint the app wrote to the store."""
+    """A row of audit_checkpoints: a checkpoint the app wrote to the store."""
 
-    event_id: int
+    record_id: int
     created_at: datetime
-    digest: str
+    digest: bytes
 
 
-def _record_mac(audit_key: bytes, database: str, created_at: str, digest: str) -> str:
-    message = json.dumps([database, created_at, digest], separators=(",", ":")).encode()
-    return hmac.digest(audit_key, RECORD_DOMAIN + message, "sha256").hex()
+def _record_mac(audit_key: bytes, database: str, created_at: datetime, digest: bytes) -> bytes:
+    message = b"\x00".join(
+        (database.encode(), created_at.astimezone(UTC).isoformat().encode(), digest)
+    )
+    return hmac.digest(audit_key, RECORD_DOMAIN + message, "sha256")
 
 
 async def record_written(
     connection: AsyncConnection, audit_key: bytes, checkpoint: Checkpoint
 ) -> None:
-    """Append the `audit.checkpoint` event of a checkpoint just written to the store (in the
-    caller's transaction: if it is not committed, the store merely holds one more)."""
-    created_at = checkpoint.created_at.isoformat()
-    digest = checkpoint.digest()
-    details = {
-        "database": checkpoint.database,
-        "created_at": created_at,
-        "digest": digest,
-        "mac": _record_mac(audit_key, checkpoint.database, created_at, digest),
-    }
+    """Record a checkpoint just written to the store in audit_checkpoints (in the caller's
+    transaction: if it is not committed, the store merely holds one more)."""
+    digest = bytes.fromhex(checkpoint.digest())
     await connection.execute(
-        text(
-            "INSERT INTO audit_events (workspace_id, action, resource_type, details) "
-            "VALUES (NULL, :action, 'audit_checkpoint', CAST(:details AS jsonb))"
-        ),
-        {"action": CHECKPOINT_ACTION, "details": json.dumps(details)},
+        text("INSERT INTO audit_checkpoints (created_at, digest, mac) VALUES (:at, :d, :m)"),
+        {
+            "at": checkpoint.created_at,
+            "d": digest,
+            "m": _record_mac(audit_key, checkpoint.database, checkpoint.created_at, digest),
+        },
     )
 
 
@@ -340,45 +334,28 @@ RECORDED_PAGE = 50
 async def latest_recorded(
     connection: AsyncConnection, audit_key: bytes, database: str
 ) -> RecordedCheckpoint | None:
-    """The newest `audit.checkpoint` event whose MAC verifies, for this database. Events
-    anyone could INSERT with made-up details do not verify and are passed over. Reads the
-    events without a workspace backwards (index on workspace_id, id)."""
+    """The newest row of audit_checkpoints whose MAC verifies. Rows anyone could INSERT
+    without the key do not verify and are passed over."""
     below: int | None = None
     while True:
         rows = (
             await connection.execute(
                 text(
-                    "SELECT id, action, details FROM audit_events WHERE workspace_id IS NULL "
-                    "AND (CAST(:below AS bigint) IS NULL OR id < :below) "
+                    "SELECT id, created_at, digest, mac FROM audit_checkpoints "
+                    "WHERE CAST(:below AS bigint) IS NULL OR id < :below "
                     "ORDER BY id DESC LIMIT :n"
                 ),
                 {"below": below, "n": RECORDED_PAGE},
             )
         ).all()
         for row in rows:
-            if row.action != CHECKPOINT_ACTION or not isinstance(row.details, dict):
-                continue
-            found = _recorded(audit_key, database, int(row.id), row.details)
-            if found is not None:
-                return found
+            digest = bytes(row.digest)
+            expected = _record_mac(audit_key, database, row.created_at, digest)
+            if hmac.compare_digest(expected, bytes(row.mac)):
+                return RecordedCheckpoint(int(row.id), row.created_at, digest)
         if len(rows) < RECORDED_PAGE:
             return None
         below = int(rows[-1].id)
-
-
-def _recorded(
-    audit_key: bytes, database: str, event_id: int, details: dict[str, Any]
-) -> RecordedCheckpoint | None:
-    try:
-        created_at, digest = str(details["created_at"]), str(details["digest"])
-        expected = _record_mac(audit_key, database, created_at, digest)
-        if details.get("database") != database or not hmac.compare_digest(
-            expected, str(details["mac"])
-        ):
-            return None
-        return RecordedCheckpoint(event_id, datetime.fromisoformat(created_at), digest)
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 def store_gap(
@@ -393,14 +370,14 @@ def store_gap(
     if latest is None:
         return (
             f"the checkpoint store {description} holds no checkpoint for this database, but "
-            f"the audit trail records one written at {when} (event {recorded.event_id}): the "
-            "store was emptied or replaced"
+            f"the database records one written at {when} (audit_checkpoints id "
+            f"{recorded.record_id}): the store was emptied or replaced"
         )
     if latest.created_at < recorded.created_at:
         return (
             f"the newest checkpoint in {description} ({latest.created_at.isoformat()}) is "
-            f"older than the one the audit trail records ({when}, event {recorded.event_id}): "
-            "the store was rewound or newer checkpoints were removed"
+            f"older than the one the database records ({when}, audit_checkpoints id "
+            f"{recorded.record_id}): the store was rewound or newer checkpoints were removed"
         )
     return None
 

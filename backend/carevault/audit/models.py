@@ -88,3 +88,21 @@ class AuditSeal(Base):
     sealed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     format: Mapped[int] = mapped_column(SmallInteger, server_default=text("1"))
     content_digest: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class AuditCheckpointRecord(Base):
+    """Each checkpoint the app wrote to the store (carevault/audit/checkpoints.py), so that
+    the database remembers the newest one the store must hold. Append-only like the audit
+    tables; `mac` is HMAC-SHA256 under the audit key over the database's name, `created_at`
+    and `digest` (the SHA-256 of the checkpoint's line), so a row inserted without the key
+    does not count."""
+
+    __tablename__ = "audit_checkpoints"
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    digest: Mapped[bytes] = mapped_column(LargeBinary)
+    mac: Mapped[bytes] = mapped_column(LargeBinary)
+    recorded_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

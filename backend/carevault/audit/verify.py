@@ -21,9 +21,9 @@ transaction range count: the sealer's frontier, the set of sealed events and the
 those of verified seals only, as in the sealer itself.
 
 After the seals, the checkpoint store itself: `verify` fails when the store lacks the newest
-checkpoint the audit trail records (an `audit.checkpoint` event, carevault/audit/
-checkpoints.py), or when a verified seal made more than the grace period ago (two
-checkpoint intervals) is not covered by the store's newest checkpoint.
+checkpoint the database records (audit_checkpoints, carevault/audit/checkpoints.py), or
+when a verified seal made more than the grace period ago (two checkpoint intervals) is not
+covered by the store's newest checkpoint.
 
 A full verify replaces the two set queries (events never sealed, events sealed twice) by a
 count when every sealed event has been accounted for (see _SealedSet). Incremental
@@ -66,12 +66,14 @@ from carevault.audit.sealing import (
 )
 
 DIGEST_BYTES = 32
-# (table, trigger) that make the audit tables append-only; see migrations 0001 and 0007.
+# (table, trigger) that make the audit tables append-only; see migrations 0001, 0007, 0017.
 EXPECTED_TRIGGERS = (
     ("audit_events", "audit_events_no_update_delete"),
     ("audit_events", "audit_events_no_truncate"),
     ("audit_seals", "audit_seals_no_update_delete"),
     ("audit_seals", "audit_seals_no_truncate"),
+    ("audit_checkpoints", "audit_checkpoints_no_update_delete"),
+    ("audit_checkpoints", "audit_checkpoints_no_truncate"),
 )
 LISTED = 10  # event ids named per finding before "…"
 
@@ -203,7 +205,8 @@ async def check_triggers(connection: AsyncConnection, report: VerifyReport) -> N
         text(
             "SELECT c.relname AS table_name, t.tgname, t.tgenabled::text AS tgenabled "
             "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-            "WHERE c.relname IN ('audit_events', 'audit_seals') AND NOT t.tgisinternal"
+            "WHERE c.relname IN ('audit_events', 'audit_seals', 'audit_checkpoints') "
+            "AND NOT t.tgisinternal"
         )
     )
     state = {(row.table_name, row.tgname): str(row.tgenabled) for row in rows}

@@ -258,7 +258,7 @@ async def test_a_deleted_checkpoint_file_fails_verify_and_is_not_restarted_silen
     code, output = await verify(audit_api)
     assert code == 1, output
     assert (
-        f"holds no checkpoint for this database, but the audit trail records one written at "
+        f"holds no checkpoint for this database, but the database records one written at "
         f"{newest}" in output
     )
     assert "Every chain is intact." not in output
@@ -285,10 +285,29 @@ async def test_a_checkpoint_file_replaced_by_its_older_lines_fails_verify(
     assert code == 1, output
     assert (
         f"the newest checkpoint in file://{checkpoint_file(audit_api)} ({older}) is older than "
-        f"the one the audit trail records ({newest}" in output
+        f"the one the database records ({newest}" in output
     )
     code, output = await carevault(audit_api, "audit", "checkpoint")
     assert code == 1 and "the store was rewound" in output
+
+
+async def test_a_checkpoint_record_inserted_without_the_key_is_ignored(
+    audit_api: ApiContext,
+) -> None:
+    """The runtime role can INSERT into audit_checkpoints too: a made-up "newer checkpoint"
+    would otherwise make the real store look rewound and stop checkpoints."""
+    await checkpointed_twice(audit_api)
+    await sql(
+        audit_api,
+        "INSERT INTO audit_checkpoints (created_at, digest, mac) "
+        "VALUES (now() + interval '1 day', $1, $2)",
+        secrets.token_bytes(32),
+        secrets.token_bytes(32),
+    )
+    code, output = await carevault(audit_api, "audit", "checkpoint")
+    assert code == 0, output
+    code, output = await verify(audit_api)
+    assert code == 0 and "Every chain is intact." in output
 
 
 async def test_seals_no_checkpoint_covers_fail_verify_after_the_grace_period(

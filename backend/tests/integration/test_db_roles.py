@@ -110,6 +110,7 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
             "TRUNCATE session_versions",
             "DELETE FROM audit_seals",
             "UPDATE audit_seals SET seq = 0",
+            "DELETE FROM audit_checkpoints",
         ):
             with pytest.raises(asyncpg.InsufficientPrivilegeError):
                 await connection.execute(statement)
