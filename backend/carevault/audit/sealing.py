@@ -186,7 +186,6 @@ CHAIN_BELOW_SQL = (
     f"SELECT {SEAL_COLUMNS} FROM audit_seals s "  # noqa: S608
     "WHERE s.workspace_id = :w AND s.seq < :q ORDER BY s.seq DESC LIMIT :n"
 )
-MAX_SEQ = 2**63 - 1
 # The first sequence number after :n that no row of chain :w holds (rows that do not verify
 # included: the unique constraint counts them too).
 NEXT_FREE_SEQ_SQL = """

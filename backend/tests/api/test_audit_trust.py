@@ -186,6 +186,38 @@ async def test_a_forged_seal_with_the_real_key_id_over_real_events_blames_no_eve
     ]
 
 
+async def test_forged_seals_holding_the_next_and_the_last_sequence_numbers_stall_nothing(
+    audit_api: ApiContext,
+) -> None:
+    """Rows at seq head+1 and at the largest bigint of a real chain: the next genuine seal
+    takes the first free number after its genuine head (head+2), never max + 1."""
+    workspace = await produce_events(audit_api, 2)
+    assert (await carevault(audit_api, "audit", "seal"))[0] == 0
+    (genuine,) = await seals_of(audit_api, workspace)
+    async with insert_only_role(audit_api) as attacker:
+        for seq in (2, 2**63 - 1):
+            await attacker.execute(
+                "INSERT INTO audit_seals (workspace_id, seq, event_ids, digests, total, "
+                "prev_mac, mac, key_id, txid_from, txid_to, format) VALUES ($1, $2, '{}', '', "
+                "0, $3, $4, $5, 0, 1, 2)",
+                workspace,
+                seq,
+                genuine["mac"],
+                secrets.token_bytes(32),
+                ring_key_id(audit_api),
+            )
+    await more_events(audit_api, workspace)
+    code, output = await carevault(audit_api, "audit", "seal")
+    assert code == 0, output
+    assert set(await event_ids(audit_api, workspace)) <= await sealed(audit_api)
+    chain = await seals_of(audit_api, workspace)
+    assert [row["seq"] for row in chain] == [1, 2, 3, 2**63 - 1]
+    assert chain[2]["prev_mac"] == genuine["mac"]
+    code, output = await verify(audit_api)
+    assert code == 1 and "2 problem(s) found." in output, output
+    assert output.count("MAC does not verify") == 2
+
+
 def metrics_client(api: ApiContext) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         transport=httpx.ASGITransport(app=api.app),
