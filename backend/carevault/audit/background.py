@@ -19,13 +19,13 @@ from carevault.audit.checkpoints import (
     CheckpointGap,
     CheckpointStore,
     coverage_grace_seconds,
+    measure_trail,
     write_checkpoint,
 )
 from carevault.audit.sealing import (
     NO_AUDIT_KEY,
     SEALER_LOCK,
     Lag,
-    measure_lag,
     seal_round,
 )
 
@@ -100,7 +100,7 @@ class AuditSealer:
         lag = self.status.lag
         try:
             async with self.engine.connect() as connection:
-                lag = await measure_lag(connection, key)
+                lag = await measure_trail(connection, key)
         except Exception as exc:
             error = error or f"lag unknown: {type(exc).__name__}"
         self.status = replace(

@@ -26,6 +26,7 @@ import hmac
 import json
 import os
 import secrets
+import struct
 import uuid
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -36,7 +37,15 @@ from urllib.parse import unquote, urlsplit
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from carevault.audit.sealing import SEAL_COLUMNS, key_id, verified_format, verified_heads
+from carevault.audit.sealing import (
+    SEAL_COLUMNS,
+    UNTRUSTED_LISTED,
+    Lag,
+    key_id,
+    measure_lag,
+    verified_format,
+    verified_heads,
+)
 
 if TYPE_CHECKING:
     from carevault.config import Settings
@@ -297,33 +306,100 @@ async def chain_heads(connection: AsyncConnection, audit_key: bytes) -> tuple[st
 
 
 @dataclass(frozen=True)
+class SealCensus:
+    """How far the checkpoint writer has checked every seal's MAC, and what did not verify."""
+
+    checked_to: int = 0  # the highest audit_seals.id checked
+    untrusted: int = 0  # seals with id <= checked_to whose MAC does not verify
+    untrusted_ids: tuple[int, ...] = ()  # the newest of them
+
+
+@dataclass(frozen=True)
 class RecordedCheckpoint:
     """A row of audit_checkpoints: a checkpoint the app wrote to the store."""
 
     record_id: int
     created_at: datetime
     digest: bytes
+    census: SealCensus
 
 
-def _record_mac(audit_key: bytes, database: str, created_at: datetime, digest: bytes) -> bytes:
-    message = b"\x00".join(
-        (database.encode(), created_at.astimezone(UTC).isoformat().encode(), digest)
+def _record_mac(
+    audit_key: bytes, database: str, created_at: datetime, digest: bytes, census: SealCensus
+) -> bytes:
+    message = b"".join(
+        (
+            database.encode(),
+            b"\x00",
+            created_at.astimezone(UTC).isoformat().encode(),
+            b"\x00",
+            digest,
+            struct.pack(
+                f">qqI{len(census.untrusted_ids)}q",
+                census.checked_to,
+                census.untrusted,
+                len(census.untrusted_ids),
+                *census.untrusted_ids,
+            ),
+        )
     )
     return hmac.digest(audit_key, RECORD_DOMAIN + message, "sha256")
 
 
+CENSUS_PAGE = 500
+CENSUS_MAX = 100_000  # seals checked per checkpoint at most (a first run over a long trail)
+
+
+async def take_census(
+    connection: AsyncConnection, audit_key: bytes, previous: SealCensus
+) -> SealCensus:
+    """Check the MAC of every seal added since `previous` (at most CENSUS_MAX of them)."""
+    checked_to, untrusted, ids = (
+        previous.checked_to,
+        previous.untrusted,
+        list(previous.untrusted_ids),
+    )
+    checked = 0
+    while checked < CENSUS_MAX:
+        rows = (
+            await connection.execute(
+                text(
+                    f"SELECT {SEAL_COLUMNS} FROM audit_seals s "  # noqa: S608 (constants only)
+                    "WHERE s.id > :after ORDER BY s.id LIMIT :n"
+                ),
+                {"after": checked_to, "n": CENSUS_PAGE},
+            )
+        ).all()
+        for row in rows:
+            if verified_format(audit_key, row._mapping) is None:
+                untrusted += 1
+                ids.insert(0, int(row.id))
+            checked_to = int(row.id)
+        checked += len(rows)
+        if len(rows) < CENSUS_PAGE:
+            break
+    return SealCensus(checked_to, untrusted, tuple(ids[:UNTRUSTED_LISTED]))
+
+
 async def record_written(
-    connection: AsyncConnection, audit_key: bytes, checkpoint: Checkpoint
+    connection: AsyncConnection, audit_key: bytes, checkpoint: Checkpoint, census: SealCensus
 ) -> None:
     """Record a checkpoint just written to the store in audit_checkpoints (in the caller's
     transaction: if it is not committed, the store merely holds one more)."""
     digest = bytes.fromhex(checkpoint.digest())
+    mac = _record_mac(audit_key, checkpoint.database, checkpoint.created_at, digest, census)
     await connection.execute(
-        text("INSERT INTO audit_checkpoints (created_at, digest, mac) VALUES (:at, :d, :m)"),
+        text(
+            "INSERT INTO audit_checkpoints (created_at, digest, seals_checked_to, "
+            "untrusted_seals, untrusted_seal_ids, mac) VALUES (:at, :d, :to, :n, :ids, :m)"
+        ),
         {
             "at": checkpoint.created_at,
             "d": digest,
-            "m": _record_mac(audit_key, checkpoint.database, checkpoint.created_at, digest),
+            "to": census.checked_to,
+            "n": census.untrusted,
+            "ids": list(census.untrusted_ids),
+            "m": mac,
         },
     )
 
@@ -341,7 +417,8 @@ async def latest_recorded(
         rows = (
             await connection.execute(
                 text(
-                    "SELECT id, created_at, digest, mac FROM audit_checkpoints "
+                    "SELECT id, created_at, digest, seals_checked_to, untrusted_seals, "
+                    "untrusted_seal_ids, mac FROM audit_checkpoints "
                     "WHERE CAST(:below AS bigint) IS NULL OR id < :below "
                     "ORDER BY id DESC LIMIT :n"
                 ),
@@ -350,12 +427,42 @@ async def latest_recorded(
         ).all()
         for row in rows:
             digest = bytes(row.digest)
-            expected = _record_mac(audit_key, database, row.created_at, digest)
+            try:
+                census = SealCensus(
+                    int(row.seals_checked_to),
+                    int(row.untrusted_seals),
+                    tuple(int(i) for i in row.untrusted_seal_ids),
+                )
+                expected = _record_mac(audit_key, database, row.created_at, digest, census)
+            except (TypeError, ValueError, struct.error):
+                continue
             if hmac.compare_digest(expected, bytes(row.mac)):
-                return RecordedCheckpoint(int(row.id), row.created_at, digest)
+                return RecordedCheckpoint(int(row.id), row.created_at, digest, census)
         if len(rows) < RECORDED_PAGE:
             return None
         below = int(rows[-1].id)
+
+
+async def measure_trail(connection: AsyncConnection, audit_key: bytes | None) -> Lag:
+    """The sealing lag (measure_lag), with every seal known not to verify: those the
+    checkpoint writer found (its latest record) and those past the frontier it has not
+    checked yet."""
+    lag = await measure_lag(connection, audit_key)
+    if audit_key is None:
+        return lag
+    database = str(await connection.scalar(text("SELECT current_database()")))
+    recorded = await latest_recorded(connection, audit_key, database)
+    if recorded is None:
+        return lag
+    census = recorded.census
+    newer = [i for i in lag.untrusted_seal_ids if i > census.checked_to]
+    # The lag's list is capped: past the cap, count its seals as not yet checked.
+    beyond = max(0, lag.untrusted_seals - len(lag.untrusted_seal_ids))
+    return replace(
+        lag,
+        untrusted_seals=census.untrusted + len(newer) + beyond,
+        untrusted_seal_ids=tuple([*newer, *census.untrusted_ids][:UNTRUSTED_LISTED]),
+    )
 
 
 def store_gap(
@@ -449,9 +556,8 @@ async def write_checkpoint(
     is refused, never blessed by a newer checkpoint."""
     database, heads = await chain_heads(connection, audit_key)
     previous = await asyncio.to_thread(store.latest, database)
-    gap = store_gap(
-        previous, await latest_recorded(connection, audit_key, database), store.description
-    )
+    recorded = await latest_recorded(connection, audit_key, database)
+    gap = store_gap(previous, recorded, store.description)
     if gap is None and previous is None and grace_seconds is not None:
         gap = await unchecked_history(connection, audit_key, store.description, grace_seconds)
     if gap is not None and not start_new_chain:
@@ -482,6 +588,9 @@ async def write_checkpoint(
         signature=b"",
     )
     checkpoint = replace(unsigned, signature=_sign(audit_key, unsigned.body()))
+    census = await take_census(
+        connection, audit_key, recorded.census if recorded is not None else SealCensus()
+    )
     await asyncio.to_thread(store.append, checkpoint)
-    await record_written(connection, audit_key, checkpoint)
+    await record_written(connection, audit_key, checkpoint, census)
     return checkpoint

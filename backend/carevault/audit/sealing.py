@@ -322,8 +322,8 @@ def untrusted_seals_message(count: int, ids: Sequence[int]) -> str:
     shown = ", ".join(str(i) for i in ids)
     more = f" and {count - len(ids)} more" if count > len(ids) else ""
     return (
-        f"{count} audit seal(s) past the frontier do not verify under the audit key (ids "
-        f"{shown}{more}): MAC does not verify, not trusted; run `carevault audit verify`"
+        f"{count} audit seal(s) do not verify under the audit key (ids {shown}{more}): MAC "
+        "does not verify, not trusted; run `carevault audit verify`"
     )
 
 

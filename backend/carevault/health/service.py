@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from carevault.api.failures import STORAGE_FULL, TIMEOUT, classify, sqlstate_of
 from carevault.api.state import AppState
-from carevault.audit.sealing import NO_AUDIT_KEY, measure_lag, untrusted_seals_message
+from carevault.audit.checkpoints import measure_trail
+from carevault.audit.sealing import NO_AUDIT_KEY, untrusted_seals_message
 from carevault.crypto import PhiBackend, current_cipher
 from carevault.db.migrate import current_revision, head_revision
 from carevault.health.schemas import (
@@ -212,11 +213,12 @@ async def check_audit(state: AppState, database_reachable: bool) -> AuditReadine
         try:
             async with asyncio.timeout(DATABASE_CHECK_TIMEOUT_SECONDS):
                 async with state.engine.connect() as connection:
-                    lag = await measure_lag(connection, audit_key)
+                    lag = await measure_trail(connection, audit_key)
         except Exception as exc:  # reported, not raised
             error = error or f"lag unknown: {type(exc).__name__}"
     if lag is not None and lag.untrusted_seals:
-        # Rows someone inserted into audit_seals without the key: never followed, but named.
+        # Rows someone inserted into audit_seals without the key (past the frontier, or found
+        # by the checkpoint writer): never followed, but named.
         error = error or untrusted_seals_message(lag.untrusted_seals, lag.untrusted_seal_ids)
     return AuditReadiness(
         sealer_running=bool(status and status.running),

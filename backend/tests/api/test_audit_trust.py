@@ -195,7 +195,7 @@ async def test_forged_seals_holding_the_next_and_the_last_sequence_numbers_stall
     assert (await carevault(audit_api, "audit", "seal"))[0] == 0
     (genuine,) = await seals_of(audit_api, workspace)
     async with insert_only_role(audit_api) as attacker:
-        for seq in (2, 2**63 - 1):
+        for seq in (2, 2**63 - 1):  # behind the frontier (txid_to 1)
             await attacker.execute(
                 "INSERT INTO audit_seals (workspace_id, seq, event_ids, digests, total, "
                 "prev_mac, mac, key_id, txid_from, txid_to, format) VALUES ($1, $2, '{}', '', "
@@ -216,6 +216,16 @@ async def test_forged_seals_holding_the_next_and_the_last_sequence_numbers_stall
     code, output = await verify(audit_api)
     assert code == 1 and "2 problem(s) found." in output, output
     assert output.count("MAC does not verify") == 2
+
+    # Behind the frontier, they are found by the checkpoint writer, which checks every new
+    # seal's MAC and records what it found: readiness reports them from then on.
+    forged = [row["id"] for row in chain if row["seq"] in (2, 2**63 - 1)]
+    report = await health.readiness(audit_api.app.state.carevault)
+    assert report.audit.untrusted_seals == 0
+    assert (await carevault(audit_api, "audit", "checkpoint"))[0] == 0
+    report = await health.readiness(audit_api.app.state.carevault)
+    assert report.status == "degraded" and report.audit.untrusted_seals == 2
+    assert f"(ids {max(forged)}, {min(forged)})" in (report.audit.error or "")
 
 
 def metrics_client(api: ApiContext) -> httpx.AsyncClient:
@@ -331,8 +341,9 @@ async def test_a_checkpoint_record_inserted_without_the_key_is_ignored(
     await checkpointed_twice(audit_api)
     await sql(
         audit_api,
-        "INSERT INTO audit_checkpoints (created_at, digest, mac) "
-        "VALUES (now() + interval '1 day', $1, $2)",
+        "INSERT INTO audit_checkpoints (created_at, digest, seals_checked_to, "
+        "untrusted_seals, untrusted_seal_ids, mac) "
+        "VALUES (now() + interval '1 day', $1, 0, 0, '{}', $2)",
         secrets.token_bytes(32),
         secrets.token_bytes(32),
     )
