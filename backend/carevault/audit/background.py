@@ -53,8 +53,10 @@ class AuditSealer:
         *,
         interval_seconds: float,
         checkpoint_interval_seconds: float,
+        owns_engine: bool = False,
     ) -> None:
         self.engine = engine
+        self.owns_engine = owns_engine  # its own role's engine: disposed when it stops
         self.audit_key = audit_key
         self.store = store
         self.interval = interval_seconds
@@ -73,6 +75,8 @@ class AuditSealer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.owns_engine:
+            await self.engine.dispose()
         self.status = replace(self.status, running=False)
 
     async def _run(self) -> None:

@@ -57,6 +57,11 @@ def _audit_key(settings: Settings) -> bytes:
     return key
 
 
+def _sealer_url(settings: Settings) -> str:
+    """Where sealing and checkpoint writing connect: the sealer's own role when configured."""
+    return settings.audit_sealer_database_url or database_url_for(settings)
+
+
 def _store(settings: Settings) -> CheckpointStore:
     try:
         return store_for(settings)
@@ -73,7 +78,7 @@ def register(audit_app: typer.Typer) -> None:
         key = _audit_key(settings)
 
         async def seal() -> tuple[int, float]:
-            async with one_off_engine(database_url_for(settings)) as engine:
+            async with one_off_engine(_sealer_url(settings)) as engine:
                 sealed = await seal_all(engine, key, wait_for_lock=True)
                 async with engine.connect() as connection:
                     lag = await measure_lag(connection, key)
@@ -101,7 +106,7 @@ def register(audit_app: typer.Typer) -> None:
         key, store = _audit_key(settings), _store(settings)
 
         async def checkpoint() -> Checkpoint:
-            async with one_off_engine(database_url_for(settings)) as engine:
+            async with one_off_engine(_sealer_url(settings)) as engine:
                 await seal_all(engine, key, wait_for_lock=True)
                 async with engine.begin() as connection:
                     await connection.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), _lock())
