@@ -140,7 +140,11 @@ class AuditSealer:
                     if age < self.checkpoint_interval:
                         # Another process wrote one recently: check again when it is due.
                         self._next_checkpoint_check = loop.time() + self.checkpoint_interval - age
-                        self.status = replace(self.status, last_checkpoint_at=latest.created_at)
+                        # Written since this process's last try: whatever it refused is
+                        # resolved (e.g. an operator started a new chain).
+                        self.status = replace(
+                            self.status, last_checkpoint_at=latest.created_at, checkpoint_error=None
+                        )
                         return
                 written = await write_checkpoint(
                     connection,
