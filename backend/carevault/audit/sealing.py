@@ -20,7 +20,8 @@ events of each workspace (a chain) into seals, in rounds:
   the digests. The key is never in the database, so nobody with only database access can
   forge a seal or rewrite a chain.
 - Only seals whose MAC verifies are trusted. A role that can INSERT into audit_seals (the
-  runtime role, which needs INSERT for nothing else there) can add rows, but not valid ones:
+  runtime role, unless the sealer has a role of its own: CAREVAULT_AUDIT_SEALER_DATABASE_URL)
+  can add rows, but not valid ones:
   the frontier (where the next round starts), each chain's head (what the next seal links
   to) and the lag figures come from the newest seals that verify, walking back past any
   that do not (trusted_frontier, verified_heads). A forged row is counted and named, never
