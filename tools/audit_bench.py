@@ -112,7 +112,7 @@ async def lag_under_load(url: str, key: bytes, seconds: float, writers: int) -> 
         while time.monotonic() < stop:
             await asyncio.sleep(0.25)
             async with engine.connect() as connection:
-                lags.append((await measure_lag(connection)).oldest_unsealed_seconds)
+                lags.append((await measure_lag(connection, key)).oldest_unsealed_seconds)
         return lags
 
     sealer.start()

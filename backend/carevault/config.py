@@ -108,6 +108,11 @@ class Settings(BaseSettings):
         description="file:///path or s3://bucket/prefix; unset: <data_dir>/audit-checkpoints.jsonl",
     )
     audit_checkpoint_interval_seconds: float = Field(default=300.0, gt=0)
+    audit_sealer_database_url: str | None = Field(
+        default=None,
+        description="The sealer's own role (the only one that may INSERT seals); unset: the "
+        "runtime URL",
+    )
     # Failing well (issue 11): every database wait of a request derives from this deadline
     # (see carevault.db.deadlines); keep it below any client's own timeout.
     request_timeout_seconds: float = Field(default=10.0, ge=1.0, le=300.0)

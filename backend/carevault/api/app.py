@@ -43,7 +43,12 @@ from carevault.auth.service import dummy_hash
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
 from carevault.db.deadlines import Deadlines, deadlines_of
-from carevault.db.engine import close_api_engine, open_api_engine, session_factory
+from carevault.db.engine import (
+    close_api_engine,
+    create_engine,
+    open_api_engine,
+    session_factory,
+)
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -170,12 +175,16 @@ def start_audit_sealer(
         store = checkpoints.store_for(settings)
     except checkpoints.CheckpointError as exc:
         raise StartupError(str(exc)) from None
+    # With its own role (CAREVAULT_AUDIT_SEALER_DATABASE_URL) the sealer has an engine of
+    # its own: the request path's role then cannot insert seals at all.
+    own = settings.audit_sealer_database_url
     sealer = AuditSealer(
-        engine,
+        create_engine(own, pool_size=2) if own else engine,
         lambda: manager.ring.audit_key,
         store,
         interval_seconds=settings.audit_seal_interval_seconds,
         checkpoint_interval_seconds=settings.audit_checkpoint_interval_seconds,
+        owns_engine=bool(own),
     )
     sealer.start()
     return sealer

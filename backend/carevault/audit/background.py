@@ -14,12 +14,18 @@ from datetime import UTC, datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from carevault.audit.checkpoints import CheckpointError, CheckpointStore, write_checkpoint
+from carevault.audit.checkpoints import (
+    CheckpointError,
+    CheckpointGap,
+    CheckpointStore,
+    coverage_grace_seconds,
+    measure_trail,
+    write_checkpoint,
+)
 from carevault.audit.sealing import (
     NO_AUDIT_KEY,
     SEALER_LOCK,
     Lag,
-    measure_lag,
     seal_round,
 )
 
@@ -47,8 +53,10 @@ class AuditSealer:
         *,
         interval_seconds: float,
         checkpoint_interval_seconds: float,
+        owns_engine: bool = False,
     ) -> None:
         self.engine = engine
+        self.owns_engine = owns_engine  # its own role's engine: disposed when it stops
         self.audit_key = audit_key
         self.store = store
         self.interval = interval_seconds
@@ -67,6 +75,8 @@ class AuditSealer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.owns_engine:
+            await self.engine.dispose()
         self.status = replace(self.status, running=False)
 
     async def _run(self) -> None:
@@ -94,7 +104,7 @@ class AuditSealer:
         lag = self.status.lag
         try:
             async with self.engine.connect() as connection:
-                lag = await measure_lag(connection)
+                lag = await measure_trail(connection, key)
         except Exception as exc:
             error = error or f"lag unknown: {type(exc).__name__}"
         self.status = replace(
@@ -130,12 +140,25 @@ class AuditSealer:
                     if age < self.checkpoint_interval:
                         # Another process wrote one recently: check again when it is due.
                         self._next_checkpoint_check = loop.time() + self.checkpoint_interval - age
-                        self.status = replace(self.status, last_checkpoint_at=latest.created_at)
+                        # Written since this process's last try: whatever it refused is
+                        # resolved (e.g. an operator started a new chain).
+                        self.status = replace(
+                            self.status, last_checkpoint_at=latest.created_at, checkpoint_error=None
+                        )
                         return
-                written = await write_checkpoint(connection, self.store, key)
+                written = await write_checkpoint(
+                    connection,
+                    self.store,
+                    key,
+                    grace_seconds=coverage_grace_seconds(self.checkpoint_interval),
+                )
             self.status = replace(
                 self.status, last_checkpoint_at=written.created_at, checkpoint_error=None
             )
+        except CheckpointGap as exc:
+            # Never a new chain over sealed history without an operator: said once per try.
+            log.error("audit checkpoint store refused, no new checkpoint chain: %s", exc)
+            self.status = replace(self.status, checkpoint_error=str(exc))
         except CheckpointError as exc:
             log.error("audit checkpoint refused: %s", exc)
             self.status = replace(self.status, checkpoint_error=str(exc))

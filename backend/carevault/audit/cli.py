@@ -18,6 +18,7 @@ from carevault.audit.checkpoints import (
     Checkpoint,
     CheckpointError,
     CheckpointStore,
+    coverage_grace_seconds,
     store_for,
     write_checkpoint,
 )
@@ -56,6 +57,11 @@ def _audit_key(settings: Settings) -> bytes:
     return key
 
 
+def _sealer_url(settings: Settings) -> str:
+    """Where sealing and checkpoint writing connect: the sealer's own role when configured."""
+    return settings.audit_sealer_database_url or database_url_for(settings)
+
+
 def _store(settings: Settings) -> CheckpointStore:
     try:
         return store_for(settings)
@@ -72,10 +78,10 @@ def register(audit_app: typer.Typer) -> None:
         key = _audit_key(settings)
 
         async def seal() -> tuple[int, float]:
-            async with one_off_engine(database_url_for(settings)) as engine:
+            async with one_off_engine(_sealer_url(settings)) as engine:
                 sealed = await seal_all(engine, key, wait_for_lock=True)
                 async with engine.connect() as connection:
-                    lag = await measure_lag(connection)
+                    lag = await measure_lag(connection, key)
             return sealed, lag.oldest_unsealed_seconds
 
         sealed, lag = run_async(seal())
@@ -83,17 +89,34 @@ def register(audit_app: typer.Typer) -> None:
 
     @audit_app.command("checkpoint")
     @friendly_errors
-    def audit_checkpoint() -> None:
+    def audit_checkpoint(
+        start_new_chain: Annotated[
+            bool,
+            typer.Option(
+                "--start-new-chain",
+                help="Write even though the store lacks checkpoints the audit trail records "
+                "(or, empty, sits beside old seals): starts a new chain; run `audit verify` "
+                "and keep its report first",
+            ),
+        ] = False,
+    ) -> None:
         """Seal, then write a signed checkpoint of every chain's head outside the database."""
         settings = load_settings()
+        grace = coverage_grace_seconds(settings.audit_checkpoint_interval_seconds)
         key, store = _audit_key(settings), _store(settings)
 
         async def checkpoint() -> Checkpoint:
-            async with one_off_engine(database_url_for(settings)) as engine:
+            async with one_off_engine(_sealer_url(settings)) as engine:
                 await seal_all(engine, key, wait_for_lock=True)
                 async with engine.begin() as connection:
                     await connection.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), _lock())
-                    return await write_checkpoint(connection, store, key)
+                    return await write_checkpoint(
+                        connection,
+                        store,
+                        key,
+                        start_new_chain=start_new_chain,
+                        grace_seconds=grace,
+                    )
 
         try:
             written = run_async(checkpoint())
@@ -115,11 +138,24 @@ def register(audit_app: typer.Typer) -> None:
             float | None,
             typer.Option(help="Seconds (default: CAREVAULT_AUDIT_SEAL_LAG_BUDGET_SECONDS)"),
         ] = None,
+        checkpoint_grace: Annotated[
+            float | None,
+            typer.Option(
+                min=0,
+                help="Seconds after which a seal must be covered by the newest checkpoint "
+                "(default: twice CAREVAULT_AUDIT_CHECKPOINT_INTERVAL_SECONDS)",
+            ),
+        ] = None,
     ) -> None:
         """Check every chain against the latest checkpoint; name the events involved."""
         settings = load_settings()
         key, store = _audit_key(settings), _store(settings)
         budget = lag_budget if lag_budget is not None else settings.audit_seal_lag_budget_seconds
+        grace = (
+            checkpoint_grace
+            if checkpoint_grace is not None
+            else coverage_grace_seconds(settings.audit_checkpoint_interval_seconds)
+        )
 
         async def run() -> VerifyReport:
             async with (
@@ -139,6 +175,8 @@ def register(audit_app: typer.Typer) -> None:
                         checkpoint=latest,
                         since_checkpoint=since_checkpoint,
                         lag_budget_seconds=budget,
+                        checkpoint_grace_seconds=grace,
+                        store_description=store.description,
                     )
 
         report = run_async(run())

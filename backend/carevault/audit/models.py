@@ -88,3 +88,26 @@ class AuditSeal(Base):
     sealed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     format: Mapped[int] = mapped_column(SmallInteger, server_default=text("1"))
     content_digest: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class AuditCheckpointRecord(Base):
+    """Each checkpoint the app wrote to the store (carevault/audit/checkpoints.py), so that
+    the database remembers the newest one the store must hold. Append-only like the audit
+    tables; `mac` is HMAC-SHA256 under the audit key over the database's name and every
+    other column but `id` and `recorded_at`, so a row inserted without the key does not
+    count. The writer also checks the MAC of every seal added since the previous record:
+    `seals_checked_to` is the highest audit_seals.id checked, `untrusted_seals` how many seals
+    up to it do not verify, `untrusted_seal_ids` the newest of those."""
+
+    __tablename__ = "audit_checkpoints"
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    digest: Mapped[bytes] = mapped_column(LargeBinary)
+    seals_checked_to: Mapped[int] = mapped_column(BigInteger)
+    untrusted_seals: Mapped[int] = mapped_column(BigInteger)
+    untrusted_seal_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger))
+    mac: Mapped[bytes] = mapped_column(LargeBinary)
+    recorded_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

@@ -19,6 +19,14 @@ events of each workspace (a chain) into seals, in rounds:
   audit key, over its format, its chain position, the previous seal's MAC, the event ids and
   the digests. The key is never in the database, so nobody with only database access can
   forge a seal or rewrite a chain.
+- Only seals whose MAC verifies are trusted. A role that can INSERT into audit_seals (the
+  runtime role, unless the sealer has a role of its own: CAREVAULT_AUDIT_SEALER_DATABASE_URL)
+  can add rows, but not valid ones:
+  the frontier (where the next round starts), each chain's head (what the next seal links
+  to) and the lag figures come from the newest seals that verify, walking back past any
+  that do not (trusted_frontier, verified_heads). A forged row is counted and named, never
+  followed; the next genuine seal of its chain takes the first free sequence number after
+  the chain's genuine head and links to that head.
 - Two digest formats, recorded per seal (`audit_seals.format`; docs/operations.md, "Seal
   formats", specifies both byte by byte):
   1. PostgreSQL hashes the text form of the event's row (EVENT_DIGEST_SQL). Rendering that
@@ -150,7 +158,47 @@ EVENTS_SQL = {
     "FROM audit_events e ",
 }
 
-FRONTIER_SQL = "SELECT coalesce(max(txid_to), 0) FROM audit_seals"
+# Every column a seal's MAC covers, and its id (to name a seal that does not verify).
+SEAL_COLUMNS = (
+    "s.id, s.workspace_id, s.seq, s.event_ids, s.digests, s.total, s.prev_mac, s.mac, "
+    "s.key_id, s.txid_from, s.txid_to, s.format, s.content_digest"
+)
+# Seals newest first in sealing order (the index on txid_to, workspace_id, seq, read
+# backwards), resuming below (txid_to, workspace_id, seq).
+_NEWEST_ORDER = "ORDER BY s.txid_to DESC, s.workspace_id DESC, s.seq DESC LIMIT :n"
+NEWEST_SEALS_SQL = f"SELECT {SEAL_COLUMNS} FROM audit_seals s {_NEWEST_ORDER}"  # noqa: S608
+NEWEST_SEALS_BELOW_SQL = (
+    f"SELECT {SEAL_COLUMNS} FROM audit_seals s "  # noqa: S608 (constants only)
+    f"WHERE (s.txid_to, s.workspace_id, s.seq) < (:t, :w, :q) {_NEWEST_ORDER}"
+)
+# The newest seal of each chain in :ws.
+CHAIN_TOPS_SQL = (
+    "SELECT t.* FROM unnest(CAST(:ws AS uuid[])) AS w CROSS JOIN LATERAL ("  # noqa: S608
+    f"  SELECT {SEAL_COLUMNS} FROM audit_seals s WHERE s.workspace_id = w "
+    "  ORDER BY s.seq DESC LIMIT 1) AS t"
+)
+# The newest seal of every chain.
+ALL_CHAIN_TOPS_SQL = (
+    f"SELECT DISTINCT ON (s.workspace_id) {SEAL_COLUMNS} FROM audit_seals s "  # noqa: S608
+    "ORDER BY s.workspace_id, s.seq DESC"
+)
+# One chain's seals below seq :q, newest first.
+CHAIN_BELOW_SQL = (
+    f"SELECT {SEAL_COLUMNS} FROM audit_seals s "  # noqa: S608
+    "WHERE s.workspace_id = :w AND s.seq < :q ORDER BY s.seq DESC LIMIT :n"
+)
+# The first sequence number after :n that no row of chain :w holds (rows that do not verify
+# included: the unique constraint counts them too).
+NEXT_FREE_SEQ_SQL = """
+SELECT min(c.seq) FROM (
+    SELECT CAST(:n AS bigint) + 1 AS seq
+    UNION ALL
+    SELECT s.seq + 1 FROM audit_seals s
+    WHERE s.workspace_id = :w AND s.seq > :n AND s.seq < 9223372036854775807
+) AS c
+WHERE NOT EXISTS (SELECT 1 FROM audit_seals t WHERE t.workspace_id = :w AND t.seq = c.seq)
+"""
+WALK_PAGE = 100
 
 
 def key_id(audit_key: bytes) -> bytes:
@@ -235,6 +283,147 @@ def mac_of_seal(audit_key: bytes, seal: Any, seal_format: int) -> bytes:
     )
 
 
+def verified_format(audit_key: bytes, seal: Any) -> int | None:
+    """The format in which a seal row's MAC verifies under `audit_key` (its stated format
+    first), or None: a seal that does not verify was not made with the key and is not
+    trusted. A malformed row (NULLs, out-of-range numbers) does not verify."""
+    stated = seal["format"]
+    order: tuple[int, ...] = SEAL_FORMATS
+    if stated in SEAL_FORMATS:
+        order = (int(stated), *(f for f in SEAL_FORMATS if f != stated))
+    mac = seal["mac"]
+    for seal_format in order:
+        try:
+            expected = mac_of_seal(audit_key, seal, seal_format)
+        except (struct.error, TypeError, ValueError, OverflowError, AttributeError):
+            return None
+        if mac is not None and hmac.compare_digest(expected, bytes(mac)):
+            return seal_format
+    return None
+
+
+def _trusted(audit_key: bytes | None, seal: Any) -> bool:
+    return audit_key is not None and verified_format(audit_key, seal) is not None
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """Where sealing stands: the end (txid_to) of the newest seal whose MAC verifies, and
+    the seals above it that do not verify (ids, newest first; at most UNTRUSTED_LISTED)."""
+
+    txid: int
+    untrusted: int = 0
+    untrusted_ids: tuple[int, ...] = ()
+
+
+UNTRUSTED_LISTED = 10
+
+
+def untrusted_seals_message(count: int, ids: Sequence[int]) -> str:
+    shown = ", ".join(str(i) for i in ids)
+    more = f" and {count - len(ids)} more" if count > len(ids) else ""
+    return (
+        f"{count} audit seal(s) do not verify under the audit key (ids {shown}{more}): MAC "
+        "does not verify, not trusted; run `carevault audit verify`"
+    )
+
+
+async def trusted_frontier(connection: AsyncConnection, audit_key: bytes | None) -> Frontier:
+    """The sealer's frontier, from seals that verify only. Without a key nothing can be
+    checked, so nothing is trusted (frontier 0)."""
+    if audit_key is None:
+        return Frontier(0)
+    ids: list[int] = []
+    after: tuple[int, uuid.UUID, int] | None = None
+    size = 2  # the newest seal verifies almost always: read little first
+    while True:
+        if after is None:
+            found = await connection.execute(text(NEWEST_SEALS_SQL), {"n": size})
+        else:
+            found = await connection.execute(
+                text(NEWEST_SEALS_BELOW_SQL),
+                {"t": after[0], "w": after[1], "q": after[2], "n": size},
+            )
+        rows = found.all()
+        for row in rows:
+            if _trusted(audit_key, row._mapping):
+                return Frontier(int(row.txid_to), len(ids), tuple(ids[:UNTRUSTED_LISTED]))
+            ids.append(int(row.id))
+        if len(rows) < size:
+            return Frontier(0, len(ids), tuple(ids[:UNTRUSTED_LISTED]))
+        last = rows[-1]
+        after, size = (int(last.txid_to), last.workspace_id, int(last.seq)), WALK_PAGE
+
+
+@dataclass(frozen=True)
+class SealHead:
+    """A chain's newest seal that verifies, and the sequence number its next seal takes."""
+
+    seq: int
+    mac: bytes
+    total: int
+    last_event_id: int | None
+    next_seq: int
+
+
+async def _walk_back(
+    connection: AsyncConnection, audit_key: bytes, workspace_id: uuid.UUID, below: int
+) -> Any | None:
+    """The newest seal of a chain below seq `below` that verifies, or None."""
+    while True:
+        rows = (
+            await connection.execute(
+                text(CHAIN_BELOW_SQL), {"w": workspace_id, "q": below, "n": WALK_PAGE}
+            )
+        ).all()
+        for row in rows:
+            if _trusted(audit_key, row._mapping):
+                return row
+        if len(rows) < WALK_PAGE:
+            return None
+        below = int(rows[-1].seq)
+
+
+async def verified_heads(
+    connection: AsyncConnection, audit_key: bytes, workspaces: list[uuid.UUID] | None
+) -> dict[uuid.UUID, SealHead]:
+    """Each chain's newest seal that verifies (of `workspaces`, or of every chain): what the
+    next seal links to and what a checkpoint may record. A chain whose newest row does not
+    verify is walked back (rare: only forged or altered rows make it); a chain with no seal
+    that verifies has no head."""
+    if workspaces is None:
+        tops = (await connection.execute(text(ALL_CHAIN_TOPS_SQL))).all()
+    else:
+        tops = (await connection.execute(text(CHAIN_TOPS_SQL), {"ws": workspaces})).all()
+    heads: dict[uuid.UUID, SealHead] = {}
+    for top in tops:
+        workspace_id = top.workspace_id
+        genuine: Any = top
+        if _trusted(audit_key, top._mapping):
+            next_seq = int(top.seq) + 1
+        else:
+            genuine = await _walk_back(connection, audit_key, workspace_id, int(top.seq))
+            start = int(genuine.seq) if genuine is not None else 0
+            found = await connection.scalar(
+                text(NEXT_FREE_SEQ_SQL), {"w": workspace_id, "n": start}
+            )
+            if found is None:
+                raise RuntimeError(f"chain {workspace_id} has no free sequence number left")
+            next_seq = int(found)
+        if genuine is None:
+            heads[workspace_id] = SealHead(0, GENESIS_MAC, 0, None, next_seq)
+            continue
+        ids = genuine.event_ids
+        heads[workspace_id] = SealHead(
+            int(genuine.seq),
+            bytes(genuine.mac),
+            int(genuine.total),
+            int(ids[-1]) if ids else None,
+            next_seq,
+        )
+    return heads
+
+
 @dataclass(frozen=True)
 class RoundResult:
     leader: bool
@@ -247,6 +436,8 @@ class RoundResult:
 class Lag:
     unsealed_events: int  # capped at LAG_COUNT_CAP
     oldest_unsealed_seconds: float  # 0 when everything committed is sealed
+    untrusted_seals: int = 0  # seals above the frontier whose MAC does not verify
+    untrusted_seal_ids: tuple[int, ...] = ()  # the newest of them
 
 
 LAG_COUNT_CAP = 100_000
@@ -270,7 +461,7 @@ async def seal_round(
     elif not await connection.scalar(text("SELECT pg_try_advisory_xact_lock(:a, :b)"), lock_key):
         return RoundResult(leader=False)
     await pin_canonical_form(connection)
-    frontier = int(await connection.scalar(text(FRONTIER_SQL)) or 0)
+    frontier = (await trusted_frontier(connection, audit_key)).txid
     upper = int(await connection.scalar(text(SAFE_UPPER_SQL)))
     if upper <= frontier:
         return RoundResult(leader=True)
@@ -304,24 +495,16 @@ async def seal_round(
     chains: dict[uuid.UUID, list[tuple[int, bytes]]] = defaultdict(list)
     for row in rows:
         chains[row.workspace_id or NIL_WORKSPACE].append((row.id, bytes(row[3])))
-    heads = {
-        row.workspace_id: (row.seq, bytes(row.mac), row.total)
-        for row in await connection.execute(
-            text(
-                "SELECT w AS workspace_id, s.seq, s.mac, s.total "
-                "FROM unnest(CAST(:ws AS uuid[])) AS w CROSS JOIN LATERAL ("
-                "  SELECT seq, mac, total FROM audit_seals WHERE workspace_id = w "
-                "  ORDER BY seq DESC LIMIT 1) AS s"
-            ),
-            {"ws": list(chains)},
-        )
-    }
+    heads = await verified_heads(connection, audit_key, list(chains))
     fingerprint = key_id(audit_key)
     seals = []
     for workspace_id, events in chains.items():
-        seq, prev_mac, total = heads.get(workspace_id, (0, GENESIS_MAC, 0))
+        head = heads.get(workspace_id)
+        seq, prev_mac, total = (
+            (head.next_seq, head.mac, head.total) if head is not None else (1, GENESIS_MAC, 0)
+        )
         ids = [event_id for event_id, _ in events]
-        seq, total = seq + 1, total + len(ids)
+        total += len(ids)
         seal: dict[str, Any] = {
             "workspace_id": workspace_id,
             "seq": seq,
@@ -374,20 +557,26 @@ async def seal_all(
             return sealed
 
 
-async def measure_lag(connection: AsyncConnection) -> Lag:
-    """Committed events not sealed yet, and how long the oldest has waited."""
+async def measure_lag(connection: AsyncConnection, audit_key: bytes | None) -> Lag:
+    """Committed events not sealed yet, and how long the oldest has waited, behind the
+    frontier of seals that verify under `audit_key`; and the seals above it that do not."""
+    frontier = await trusted_frontier(connection, audit_key)
     row = (
         await connection.execute(
             text(
-                "WITH f AS (SELECT coalesce(max(txid_to), 0) AS txid FROM audit_seals) "
-                "SELECT (SELECT count(*) FROM (SELECT 1 FROM audit_events, f "
-                "        WHERE audit_events.txid >= f.txid LIMIT :cap) AS c) AS unsealed, "
+                "SELECT (SELECT count(*) FROM (SELECT 1 FROM audit_events "
+                "        WHERE audit_events.txid >= :f LIMIT :cap) AS c) AS unsealed, "
                 "       (SELECT extract(epoch FROM now() - min(occurred_at))::float8 "
-                "        FROM (SELECT occurred_at FROM audit_events, f "
-                "              WHERE audit_events.txid >= f.txid "
+                "        FROM (SELECT occurred_at FROM audit_events "
+                "              WHERE audit_events.txid >= :f "
                 "              ORDER BY audit_events.txid LIMIT 100) AS o) AS oldest"
             ),
-            {"cap": LAG_COUNT_CAP},
+            {"cap": LAG_COUNT_CAP, "f": frontier.txid},
         )
     ).one()
-    return Lag(int(row.unsealed), max(0.0, float(row.oldest or 0.0)))
+    return Lag(
+        int(row.unsealed),
+        max(0.0, float(row.oldest or 0.0)),
+        frontier.untrusted,
+        frontier.untrusted_ids,
+    )

@@ -13,6 +13,18 @@ content digest (format 2): per seal, a few C-level comparisons, one HMAC and for
 one hash; nothing per event in Python. Only a seal that differs is examined event by event,
 by id. (Reading chain by chain instead visits every page of the table once per chain.)
 
+Only seals whose MAC verifies are trusted. The first pass checks every seal's MAC (its
+link needs it: a seal someone inserted without the key, e.g. with the runtime role's INSERT,
+must not be taken for a chain's head); such a seal is named by its id ("MAC does not
+verify"), its sequence number is skipped when linking, and neither its events nor its
+transaction range count: the sealer's frontier, the set of sealed events and the heads are
+those of verified seals only, as in the sealer itself.
+
+After the seals, the checkpoint store itself: `verify` fails when the store lacks the newest
+checkpoint the database records (audit_checkpoints, carevault/audit/checkpoints.py), or
+when a verified seal made more than the grace period ago (two checkpoint intervals) is not
+covered by the store's newest checkpoint.
+
 A full verify replaces the two set queries (events never sealed, events sealed twice) by a
 count when every sealed event has been accounted for (see _SealedSet). Incremental
 verification starts at the seals the latest checkpoint names.
@@ -21,7 +33,6 @@ verification starts at the seals the latest checkpoint names.
 from __future__ import annotations
 
 import bisect
-import hmac
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -30,13 +41,18 @@ from typing import Any, Literal
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from carevault.audit.checkpoints import ChainHead, Checkpoint
+from carevault.audit.checkpoints import (
+    START_NEW_CHAIN,
+    ChainHead,
+    Checkpoint,
+    latest_recorded,
+    store_gap,
+)
 from carevault.audit.sealing import (
     EVENT_DIGEST_SQL,
     EVENT_ENCODING_SQL,
     FORMAT_BINARY,
     FORMAT_TEXT,
-    FRONTIER_SQL,
     GENESIS_MAC,
     MISSING_DIGEST,
     NIL_WORKSPACE,
@@ -44,17 +60,20 @@ from carevault.audit.sealing import (
     content_digest,
     event_digest,
     key_id,
-    mac_of_seal,
     pin_canonical_form,
+    trusted_frontier,
+    verified_format,
 )
 
 DIGEST_BYTES = 32
-# (table, trigger) that make the audit tables append-only; see migrations 0001 and 0007.
+# (table, trigger) that make the audit tables append-only; see migrations 0001, 0007, 0017.
 EXPECTED_TRIGGERS = (
     ("audit_events", "audit_events_no_update_delete"),
     ("audit_events", "audit_events_no_truncate"),
     ("audit_seals", "audit_seals_no_update_delete"),
     ("audit_seals", "audit_seals_no_truncate"),
+    ("audit_checkpoints", "audit_checkpoints_no_update_delete"),
+    ("audit_checkpoints", "audit_checkpoints_no_truncate"),
 )
 LISTED = 10  # event ids named per finding before "…"
 
@@ -108,8 +127,10 @@ def _ids(ids: list[int], total: int | None = None) -> str:
 
 # Built from constants only. The first pass: one page of seals in chain order, resuming
 # after (ws, seq), with what linking them needs (no event ids but the first and the last).
+# Every column of the MAC is read too: a seal is linked only if its MAC verifies.
 CHAIN_SQL = """
-SELECT s.workspace_id, s.seq, s.total, s.prev_mac, s.mac, s.txid_from, s.txid_to,
+SELECT s.id, s.workspace_id, s.seq, s.total, s.prev_mac, s.mac, s.txid_from, s.txid_to,
+       s.event_ids, s.digests, s.key_id, s.format, s.content_digest, s.sealed_at,
        cardinality(s.event_ids) AS events, s.event_ids[1] AS first_id,
        s.event_ids[cardinality(s.event_ids)] AS last_id
 FROM audit_seals s
@@ -118,7 +139,7 @@ WHERE s.seq >= coalesce(c.seq, 1) AND (s.workspace_id, s.seq) > ($3::uuid, $4::b
 ORDER BY s.workspace_id, s.seq
 LIMIT $5
 """
-CHAIN_PAGE = 5_000
+CHAIN_PAGE = 500  # with their event ids and digests, like ROUNDS_PAGE
 # The second pass: one page of the same seals in sealing order (index on txid_to,
 # workspace_id, seq), resuming after (txid_to, ws, seq).
 ROUNDS_SQL = """
@@ -165,6 +186,18 @@ class _Chain:
     started: bool = False
     last_event_id: int | None = None
     at_checkpoint: tuple[bytes, int] | None = None
+    # The newest verified seal made before the grace period: a checkpoint must cover it.
+    due: tuple[int, Any] | None = None  # seq, sealed_at
+
+
+@dataclass
+class _Untrusted:
+    """What the first pass learnt of seals whose MAC does not verify (and of seals whose
+    format marker was changed), for the second pass and the unsealed-event checks."""
+
+    seals: set[tuple[uuid.UUID, int]] = field(default_factory=set)
+    ids: list[int] = field(default_factory=list)
+    formats: dict[tuple[uuid.UUID, int], int] = field(default_factory=dict)
 
 
 async def check_triggers(connection: AsyncConnection, report: VerifyReport) -> None:
@@ -172,7 +205,8 @@ async def check_triggers(connection: AsyncConnection, report: VerifyReport) -> N
         text(
             "SELECT c.relname AS table_name, t.tgname, t.tgenabled::text AS tgenabled "
             "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-            "WHERE c.relname IN ('audit_events', 'audit_seals') AND NOT t.tgisinternal"
+            "WHERE c.relname IN ('audit_events', 'audit_seals', 'audit_checkpoints') "
+            "AND NOT t.tgisinternal"
         )
     )
     state = {(row.table_name, row.tgname): str(row.tgenabled) for row in rows}
@@ -198,8 +232,12 @@ async def verify(
     checkpoint: Checkpoint | None,
     since_checkpoint: bool = False,
     lag_budget_seconds: float = 30.0,
+    checkpoint_grace_seconds: float = 600.0,
+    store_description: str = "the checkpoint store",
 ) -> VerifyReport:
-    """Run in one REPEATABLE READ transaction so that every query sees the same state."""
+    """Run in one REPEATABLE READ transaction so that every query sees the same state.
+    `checkpoint` is the store's newest checkpoint for this database (None: the store has
+    none)."""
     started = time.perf_counter()
     report = VerifyReport(checkpoint=checkpoint)
     await pin_canonical_form(connection)
@@ -221,24 +259,37 @@ async def verify(
     # The asyncpg connection under the caller's transaction: records, not ORM rows.
     raw: Any = (await connection.get_raw_connection()).driver_connection
 
-    chains, bounds = await _check_chains(raw, report, scope, starts)
+    due_before = await connection.scalar(
+        text("SELECT now() - make_interval(secs => :grace)"),
+        {"grace": checkpoint_grace_seconds},
+    )
+    untrusted = _Untrusted()
+    chains, bounds = await _check_chains(
+        raw, report, scope, starts, audit_key, untrusted, due_before
+    )
     report.chains = len(chains)
     # Whether the events sealed so far are, by construction, distinct rows behind the
     # sealer's frontier (see _SealedSet); a full verify only.
     sealed = _SealedSet() if not report.incremental else None
     if bounds is not None:
-        await _check_seals(raw, report, scope, bounds[1], audit_key, sealed)
+        await _check_seals(raw, report, scope, bounds[1], untrusted, sealed)
 
     if checkpoint is not None:
         _compare_with_checkpoint(report, checkpoint, chains)
-    elif report.checkpoint is None:
-        report.add(
-            "WARNING",
-            "no checkpoint to compare with: a deleted tail cannot be detected; "
-            "run `carevault audit checkpoint`",
-        )
+    database = str(await connection.scalar(text("SELECT current_database()")))
+    gap = store_gap(
+        report.checkpoint,
+        await latest_recorded(connection, audit_key, database),
+        store_description,
+    )
+    if gap is not None:
+        report.add("BROKEN", f"{gap} (see `{START_NEW_CHAIN}`)")
+    else:
+        _check_coverage(report, checkpoint, chains, checkpoint_grace_seconds, store_description)
     txid_floor = (bounds[0] if bounds is not None else None) if report.incremental else 0
-    await _check_unsealed(connection, report, txid_floor or 0, lag_budget_seconds, sealed)
+    await _check_unsealed(
+        connection, report, txid_floor or 0, lag_budget_seconds, sealed, audit_key, untrusted
+    )
     report.seconds = time.perf_counter() - started
     return report
 
@@ -248,9 +299,14 @@ async def _check_chains(
     report: VerifyReport,
     scope: tuple[list[uuid.UUID], list[int]],
     starts: dict[uuid.UUID, ChainHead],
+    audit_key: bytes,
+    untrusted: _Untrusted,
+    due_before: Any,
 ) -> tuple[dict[uuid.UUID, _Chain], tuple[int, int] | None]:
-    """The first pass: how the seals of each chain link, in chain order. Returns the chains,
-    and the lowest txid_from and txid_to among the seals (None when there is none)."""
+    """The first pass: each seal's MAC, and how the verified seals of each chain link, in
+    chain order. Returns the chains, and the lowest txid_from and txid_to among the seals
+    (None when there is none)."""
+    fingerprint = key_id(audit_key)
     chains: dict[uuid.UUID, _Chain] = {}
     lowest: tuple[int, int] | None = None
     after: tuple[uuid.UUID, int] = (NIL_WORKSPACE, 0)
@@ -264,9 +320,15 @@ async def _check_chains(
             chain = chains.get(workspace_id)
             if chain is None:
                 chain = chains[workspace_id] = _Chain(workspace_id)
+            report.seals += 1
+            if not _check_mac(report, row, audit_key, fingerprint, untrusted):
+                chain.seq = max(chain.seq, int(row["seq"]))  # its number is taken, not linked
+                continue
             low = (int(row["txid_from"]), int(row["txid_to"]))
             lowest = low if lowest is None else (min(lowest[0], low[0]), min(lowest[1], low[1]))
             _link(report, chain, row, starts)
+            if row["sealed_at"] < due_before:
+                chain.due = (int(row["seq"]), row["sealed_at"])
 
 
 def _link(
@@ -276,7 +338,6 @@ def _link(
     name = chain_name(workspace_id)
     seq: int = row["seq"]
     mac: bytes = row["mac"]
-    report.seals += 1
     report.events += row["events"] or 0
 
     expected = chain.seq + 1
@@ -309,18 +370,22 @@ async def _check_seals(
     report: VerifyReport,
     scope: tuple[list[uuid.UUID], list[int]],
     lowest_txid_to: int,
-    audit_key: bytes,
+    untrusted: _Untrusted,
     sealed: _SealedSet | None,
 ) -> None:
-    """The second pass: every seal's MAC and events, in sealing order, a batch of whole
-    rounds of one format at a time."""
-    fingerprint = key_id(audit_key)
+    """The second pass: every verified seal's events, in sealing order, a batch of whole
+    rounds of one format at a time. Seals that do not verify are left out: their txid range
+    and ids are whatever their author wrote."""
     after: tuple[int, uuid.UUID, int] = (lowest_txid_to, NIL_WORKSPACE, 0)
     batch: list[Any] = []
     size = 0
     while True:
         page = await raw.fetch(ROUNDS_SQL, *scope, *after, ROUNDS_PAGE)
         for row in page:
+            if (row["workspace_id"], row["seq"]) in untrusted.seals:
+                if sealed is not None:
+                    sealed.exact = False
+                continue
             # A batch ends between rounds: once it is big enough, where the format changes
             # (a round written by a sealer of the previous version during an upgrade), and
             # before a gap in the txid ranges, whose events are not to be read (an
@@ -331,7 +396,7 @@ async def _check_seals(
                 or row["txid_from"] > batch[-1]["txid_to"]
                 or (size >= CHUNK_EVENTS and row["txid_to"] != batch[-1]["txid_to"])
             ):
-                await _check_batch(raw, report, batch, audit_key, fingerprint, sealed)
+                await _check_batch(raw, report, batch, untrusted, sealed)
                 batch, size = [], 0
             batch.append(row)
             size += len(row["event_ids"])
@@ -339,15 +404,14 @@ async def _check_seals(
             break
         after = (page[-1]["txid_to"], page[-1]["workspace_id"], page[-1]["seq"])
     if batch:
-        await _check_batch(raw, report, batch, audit_key, fingerprint, sealed)
+        await _check_batch(raw, report, batch, untrusted, sealed)
 
 
 async def _check_batch(
     raw: Any,
     report: VerifyReport,
     batch: list[Any],
-    audit_key: bytes,
-    fingerprint: bytes,
+    untrusted: _Untrusted,
     sealed: _SealedSet | None,
 ) -> None:
     stated = batch[0]["format"]
@@ -364,7 +428,7 @@ async def _check_batch(
     if sealed is not None:
         sealed.add_batch(bounds[0], bounds[-1])
     for seal in batch:
-        seal_format = _check_mac(report, seal, audit_key, fingerprint)
+        seal_format = untrusted.formats.get((seal["workspace_id"], seal["seq"]), seal["format"])
         # The group of this seal's chain and round, if the seal spans exactly one round.
         index = bisect.bisect_left(bounds, seal["txid_from"])
         aligned = index + 1 < len(bounds) and bounds[index + 1] == seal["txid_to"]
@@ -386,38 +450,44 @@ async def _check_batch(
             await _check_events_by_id(raw, report, seal, seal_format)
 
 
-def _check_mac(report: VerifyReport, seal: Any, audit_key: bytes, fingerprint: bytes) -> int:
-    """Report a seal whose MAC does not verify; returns the format to check its events in:
-    the one it states, or the one its MAC verifies in if its format marker was changed."""
+def _check_mac(
+    report: VerifyReport, seal: Any, audit_key: bytes, fingerprint: bytes, untrusted: _Untrusted
+) -> bool:
+    """Whether a seal's MAC verifies; reports one that does not (by its id: its chain and
+    number are whatever its author wrote), and records in `untrusted` the format to check
+    its events in when its format marker was changed."""
     name = chain_name(seal["workspace_id"])
     seq: int = seal["seq"]
     stated: int = seal["format"]
-    ids: list[int] = seal["event_ids"]
+    ids: list[int] = seal["event_ids"] or []
     events = f"events {ids[0]}-{ids[-1]}" if ids else "no events"
-    if seal["key_id"] != fingerprint:
-        report.add(
-            "BROKEN",
-            f"{name}: seal {seq} was made under another audit key "
-            f"(key id {bytes(seal['key_id']).hex()}, the ring's is {fingerprint.hex()})",
-        )
-        return stated
-    mac: bytes = seal["mac"]
-    if stated in SEAL_FORMATS and hmac.compare_digest(mac_of_seal(audit_key, seal, stated), mac):
-        return stated
-    for other in SEAL_FORMATS:
-        if other != stated and hmac.compare_digest(mac_of_seal(audit_key, seal, other), mac):
+    place = (seal["workspace_id"], seq)
+    verified = verified_format(audit_key, seal)
+    if verified is None:
+        untrusted.seals.add(place)
+        untrusted.ids.append(int(seal["id"]))
+        if seal["key_id"] != fingerprint:
             report.add(
                 "BROKEN",
-                f"{name}: seal {seq} ({events}) says format {stated} but was sealed in format "
-                f"{other} (format marker altered)",
+                f"{name}: seal {seq} (id {seal['id']}, {events}) was made under another audit "
+                f"key (key id {bytes(seal['key_id'] or b'').hex()}, the ring's is "
+                f"{fingerprint.hex()}): MAC does not verify; not trusted",
             )
-            return other
-    report.add(
-        "BROKEN",
-        f"{name}: seal {seq} ({events}) does not verify under the audit key "
-        "(chain rewritten or seal altered)",
-    )
-    return stated if stated in SEAL_FORMATS else FORMAT_BINARY
+        else:
+            report.add(
+                "BROKEN",
+                f"{name}: seal {seq} (id {seal['id']}, {events}): MAC does not verify under "
+                "the audit key (forged, rewritten or altered); not trusted",
+            )
+        return False
+    if verified != stated:
+        untrusted.formats[place] = verified
+        report.add(
+            "BROKEN",
+            f"{name}: seal {seq} ({events}) says format {stated} but was sealed in format "
+            f"{verified} (format marker altered)",
+        )
+    return True
 
 
 async def _check_events_by_id(raw: Any, report: VerifyReport, seal: Any, seal_format: int) -> None:
@@ -474,6 +544,53 @@ def _compare_with_checkpoint(
             )
 
 
+def _check_coverage(
+    report: VerifyReport,
+    checkpoint: Checkpoint | None,
+    chains: dict[uuid.UUID, _Chain],
+    grace: float,
+    store: str,
+) -> None:
+    """Every verified seal made more than `grace` seconds ago must be covered by the store's
+    newest checkpoint (its chain's head there at or past the seal): one line if not."""
+    uncovered = []
+    for chain in chains.values():
+        if chain.due is None:
+            continue
+        head = checkpoint.head(chain.workspace_id) if checkpoint is not None else None
+        if head is None or head.seq < chain.due[0]:
+            uncovered.append(chain)
+    if not uncovered:
+        if report.checkpoint is None:
+            report.add(
+                "WARNING",
+                "no checkpoint to compare with: a deleted tail cannot be detected; "
+                "run `carevault audit checkpoint`",
+            )
+        return
+    oldest = min(uncovered, key=lambda c: c.due[1] if c.due else 0)
+    assert oldest.due is not None
+    example = (
+        f"{chain_name(oldest.workspace_id)}: seal {oldest.due[0]}, made at "
+        f"{oldest.due[1].isoformat()}"
+    )
+    if report.checkpoint is None:
+        report.add(
+            "BROKEN",
+            f"{store} holds no checkpoint for this database, but {len(uncovered)} chain(s) "
+            f"have seals older than {grace:g} s that one must cover ({example}): the store "
+            f"was emptied or replaced, or checkpoints are not written (see `{START_NEW_CHAIN}`)",
+        )
+        return
+    report.add(
+        "BROKEN",
+        f"the newest checkpoint in {store} ({report.checkpoint.created_at.isoformat()}) does "
+        f"not cover {len(uncovered)} chain(s)' seals older than {grace:g} s ({example}): newer "
+        "checkpoints were removed (the store was rewound), or none has been written since "
+        "(see the app's audit readiness)",
+    )
+
+
 @dataclass
 class _SealedSet:
     """What a full verify learns about the set S of sealed event ids while it reads them.
@@ -505,14 +622,32 @@ class _SealedSet:
         self.txid_max = max(self.txid_max, txid_max if txid_max is not None else -1)
 
 
+# Seals that do not verify (:ignored, their ids) seal nothing.
+_NOT_IGNORED = "id NOT IN (SELECT unnest(CAST(:ignored AS bigint[])))"
+NEVER_SEALED_SQL = (
+    "SELECT id FROM audit_events WHERE txid >= :floor AND txid < :frontier "  # noqa: S608
+    "EXCEPT SELECT unnest(event_ids) FROM audit_seals WHERE txid_to > :floor "
+    f"AND {_NOT_IGNORED} ORDER BY 1 LIMIT :n"
+)
+SEALED_TWICE_SQL = (
+    "SELECT id FROM (SELECT unnest(event_ids) AS id FROM audit_seals "  # noqa: S608
+    f"WHERE txid_to > :floor AND {_NOT_IGNORED}) AS sealed GROUP BY id "
+    "HAVING count(*) > 1 ORDER BY id LIMIT :n"
+)
+
+
 async def _check_unsealed(
     connection: AsyncConnection,
     report: VerifyReport,
     txid_floor: int,
     budget: float,
-    sealed: _SealedSet | None = None,
+    sealed: _SealedSet | None,
+    audit_key: bytes,
+    untrusted: _Untrusted,
 ) -> None:
-    frontier = int(await connection.scalar(text(FRONTIER_SQL)) or 0)
+    frontier = (await trusted_frontier(connection, audit_key)).txid
+    # Seals that do not verify seal nothing: their ids are left out of both set queries.
+    ignored = {"ignored": untrusted.ids}
     if (
         sealed is not None
         and sealed.exact
@@ -532,29 +667,21 @@ async def _check_unsealed(
     behind = [
         int(row.id)
         for row in await connection.execute(
-            text(
-                "SELECT id FROM audit_events WHERE txid >= :floor AND txid < :frontier "
-                "EXCEPT SELECT unnest(event_ids) FROM audit_seals WHERE txid_to > :floor "
-                "ORDER BY 1 LIMIT :n"
-            ),
-            {"floor": txid_floor, "frontier": frontier, "n": LISTED + 1},
+            text(NEVER_SEALED_SQL),
+            {"floor": txid_floor, "frontier": frontier, "n": LISTED + 1, **ignored},
         )
     ]
     if behind:
         report.add(
             "BROKEN",
             f"events {_ids(behind)} were never sealed although the sealer has passed them "
-            "(inserted behind its back)",
+            "(inserted behind its back, or their seal does not verify)",
         )
     twice = [
         int(row.id)
         for row in await connection.execute(
-            text(
-                "SELECT id FROM (SELECT unnest(event_ids) AS id FROM audit_seals "
-                "WHERE txid_to > :floor) AS sealed GROUP BY id HAVING count(*) > 1 "
-                "ORDER BY id LIMIT :n"
-            ),
-            {"floor": txid_floor, "n": LISTED + 1},
+            text(SEALED_TWICE_SQL),
+            {"floor": txid_floor, "n": LISTED + 1, **ignored},
         )
     ]
     if twice:

@@ -70,7 +70,11 @@ def doctor() -> None:
             f"at {revision or 'nothing'}, code expects {head}"
             + ("" if revision == head else " (run `carevault db upgrade`)"),
         )
-        problems = run_async(audit_privilege_problems_at(url))
+        problems = run_async(
+            audit_privilege_problems_at(
+                url, separate_sealer=bool(settings.audit_sealer_database_url)
+            )
+        )
         report(
             True if not problems else (False if settings.is_production else None),
             "database role",
@@ -164,10 +168,11 @@ async def _database_facts(url: str) -> tuple[str | None, str | None, bool, dict[
         )
 
 
-async def audit_privilege_problems_at(url: str) -> list[str]:
+async def audit_privilege_problems_at(url: str, *, separate_sealer: bool = False) -> list[str]:
     """What would let the app's database role tamper with the audit trail (`serve` warns,
-    `doctor` fails in production)."""
+    `doctor` fails in production); with `separate_sealer` (CAREVAULT_AUDIT_SEALER_DATABASE_URL
+    set), also that it can still insert seals."""
     from carevault.db.roles import audit_privilege_problems
 
     async with one_off_engine(url) as engine:
-        return await audit_privilege_problems(engine)
+        return await audit_privilege_problems(engine, separate_sealer=separate_sealer)

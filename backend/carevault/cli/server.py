@@ -124,7 +124,11 @@ def serve(
             f"{head}: run `carevault db upgrade` first"
         )
     if settings.is_production:
-        problems = run_async(audit_privilege_problems_at(url))
+        problems = run_async(
+            audit_privilege_problems_at(
+                url, separate_sealer=bool(settings.audit_sealer_database_url)
+            )
+        )
         if problems:
             # Not fatal (doctor is the gate), but never silent: the audit trail is exposed.
             typer.secho(

@@ -1,7 +1,7 @@
 """Imports every model so that `Base.metadata` is complete (Alembic, tests)."""
 
 from carevault.appointments.models import Appointment
-from carevault.audit.models import AuditEvent, AuditSeal
+from carevault.audit.models import AuditCheckpointRecord, AuditEvent, AuditSeal
 from carevault.auth.models import ApiToken, User
 from carevault.clients.models import Client
 from carevault.db.base import Base
@@ -12,6 +12,7 @@ from carevault.workspaces.models import Workspace
 __all__ = [
     "ApiToken",
     "Appointment",
+    "AuditCheckpointRecord",
     "AuditEvent",
     "AuditSeal",
     "Base",

@@ -71,6 +71,9 @@ class AuditReadiness(BaseModel):
     lag_budget_seconds: float
     last_round_at: datetime | None
     last_checkpoint_at: datetime | None
+    # Seals past the frontier whose MAC does not verify (inserted without the audit key):
+    # never trusted; `carevault audit verify` names them all.
+    untrusted_seals: int | None = None
     error: str | None = None
 
 
@@ -112,6 +115,7 @@ READINESS_EXAMPLE: dict[str, Any] = {
         "lag_budget_seconds": 30.0,
         "last_round_at": "2025-01-15T10:14:36Z",
         "last_checkpoint_at": "2025-01-15T10:10:00Z",
+        "untrusted_seals": 0,
         "error": None,
     },
 }

@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from carevault.api.failures import STORAGE_FULL, TIMEOUT, classify, sqlstate_of
 from carevault.api.state import AppState
-from carevault.audit.sealing import NO_AUDIT_KEY, measure_lag
+from carevault.audit.checkpoints import measure_trail
+from carevault.audit.sealing import NO_AUDIT_KEY, untrusted_seals_message
 from carevault.crypto import PhiBackend, current_cipher
 from carevault.db.migrate import current_revision, head_revision
 from carevault.health.schemas import (
@@ -207,13 +208,18 @@ async def check_audit(state: AppState, database_reachable: bool) -> AuditReadine
     if state.key_manager.status().loaded and state.key_manager.ring.audit_key is None:
         error = NO_AUDIT_KEY
     lag = None
+    audit_key = state.key_manager.ring.audit_key if state.key_manager.status().loaded else None
     if database_reachable:
         try:
             async with asyncio.timeout(DATABASE_CHECK_TIMEOUT_SECONDS):
                 async with state.engine.connect() as connection:
-                    lag = await measure_lag(connection)
+                    lag = await measure_trail(connection, audit_key)
         except Exception as exc:  # reported, not raised
             error = error or f"lag unknown: {type(exc).__name__}"
+    if lag is not None and lag.untrusted_seals:
+        # Rows someone inserted into audit_seals without the key (past the frontier, or found
+        # by the checkpoint writer): never followed, but named.
+        error = error or untrusted_seals_message(lag.untrusted_seals, lag.untrusted_seal_ids)
     return AuditReadiness(
         sealer_running=bool(status and status.running),
         lag_seconds=lag.oldest_unsealed_seconds if lag else None,
@@ -221,6 +227,7 @@ async def check_audit(state: AppState, database_reachable: bool) -> AuditReadine
         lag_budget_seconds=state.settings.audit_seal_lag_budget_seconds,
         last_round_at=status.last_round_at if status else None,
         last_checkpoint_at=status.last_checkpoint_at if status else None,
+        untrusted_seals=lag.untrusted_seals if lag else None,
         error=error,
     )
 

@@ -129,9 +129,15 @@ def audit_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetric
         value=1 if status.leader else 0,
     )
     yield GaugeMetricFamily(
+        "carevault_audit_untrusted_seals",
+        "Seals past the frontier whose MAC does not verify (inserted without the audit key)",
+        value=lag.untrusted_seals if lag else 0,
+    )
+    yield GaugeMetricFamily(
         "carevault_audit_sealer_healthy",
-        "0 while sealing fails (e.g. no audit key in the ring) or a checkpoint is refused",
-        value=0 if status.error or status.checkpoint_error else 1,
+        "0 while sealing fails (e.g. no audit key in the ring), a checkpoint is refused or "
+        "seals that do not verify sit past the frontier",
+        value=0 if status.error or status.checkpoint_error or (lag and lag.untrusted_seals) else 1,
     )
     checkpoint = status.last_checkpoint_at.timestamp() if status.last_checkpoint_at else 0
     yield GaugeMetricFamily(

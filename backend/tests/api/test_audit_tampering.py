@@ -60,7 +60,7 @@ def latest_checkpoint(path: Path) -> Checkpoint:
 async def seals(api: ApiContext, workspace: uuid.UUID) -> list[asyncpg.Record]:
     return await sql(
         api,
-        "SELECT seq, event_ids, total, prev_mac, mac FROM audit_seals WHERE workspace_id = $1 "
+        "SELECT id, seq, event_ids, total, prev_mac, mac FROM audit_seals WHERE workspace_id = $1 "
         "ORDER BY seq",
         workspace,
     )
@@ -149,15 +149,18 @@ async def test_runtime_role_rewriting_a_chain_is_caught(audit_api: ApiContext) -
     for row in rows:
         ids = ids_of(row)
         assert (
-            f"BROKEN: workspace {workspace}: seal {row['seq']} (events {ids[0]}-{ids[-1]}) does "
-            "not verify under the audit key (chain rewritten or seal altered)" in output
+            f"BROKEN: workspace {workspace}: seal {row['seq']} (id {row['id']}, events "
+            f"{ids[0]}-{ids[-1]}): MAC does not verify under the audit key (forged, rewritten "
+            "or altered); not trusted" in output
         )
     assert (
         f"BROKEN: workspace {workspace}: seal {rows[-1]['seq']} differs from the checkpoint of "
         f"{when} (chain rewritten)" in output
     )
-    assert "altered after sealing" not in output  # the rebuilt digests match the rows
-    assert "does not follow" not in output  # the forged seals are linked to each other
+    # The forged seals are trusted for nothing: not for their links, nor for their digests
+    # (which match the altered row).
+    assert "altered after sealing" not in output
+    assert "does not follow" not in output
 
 
 # ---- as a superuser --------------------------------------------------------------------------
@@ -189,10 +192,16 @@ async def test_superuser_disabling_the_triggers_to_delete_the_tail_is_caught(
     )
 
 
-async def test_a_seal_whose_link_was_replaced_does_not_follow_its_predecessor(
+async def test_a_seal_whose_link_was_replaced_is_named_and_not_followed(
     audit_api: ApiContext,
 ) -> None:
+    """The MAC covers the link: the altered seal is named and not trusted."""
     workspace = await seal_rounds(audit_api, 3)
+    (altered,) = await sql(
+        audit_api,
+        "SELECT id, event_ids FROM audit_seals WHERE workspace_id = $1 AND seq = 2",
+        workspace,
+    )
     await superuser_script(
         audit_api,
         "SET session_replication_role = replica;"
@@ -201,8 +210,11 @@ async def test_a_seal_whose_link_was_replaced_does_not_follow_its_predecessor(
     )
     code, output = await verify(audit_api)
     assert code == 1
+    ids = ids_of(altered)
     assert (
-        f"BROKEN: workspace {workspace}: seal 2 does not follow seal 1 (chain rewritten)" in output
+        f"BROKEN: workspace {workspace}: seal 2 (id {altered['id']}, events {ids[0]}-{ids[-1]}): "
+        "MAC does not verify under the audit key (forged, rewritten or altered); not trusted"
+        in output
     )
 
 
@@ -248,11 +260,13 @@ async def test_seals_made_under_another_audit_key_are_named(audit_api: ApiContex
         await engine.dispose()
     messages = [str(finding) for finding in report.findings]
     assert not report.ok
-    for seq in (1, 2):
+    for seal in await seals(audit_api, workspace):
+        ids = ids_of(seal)
         assert (
-            f"BROKEN: workspace {workspace}: seal {seq} was made under another audit key "
-            f"(key id {bytes(sealed_with[0]['key_id']).hex()}, the ring's is "
-            f"{key_id(other).hex()})" in messages
+            f"BROKEN: workspace {workspace}: seal {seal['seq']} (id {seal['id']}, events "
+            f"{ids[0]}-{ids[-1]}) was made under another audit key (key id "
+            f"{bytes(sealed_with[0]['key_id']).hex()}, the ring's is {key_id(other).hex()}): "
+            "MAC does not verify; not trusted" in messages
         )
     assert (
         f"BROKEN: the checkpoint of {latest.created_at.isoformat()} does not verify under the "
@@ -367,5 +381,5 @@ async def test_an_event_hidden_behind_the_sealer_is_named_even_when_the_counts_a
     assert code == 1
     assert (
         f"BROKEN: events {hidden[0]['id']} were never sealed although the sealer has passed "
-        "them (inserted behind its back)" in output
+        "them (inserted behind its back, or their seal does not verify)" in output
     )

@@ -276,22 +276,28 @@ async def test_changing_the_id_of_a_format_2_event_is_named(engine: AsyncEngine)
     assert problems(await check(engine)) == [
         f"BROKEN: workspace {workspace}: event {ids[1]} deleted (sealed in seal 1)",
         f"BROKEN: events {ids[1] + 1000} were never sealed although the sealer has passed them "
-        "(inserted behind its back)",
+        "(inserted behind its back, or their seal does not verify)",
     ]
 
 
 async def seal_row(engine: AsyncEngine, workspace: uuid.UUID) -> tuple[int, int]:
+    first, last, _ = await seal_row_and_id(engine, workspace)
+    return first, last
+
+
+async def seal_row_and_id(engine: AsyncEngine, workspace: uuid.UUID) -> tuple[int, int, int]:
+    """The first and last event of the chain's seal 1, and the seal's id."""
     async with engine.connect() as connection:
         row = (
             await connection.execute(
                 text(
-                    "SELECT event_ids[1] AS first, event_ids[cardinality(event_ids)] AS last "
-                    "FROM audit_seals WHERE workspace_id = :w AND seq = 1"
+                    "SELECT event_ids[1] AS first, event_ids[cardinality(event_ids)] AS last, "
+                    "id FROM audit_seals WHERE workspace_id = :w AND seq = 1"
                 ),
                 {"w": workspace},
             )
         ).one()
-    return int(row.first), int(row.last)
+    return int(row.first), int(row.last), int(row.id)
 
 
 @pytest.mark.parametrize(("sealed_in", "marked"), [(2, 1), (1, 2), (2, 3)])
@@ -318,7 +324,7 @@ async def test_a_format_2_seal_rewritten_as_format_1_does_not_verify(engine: Asy
     workspace = uuid.uuid4()
     ids = [await add_event(engine, workspace) for _ in range(2)]
     await seal(engine)
-    first, last = await seal_row(engine, workspace)
+    first, last, seal_id = await seal_row_and_id(engine, workspace)
     connection = await asyncpg.connect(dsn(engine))
     try:
         await connection.execute("SET session_replication_role = replica")
@@ -329,8 +335,8 @@ async def test_a_format_2_seal_rewritten_as_format_1_does_not_verify(engine: Asy
     finally:
         await connection.close()
     assert problems(await check(engine)) == [
-        f"BROKEN: workspace {workspace}: seal 1 (events {first}-{last}) does not verify under "
-        "the audit key (chain rewritten or seal altered)"
+        f"BROKEN: workspace {workspace}: seal 1 (id {seal_id}, events {first}-{last}): MAC does "
+        "not verify under the audit key (forged, rewritten or altered); not trusted"
     ]
 
 
@@ -349,11 +355,11 @@ async def test_the_rest_of_a_format_2_seal_is_covered_by_its_mac(
     for _ in range(2):
         await add_event(engine, workspace)
     await seal(engine)
-    first, last = await seal_row(engine, workspace)
+    first, last, seal_id = await seal_row_and_id(engine, workspace)
     await superuser(engine, f"UPDATE audit_seals SET {change}")
     assert problems(await check(engine)) == [
-        f"BROKEN: workspace {workspace}: seal 1 (events {first}-{last}) does not verify under "
-        "the audit key (chain rewritten or seal altered)"
+        f"BROKEN: workspace {workspace}: seal 1 (id {seal_id}, events {first}-{last}): MAC does "
+        "not verify under the audit key (forged, rewritten or altered); not trusted"
     ]
 
 

@@ -3,6 +3,7 @@ runtime role, which cannot disable the audit trigger or delete, rewrite or trunc
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,7 +14,9 @@ from sqlalchemy import make_url
 
 from carevault.auth.models import Role
 from carevault.crypto import KeyRing
+from carevault.db.roles import HISTORY_TABLES
 from carevault.health import service as health
+from carevault.lifecycle.reencrypt import encrypted_tables
 from tests.support.cli import invoke
 from tests.support.db import PgServer, admin_execute
 from tests.support.http import running_api
@@ -83,6 +86,12 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
     connection = await asyncpg.connect(dsn(runtime_url))
     try:
         assert await connection.fetchval("SELECT current_user") == role
+        # `reencrypt` (run as this role) rewrites a note version's encrypted columns in place.
+        await connection.execute(
+            "SELECT 1 FROM session_versions FOR UPDATE SKIP LOCKED; UPDATE session_versions "
+            "SET subjective = subjective, objective = objective, assessment = assessment, "
+            "plan = plan"
+        )
         assert await connection.fetchval("SELECT count(*) FROM audit_events") >= 2
         for statement in (
             "ALTER TABLE audit_events DISABLE TRIGGER ALL",
@@ -96,6 +105,13 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
             "TRUNCATE health_probes",
             "ALTER TABLE clients ADD COLUMN sneaky int",
             "UPDATE alembic_version SET version_num = '0001'",
+            # The history of note versions is append-only for the app (issue 23).
+            "DELETE FROM session_versions",
+            "UPDATE session_versions SET version = 0",
+            "TRUNCATE session_versions",
+            "DELETE FROM audit_seals",
+            "UPDATE audit_seals SET seq = 0",
+            "DELETE FROM audit_checkpoints",
         ):
             with pytest.raises(asyncpg.InsufficientPrivilegeError):
                 await connection.execute(statement)
@@ -110,6 +126,96 @@ async def test_runtime_role_cannot_disable_the_trigger_or_remove_audit_events(
     finally:
         await owner_connection.close()
     assert owner_of != role
+
+
+async def test_with_a_sealer_role_only_it_can_insert_seals(
+    cli_env: Path, owner_and_runtime: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CAREVAULT_AUDIT_SEALER_DATABASE_URL: the app seals as a role of its own, and the
+    request path's role can no longer insert a seal or a checkpoint record at all."""
+    owner_url, runtime_url, _ = owner_and_runtime
+    sealer = f"cv_seal_{uuid.uuid4().hex[:8]}"
+    sealer_url = (
+        make_url(owner_url)
+        .set(username=sealer, password="sealer-role-pw")
+        .render_as_string(hide_password=False)
+    )
+    monkeypatch.setenv("CAREVAULT_MIGRATION_DATABASE_URL", owner_url)
+    monkeypatch.setenv("CAREVAULT_DATABASE_URL", runtime_url)
+    monkeypatch.setenv("CAREVAULT_AUDIT_SEALER_DATABASE_URL", sealer_url)
+    try:
+        upgraded = await invoke(["db", "upgrade"])
+        assert upgraded.exit_code == 0, upgraded.output
+        assert f"Created sealer role '{sealer}'" in upgraded.output
+        async with running_api(
+            runtime_url,
+            cli_env,
+            audit_sealer_database_url=sealer_url,
+            audit_seal_interval_seconds=0.05,
+        ) as api:
+            _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+            async with api.signed_in(owner) as client:
+                assert (await client.get("/auth/me")).status_code == 200
+            owner_connection = await asyncpg.connect(dsn(owner_url))
+            try:
+                for _ in range(600):  # bounded: it waits for transactions it cannot see
+                    unsealed = await owner_connection.fetchval(
+                        "SELECT count(*) FROM (SELECT id FROM audit_events EXCEPT "
+                        "SELECT unnest(event_ids) FROM audit_seals) AS u"
+                    )
+                    if unsealed == 0:
+                        break
+                    await asyncio.sleep(0.05)
+                assert unsealed == 0
+                sealed_by = await owner_connection.fetchval("SELECT count(*) FROM audit_seals")
+                assert sealed_by > 0
+            finally:
+                await owner_connection.close()
+
+        runtime = await asyncpg.connect(dsn(runtime_url))
+        try:
+            for statement in (
+                "INSERT INTO audit_seals (workspace_id, seq, event_ids, digests, total, "
+                "prev_mac, mac, key_id, txid_from, txid_to) VALUES "
+                "(gen_random_uuid(), 1, '{}', '', 0, '', '', '', 0, 1)",
+                "INSERT INTO audit_checkpoints (created_at, digest, seals_checked_to, "
+                "untrusted_seals, untrusted_seal_ids, mac) VALUES (now(), '', 0, 0, '{}', '')",
+            ):
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await runtime.execute(statement)
+            assert await runtime.fetchval("SELECT count(*) FROM audit_seals") > 0
+        finally:
+            await runtime.close()
+        sealing = await asyncpg.connect(dsn(sealer_url))
+        try:
+            for statement in (
+                "DELETE FROM audit_seals",
+                "UPDATE audit_seals SET seq = 0",
+                "INSERT INTO audit_events (action) VALUES ('x')",
+                "SELECT * FROM clients",
+                "SELECT * FROM users",
+            ):
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await sealing.execute(statement)
+        finally:
+            await sealing.close()
+        production_env(monkeypatch)
+        doctor = await invoke(["doctor"])
+        assert "[ok  ] database role: the app's role can only read and append" in doctor.output
+    finally:
+        cleanup = await asyncpg.connect(dsn(owner_url))
+        try:
+            await cleanup.execute(f'DROP OWNED BY "{sealer}"')
+            await cleanup.execute(f'DROP ROLE IF EXISTS "{sealer}"')
+        finally:
+            await cleanup.close()
+
+
+def test_history_tables_grant_update_of_exactly_their_encrypted_columns() -> None:
+    """What `reencrypt` rewrites (carevault.lifecycle.reencrypt.encrypted_tables)."""
+    encrypted = {table.name: tuple(c.name for c in table.columns) for table in encrypted_tables()}
+    for table, columns in HISTORY_TABLES.items():
+        assert columns == encrypted[table]
 
 
 def production_env(monkeypatch: pytest.MonkeyPatch) -> None:
