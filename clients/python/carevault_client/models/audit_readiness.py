@@ -24,6 +24,7 @@ class AuditReadiness:
         sealer_running (bool):
         unsealed_events (int | None):
         error (None | str | Unset):
+        untrusted_seals (int | None | Unset):
     """
 
     lag_budget_seconds: float
@@ -33,6 +34,7 @@ class AuditReadiness:
     sealer_running: bool
     unsealed_events: int | None
     error: None | str | Unset = UNSET
+    untrusted_seals: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +66,12 @@ class AuditReadiness:
         else:
             error = self.error
 
+        untrusted_seals: int | None | Unset
+        if isinstance(self.untrusted_seals, Unset):
+            untrusted_seals = UNSET
+        else:
+            untrusted_seals = self.untrusted_seals
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -78,6 +86,8 @@ class AuditReadiness:
         )
         if error is not UNSET:
             field_dict["error"] = error
+        if untrusted_seals is not UNSET:
+            field_dict["untrusted_seals"] = untrusted_seals
 
         return field_dict
 
@@ -141,6 +151,15 @@ class AuditReadiness:
 
         error = _parse_error(d.pop("error", UNSET))
 
+        def _parse_untrusted_seals(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        untrusted_seals = _parse_untrusted_seals(d.pop("untrusted_seals", UNSET))
+
         audit_readiness = cls(
             lag_budget_seconds=lag_budget_seconds,
             lag_seconds=lag_seconds,
@@ -149,6 +168,7 @@ class AuditReadiness:
             sealer_running=sealer_running,
             unsealed_events=unsealed_events,
             error=error,
+            untrusted_seals=untrusted_seals,
         )
 
         audit_readiness.additional_properties = d
