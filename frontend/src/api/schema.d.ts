@@ -837,6 +837,8 @@ export interface components {
             sealer_running: boolean;
             /** Unsealed Events */
             unsealed_events: number | null;
+            /** Untrusted Seals */
+            untrusted_seals?: number | null;
         };
         /**
          * ClientCreate
@@ -1488,7 +1490,8 @@ export interface components {
          *         "last_checkpoint_at": "2025-01-15T10:10:00Z",
          *         "last_round_at": "2025-01-15T10:14:36Z",
          *         "sealer_running": true,
-         *         "unsealed_events": 3
+         *         "unsealed_events": 3,
+         *         "untrusted_seals": 0
          *       },
          *       "database": {
          *         "expected_revision": "0015",
@@ -5104,7 +5107,8 @@ export interface operations {
                      *         "last_checkpoint_at": "2025-01-15T10:10:00Z",
                      *         "last_round_at": "2025-01-15T10:14:36Z",
                      *         "sealer_running": true,
-                     *         "unsealed_events": 3
+                     *         "unsealed_events": 3,
+                     *         "untrusted_seals": 0
                      *       },
                      *       "database": {
                      *         "error": "ConnectionRefusedError",
