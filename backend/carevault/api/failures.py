@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
 
 from carevault.db.deadlines import DeadlineExceeded
+from carevault.workspaces.keys import SHREDDED_SQLSTATE
 
 log = logging.getLogger("carevault.failures")
 
@@ -49,6 +50,8 @@ STORAGE_FULL = Failure(
 UNSTORABLE = Failure(
     422, "validation_error", "the request contains a value the database cannot store", 0
 )
+# A write admitted just before `carevault workspaces shred`, refused by PostgreSQL (0017).
+SHREDDED = Failure(410, "workspace_shredded", "this practice's data was shredded", 0)
 
 # SQLSTATEs by meaning (PostgreSQL, Appendix A).
 _TIMEOUT_STATES = {"57014", "25P03", "55P03"}  # statement/fence timeout, idle txn, lock timeout
@@ -82,6 +85,8 @@ def _in_chain(error: BaseException, kinds: tuple[type[BaseException], ...]) -> b
 def classify(error: BaseException) -> Failure | None:
     """The answer for an infrastructure failure; None for anything else (a bug stays a bug)."""
     state = sqlstate_of(error)
+    if state == SHREDDED_SQLSTATE:
+        return SHREDDED
     if state == "53100" or _no_space(error):
         return STORAGE_FULL
     if state in _TIMEOUT_STATES:
