@@ -247,11 +247,12 @@ async def test_every_table_with_encrypted_columns_refuses_writes_of_a_shredded_p
 async def test_reencrypt_leaves_a_practice_shredded_in_the_middle_of_a_batch(
     api: ApiContext, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The batch read the practice's rows and unwrapped its keys; the shred commits before
-    the batch writes. The batch is refused whole and read again without the practice: its
-    rows keep the ciphertexts they had, every other practice's are re-sealed."""
+    """The batch read the practice's rows and loaded its keys; the shred, by the command in
+    another process, commits before the batch writes. The batch is refused whole and read
+    again without the practice: its rows keep the ciphertexts they had, every other
+    practice's are re-sealed."""
     doomed, kept = await practice(api, Role.OWNER), await practice(api, Role.OWNER)
-    doomed_id, _ = await workspace_of(api, doomed.client_ids[0])
+    doomed_id, doomed_name = await workspace_of(api, doomed.client_ids[0])
     kept_id, _ = await workspace_of(api, kept.client_ids[0])
     before = await stored(api, "clients", doomed.client_ids[0])
     manager = api.app.state.carevault.key_manager
@@ -263,8 +264,8 @@ async def test_reencrypt_leaves_a_practice_shredded_in_the_middle_of_a_batch(
     async def load_then_shred(db: Any, workspace_id: uuid.UUID, **options: Any) -> None:
         await real_load(db, workspace_id, **options)
         if workspace_id == doomed_id and not shredded:
-            async with shred_held_open(api, doomed_id):
-                shredded.append(workspace_id)
+            await shred_in_another_process(api, doomed_name)
+            shredded.append(workspace_id)
 
     monkeypatch.setattr(reencrypt_module, "load_workspace_keys", load_then_shred)
     engine = create_engine(api.database_url, pool_size=2)
