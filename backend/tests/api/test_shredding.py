@@ -222,10 +222,14 @@ async def test_every_table_with_encrypted_columns_refuses_writes_of_a_shredded_p
 ) -> None:
     guarded = await sql(
         api,
-        "SELECT tgrelid::regclass::text AS name FROM pg_trigger "
-        "WHERE tgname LIKE '%\\_refuse\\_shredded' AND tgenabled = 'O'",
+        "SELECT tgrelid::regclass::text AS name, tgname FROM pg_trigger "
+        "WHERE tgname LIKE '%\\_refuse\\_shredded\\_%' AND tgenabled = 'O'",
     )
-    assert {row["name"] for row in guarded} == {table.name for table in encrypted_tables()}
+    assert {(row["name"], row["tgname"]) for row in guarded} == {
+        (table.name, f"{table.name}_refuse_shredded_{event}")
+        for table in encrypted_tables()
+        for event in ("insert", "update")
+    }
 
     doomed, live = await practice(api, Role.OWNER), await practice(api, Role.OWNER)
     doomed_id, _ = await workspace_of(api, doomed.client_ids[0])
@@ -240,6 +244,16 @@ async def test_every_table_with_encrypted_columns_refuses_writes_of_a_shredded_p
                 await connection.execute(update, doomed_id)
             assert refused.value.sqlstate == "SHRED"
             assert await connection.execute(update, live_id) == "UPDATE 1"
+        # An INSERT: a copy of each of the practice's clients under a new id.
+        insert = (
+            "INSERT INTO clients SELECT (jsonb_populate_record(c, "
+            "jsonb_build_object('id', gen_random_uuid()))).* FROM clients c "
+            "WHERE workspace_id = $1"
+        )
+        with pytest.raises(asyncpg.PostgresError) as refused:
+            await connection.execute(insert, doomed_id)
+        assert refused.value.sqlstate == "SHRED"
+        assert await connection.execute(insert, live_id) == "INSERT 0 1"
     finally:
         await connection.close()
 
