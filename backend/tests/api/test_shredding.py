@@ -31,6 +31,7 @@ from carevault.lifecycle.reencrypt import encrypted_tables, reencrypt
 from carevault.workspaces.keys import load_workspace_keys, shred
 from carevault.workspaces.models import Workspace
 from tests.support import factories
+from tests.support.cli import carevault as carevault_command
 from tests.support.db import libpq_dsn, sql
 from tests.support.http import ApiContext
 from tests.support.notes import create_note, practice
@@ -296,3 +297,23 @@ async def test_reencrypt_leaves_a_practice_shredded_in_the_middle_of_a_batch(
         kept_id,
     )
     assert int.from_bytes(head["head"][1:], "big") == manager.ring.encryption_version()
+
+
+async def test_an_import_into_a_shredded_practice_is_refused_whole(
+    api: ApiContext, tmp_path: Path
+) -> None:
+    """`carevault import clients` says so in one line and writes nothing (it used to end in
+    a traceback)."""
+    place = await practice(api, Role.OWNER)
+    workspace_id, name = await workspace_of(api, place.client_ids[0])
+    async with shred_held_open(api, workspace_id):
+        pass
+    source = tmp_path / "clients.csv"
+    source.write_text("first_name,last_name\nGrace,Hopper\n")
+    arguments = ["import", "clients", str(source), "--workspace", name]
+    code, output = await carevault_command(api, *arguments)
+    assert code == 1, output
+    assert f"{name!r} was shredded; nothing was imported" in output
+    assert "Traceback" not in output and "Hopper" not in output
+    [count] = await sql(api, "SELECT count(*) FROM clients WHERE workspace_id = $1", workspace_id)
+    assert count[0] == 1
