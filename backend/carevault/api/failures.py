@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.db.deadlines import DeadlineExceeded
 from carevault.observability.request_id import current_request_id
+from carevault.workspaces.keys import SHREDDED_SQLSTATE
 
 log = logging.getLogger("carevault.failures")
 
@@ -51,6 +52,8 @@ STORAGE_FULL = Failure(
 UNSTORABLE = Failure(
     422, "validation_error", "the request contains a value the database cannot store", 0
 )
+# A write admitted just before `carevault workspaces shred`, refused by PostgreSQL (0018).
+SHREDDED = Failure(410, "workspace_shredded", "this practice's data was shredded", 0)
 
 # SQLSTATEs by meaning (PostgreSQL, Appendix A).
 _TIMEOUT_STATES = {"57014", "25P03", "55P03"}  # statement/fence timeout, idle txn, lock timeout
@@ -109,6 +112,8 @@ def classify(error: BaseException) -> Failure | None:
     errors PostgreSQL raises about the statement itself (a constraint, a syntax error: a
     SQLSTATE outside the classes above) stay defects."""
     state = sqlstate_of(error)
+    if state == SHREDDED_SQLSTATE:
+        return SHREDDED
     if state == "53100" or _no_space(error):
         return STORAGE_FULL
     if state in _TIMEOUT_STATES:

@@ -66,7 +66,7 @@ async def current_principal(request: Request) -> Principal:
             request.state.actor = principal.actor
             _count_request(request, state, "token", by_token.token_id)
             _check_token_scope(request, by_token.scopes)
-            await _load_practice_keys(db, principal)
+            await _load_practice_keys(db, state, principal, by_token.workspace_shredded)
             return principal
         secret = request.cookies.get(SESSION_COOKIE)
         if not secret:
@@ -93,7 +93,7 @@ async def current_principal(request: Request) -> Principal:
             "password_change_required",
             "this account has a temporary password: choose a new one first",
         )
-    await _load_practice_keys(db, principal)
+    await _load_practice_keys(db, state, principal, by_session.workspace_shredded)
     return principal
 
 
@@ -113,12 +113,18 @@ def _count_request(request: Request, state: AppState, kind: str, credential: uui
         )
 
 
-async def _load_practice_keys(db: AsyncSession, principal: Principal) -> None:
+async def _load_practice_keys(
+    db: AsyncSession, state: AppState, principal: Principal, shredded: bool
+) -> None:
     """Every authenticated request may touch its practice's PHI: have its data keys ready
-    (a SELECT once per refresh interval, nothing otherwise)."""
+    (a SELECT once per refresh interval, nothing otherwise). `shredded`, read by the
+    credential lookup, refuses a shredded practice's request before any cached key is used,
+    and drops what this process holds of it (its data keys, its client list's names)."""
     try:
-        await load_workspace_keys(db, principal.workspace_id)
+        await load_workspace_keys(db, principal.workspace_id, shredded=shredded)
     except WorkspaceShredded:
+        if state.client_list_cache is not None:
+            state.client_list_cache.drop(principal.workspace_id)
         raise ApiError(410, "workspace_shredded", "this practice's data was shredded") from None
 
 

@@ -529,20 +529,24 @@ class AuthFailure(Exception):
 class LoginSessionAuth:
     user: Account
     login_session: LoginSession
+    workspace_shredded: bool = False  # the caller must get 410 (auth.dependencies)
 
 
-# Every authenticated request runs one of these: built once, with the user's columns in the
-# same round trip, so that revocation and disabling still take effect on the very next
-# request. The session comes back as an instance (a request may end it or mark it seen);
-# the token and the user as plain columns (a token's use is marked with an UPDATE).
+# Every authenticated request runs one of these: built once, with the user's columns and
+# the practice's `shredded_at` in the same round trip, so that revocation, disabling and a
+# shred still take effect on the very next request. The session comes back as an instance
+# (a request may end it or mark it seen); the token and the user as plain columns (a
+# token's use is marked with an UPDATE).
 _ACCOUNT_COLUMNS = [getattr(User, name).label("user_" + name) for name in ACCOUNT_COLUMNS]
+_SHREDDED_AT = Workspace.shredded_at.label("workspace_shredded_at")
 
 
 def _login_session_by_secret(*session_columns: Any) -> Select[Any]:
     return (
         # unscoped: the session's secret is what tells which practice the caller belongs to
-        select(*session_columns, *_ACCOUNT_COLUMNS)
+        select(*session_columns, *_ACCOUNT_COLUMNS, _SHREDDED_AT)
         .join(User, User.id == LoginSession.user_id)
+        .join(Workspace, Workspace.id == User.workspace_id)
         .where(LoginSession.secret_hash == bindparam("digest"))
     )
 
@@ -560,8 +564,10 @@ _TOKEN_ROW = (
         ApiToken.revoked_at.label("token_revoked_at"),
         ApiToken.expires_at.label("token_expires_at"),
         *_ACCOUNT_COLUMNS,
+        _SHREDDED_AT,
     )
     .join(User, User.id == ApiToken.user_id)
+    .join(Workspace, Workspace.id == User.workspace_id)
     .where(ApiToken.token_hash == bindparam("digest"))
 )
 
@@ -611,7 +617,7 @@ async def resolve_login_session(
         raise AuthFailure("user_disabled", "this account is disabled")
     if now - login_session.last_seen_at > LAST_SEEN_GRANULARITY:
         login_session.last_seen_at = now
-    return LoginSessionAuth(user, login_session)
+    return LoginSessionAuth(user, login_session, found.workspace_shredded_at is not None)
 
 
 def csrf_matches(login_session: LoginSession, presented: str | None) -> bool:
@@ -631,6 +637,7 @@ class TokenAuth:
     user: Account
     token_id: uuid.UUID
     scopes: list[str]
+    workspace_shredded: bool = False  # the caller must get 410 (auth.dependencies)
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
@@ -666,7 +673,8 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
             )
 
         before_commit(db, record_use)
-    return TokenAuth(user, token_id, list(found.token_scopes))
+    shredded = found.workspace_shredded_at is not None
+    return TokenAuth(user, token_id, list(found.token_scopes), shredded)
 
 
 # --- API tokens --------------------------------------------------------------------------------

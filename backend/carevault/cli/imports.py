@@ -34,10 +34,13 @@ def import_clients(
 ) -> None:
     """Import clients from CSV or JSON lines: all rows or none, bad rows listed by line.
     The file is streamed in batches (memory does not grow with it); progress goes to stderr."""
+    from sqlalchemy.exc import DBAPIError
+
     from carevault.audit.service import Actor
     from carevault.clients import importing
     from carevault.clients.progress import ImportProgress
     from carevault.runtime import start_key_ring
+    from carevault.workspaces.keys import WorkspaceShredded, refused_as_shredded
     from carevault.workspaces.service import get_by_name
 
     if file_format not in (None, "csv", "jsonl"):
@@ -84,6 +87,12 @@ def import_clients(
         raise fail(
             f"{rejected.total_errors} problem(s) in {file.name}; nothing was imported", code=1
         ) from None
+    except (WorkspaceShredded, DBAPIError) as exc:
+        # Shredded before or during the import (a write of a shredded practice is refused:
+        # migration 0018); the transaction rolled back whole.
+        if isinstance(exc, DBAPIError) and not refused_as_shredded(exc):
+            raise
+        raise fail(f"{workspace!r} was shredded; nothing was imported", code=1) from None
     finally:
         manager.stop()
     typer.echo(

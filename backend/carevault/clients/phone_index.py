@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import LargeBinary, Table, bindparam, func, select, type_coerce, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients.models import Client
@@ -43,7 +44,12 @@ from carevault.crypto import (
     normalize_phone_digits,
 )
 from carevault.db.scoping import in_workspace, workspace_filter
-from carevault.workspaces.keys import load_workspace_keys, provision
+from carevault.workspaces.keys import (
+    WorkspaceShredded,
+    load_workspace_keys,
+    provision,
+    refused_as_shredded,
+)
 from carevault.workspaces.models import Workspace
 from carevault.workspaces.phones import NotAPhoneNumber, PhoneNumber, read_phone
 
@@ -172,10 +178,17 @@ async def reindex_phones(
     skipped: set[uuid.UUID] = set()  # not numbers, or unopenable: not retried in this run
     for _ in range(max_passes):
         done = 0
-        for workspace_id in practices:
-            done += await _reindex_practice(
-                engine, workspace_id, batch_size, pause_seconds, summary, skipped, progress
-            )
+        for workspace_id in list(practices):
+            try:
+                done += await _reindex_practice(
+                    engine, workspace_id, batch_size, pause_seconds, summary, skipped, progress
+                )
+            except (DBAPIError, WorkspaceShredded) as exc:
+                if isinstance(exc, DBAPIError) and not refused_as_shredded(exc):
+                    raise
+                # Shredded while this ran: a batch in flight rolled back (migration 0017),
+                # and nothing of it is left to index.
+                practices.remove(workspace_id)
         if done == 0:
             break
     async with AsyncSession(engine) as db:

@@ -554,8 +554,7 @@ def workspaces_shred(
     versions = sorted(v for v, k in ring.keys.items() if not k.retired)
     typer.echo(
         f"Shredded {workspace!r}: {destroyed} key(s) destroyed (its data keys and blind-index "
-        f"key). Running processes drop "
-        f"their cached copies within {settings.key_cache_ttl_seconds:g} s. Backups taken "
+        "key). Every running process refuses the practice's next request (410). Backups taken "
         f"before now still hold its wrapped keys until key version(s) "
         f"{', '.join(map(str, versions))} are retired: rotate, reencrypt and retire them to "
         "finish."

@@ -42,6 +42,7 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.clients import phone_index
@@ -56,7 +57,13 @@ from carevault.crypto import (
 from carevault.crypto.registry import PhiBackend, current_backend
 from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
-from carevault.workspaces.keys import load_workspace_keys, provision, rewrap_index_keys
+from carevault.workspaces.keys import (
+    WorkspaceShredded,
+    load_workspace_keys,
+    provision,
+    refused_as_shredded,
+    rewrap_index_keys,
+)
 from carevault.workspaces.models import Workspace
 
 
@@ -259,42 +266,70 @@ async def _rewrite_table(
     progress: Progress | None,
 ) -> int:
     """One pass over a table in committed batches; returns how many rows it rewrote."""
-    table = encrypted.table
     after: uuid.UUID | None = None
     rewritten = 0
     while True:
-        async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
-            query = _batch_query(encrypted, target, summary.target_format, after, batch_size)
-            rows = (await db.execute(query)).all()
-            if not rows:
-                break
-            after = rows[-1].id
-            updates = []
-            for row in rows:
-                if (table.name, row.id) in failed:
-                    continue
-                await load_workspace_keys(db, row.workspace_id)
-                values = _reseal(encrypted, row, target, summary)
-                if values is None:
-                    failed.add((table.name, row.id))
-                    continue
-                updates.append({"b_id": row.id, **values})
-            if updates:
-                # Only re-sealed: the plaintext is unchanged, so this is not an edit for the
-                # client list's change counter (migration 0014).
-                await db.execute(select(func.set_config(RESEALING_SETTING, "on", True)))
-            for group in _same_columns(updates):
-                await db.execute(_update_statement(table, group[0], summary.target_format), group)
-            summary.values_rewritten += sum(
-                sum(key not in _NOT_VALUES for key in values) for values in updates
+        try:
+            batch = await _rewrite_batch(
+                engine, encrypted, target, after, batch_size, summary, failed
             )
-            summary.rows_rewritten[table.name] += len(updates)
-            rewritten += len(updates)
+        except (DBAPIError, WorkspaceShredded) as exc:
+            if isinstance(exc, DBAPIError) and not refused_as_shredded(exc):
+                raise
+            # A practice of the batch was shredded while it ran (its write refused, migration
+            # 0017, or its keys found gone): the batch rolled back whole; read it again, now
+            # without that practice.
+            continue
+        if batch is None:
+            break
+        after, count = batch
+        rewritten += count
         if progress is not None:
-            progress(len(updates))
+            progress(count)
         if pause_seconds > 0:
             await asyncio.sleep(pause_seconds)
     return rewritten
+
+
+async def _rewrite_batch(
+    engine: AsyncEngine,
+    encrypted: EncryptedTable,
+    target: int,
+    after: uuid.UUID | None,
+    batch_size: int,
+    summary: Summary,
+    failed: set[tuple[str, uuid.UUID]],
+) -> tuple[uuid.UUID, int] | None:
+    """One committed batch of rows after `after`: (its last row id, rows rewritten), or
+    None when no row is left."""
+    table = encrypted.table
+    async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
+        query = _batch_query(encrypted, target, summary.target_format, after, batch_size)
+        rows = (await db.execute(query)).all()
+        if not rows:
+            return None
+        updates = []
+        for row in rows:
+            if (table.name, row.id) in failed:
+                continue
+            await load_workspace_keys(db, row.workspace_id)
+            values = _reseal(encrypted, row, target, summary)
+            if values is None:
+                failed.add((table.name, row.id))
+                continue
+            updates.append({"b_id": row.id, **values})
+        if updates:
+            # Only re-sealed: the plaintext is unchanged, so this is not an edit for the
+            # client list's change counter (migration 0014).
+            await db.execute(select(func.set_config(RESEALING_SETTING, "on", True)))
+        for group in _same_columns(updates):
+            await db.execute(_update_statement(table, group[0], summary.target_format), group)
+    # Counted once committed: a batch refused by a shred is read again.
+    summary.values_rewritten += sum(
+        sum(key not in _NOT_VALUES for key in values) for values in updates
+    )
+    summary.rows_rewritten[table.name] += len(updates)
+    return rows[-1].id, len(updates)
 
 
 def _batch_query(

@@ -33,6 +33,23 @@ class WorkspaceShredded(Exception):
     """The practice's data keys were destroyed; none of its PHI can be read or written."""
 
 
+# What PostgreSQL answers a write of a shredded practice's PHI with (migration 0018).
+SHREDDED_SQLSTATE = "SHRED"
+
+
+def refused_as_shredded(error: BaseException) -> bool:
+    """Whether `error` is, or wraps, PostgreSQL's refusal of a write to a shredded practice
+    (SQLAlchemy wraps the driver's error; the direct pool raises asyncpg's own)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if getattr(current, "sqlstate", None) == SHREDDED_SQLSTATE:
+            return True
+        current = getattr(current, "orig", None) or current.__cause__
+    return False
+
+
 def sealing_versions(ring: KeyRing) -> list[int]:
     """Versions a practice needs a data key for: the active one and any pending one."""
     return sorted({ring.active_version, ring.encryption_version()} | _pending(ring))
@@ -102,12 +119,21 @@ async def provision(
     return len(result.all())
 
 
-async def load_workspace_keys(db: AsyncSession, workspace_id: uuid.UUID) -> None:
+async def load_workspace_keys(
+    db: AsyncSession, workspace_id: uuid.UUID, *, shredded: bool = False
+) -> None:
     """Make the practice's data keys available to this process before it touches PHI: one
     SELECT when they are not cached (or the cache is older than the refresh interval),
-    nothing otherwise."""
+    nothing otherwise.
+
+    `shredded`: the caller has just read the practice's `shredded_at` (a request's credential
+    lookup does, in the same round trip) and found it set. This process's copy of the keys
+    is dropped and WorkspaceShredded raised, whatever the cache says."""
     cipher = current_cipher()
     workspace = workspace_id.bytes
+    if shredded:
+        cipher.data_keys.forget(workspace)
+        raise WorkspaceShredded("this practice's data was shredded")
     current_practice.set(workspace)  # the database-side backend sends this practice's keys
     if not cipher.data_keys.needs_load(workspace, cipher.ring):
         return
@@ -166,18 +192,24 @@ async def _is_shredded(db: AsyncSession, workspace_id: uuid.UUID) -> bool:
 
 async def shred(db: AsyncSession, workspace_id: uuid.UUID) -> int:
     """Destroy the practice's wrapped data keys and mark it shredded; returns how many keys
-    were destroyed. Other processes drop their cached copies within one refresh interval."""
+    were destroyed. Every process, this one included, refuses the practice's next request
+    once this commits (its credential lookup reads `shredded_at`) and drops its cached copy
+    of the keys then.
+
+    The practice's row is locked FOR UPDATE first: that waits for every transaction writing
+    the practice's PHI (each holds the row FOR KEY SHARE, migration 0018) and makes every
+    later one wait for this one and then fail, so no value is committed under a key that
+    this destroys."""
+    await db.execute(select(Workspace.id).where(Workspace.id == workspace_id).with_for_update())
+    await db.execute(
+        update(Workspace).where(Workspace.id == workspace_id).values(shredded_at=datetime.now(UTC))
+    )
     destroyed = await db.execute(
         delete(WorkspaceKey)
         .where(WorkspaceKey.workspace_id == workspace_id)
         .returning(WorkspaceKey.key_version)
     )
-    count = len(destroyed.all())
-    await db.execute(
-        update(Workspace).where(Workspace.id == workspace_id).values(shredded_at=datetime.now(UTC))
-    )
-    current_cipher().data_keys.forget(workspace_id.bytes)
-    return count
+    return len(destroyed.all())
 
 
 async def index_keys_wrapped_under(db: AsyncSession, version: int) -> int:

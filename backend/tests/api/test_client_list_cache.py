@@ -367,8 +367,9 @@ async def test_reencryption_rewrites_names_without_invalidating_the_cache(
 async def test_a_shred_by_another_process_drops_the_cached_names_at_once(
     api: ApiContext,
 ) -> None:
-    """This process still holds the practice's data keys (they expire after the refresh
-    interval); the list reads `shredded_at` with its counter and stops serving names."""
+    """This process still holds the practice's data keys and names; the request's credential
+    lookup reads `shredded_at`, refuses it and drops both (the list's own counter statement
+    reads `shredded_at` too, for a shred between the two)."""
     space, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
     async with api.signed_in(email) as client:
         await client.post("/clients", json={"first_name": "Ada", "last_name": "Lovelace"})

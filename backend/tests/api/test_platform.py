@@ -258,7 +258,6 @@ async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiC
 
 
 async def test_a_shredded_practice_answers_410_workspace_shredded(api: ApiContext) -> None:
-    from carevault.crypto import current_cipher
     from carevault.db.engine import create_engine, session_factory
     from carevault.workspaces.keys import shred
 
@@ -275,8 +274,6 @@ async def test_a_shredded_practice_answers_410_workspace_shredded(api: ApiContex
                 assert await shred(db, workspace_id) >= 1
         finally:
             await engine.dispose()
-        # As every process does within one refresh interval: the cached keys are dropped.
-        current_cipher().data_keys.forget(workspace_id.bytes)
         listed = await client.get("/clients")
         one = await client.get(f"/clients/{setup.client_ids[0]}")
     for response in (listed, one):
