@@ -107,6 +107,20 @@ async def _audit_replay(
             resource_ids=_record_ids(body),
             details={"idempotent_replay": True},
         )
+    for resource in operation.discloses_if_readable:
+        # Another resource's PHI inside the records (an appointment's `client` names), there
+        # only if the first answer carried it: the same event the route writes for it.
+        resource_type = PHI_RESOURCES[resource]
+        carried = _nested_ids(body, resource_type)
+        if carried:
+            await audit.record(
+                db,
+                principal.actor,
+                f"{resource_type}.names",
+                resource_type=resource_type,
+                resource_ids=carried,
+                details={"idempotent_replay": True, "fields": ["first_name", "last_name"]},
+            )
 
 
 def _record_ids(body: Any) -> list[str]:
@@ -117,6 +131,20 @@ def _record_ids(body: Any) -> list[str]:
     if isinstance(items, list):
         return [item["id"] for item in items if isinstance(item, dict) and "id" in item]
     return []
+
+
+def _nested_ids(body: Any, field: str) -> list[str]:
+    """Distinct ids of the `field` objects inside the records of a remembered answer."""
+    if isinstance(body, dict) and isinstance(body.get("id"), str):
+        items: Any = [body]
+    else:
+        items = body.get("items") if isinstance(body, dict) else body
+    nested = [
+        item[field]["id"]
+        for item in (items if isinstance(items, list) else [])
+        if isinstance(item, dict) and isinstance(item.get(field), dict) and "id" in item[field]
+    ]
+    return list(dict.fromkeys(nested))
 
 
 Idempotency = Annotated[IdempotentCreate, Depends(idempotent_create)]

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, String
+from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, String, Uuid, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
@@ -28,9 +28,35 @@ class Appointment(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
             "status IN ('scheduled', 'attended', 'cancelled', 'no-show')", name="status"
         ),
         Index("ix_appointments_workspace_range", "workspace_id", "starts_at", "ends_at"),
+        Index(
+            "ix_appointments_workspace_clinician_range",
+            "workspace_id",
+            "clinician_id",
+            "starts_at",
+            "ends_at",
+        ),
+        Index(
+            "ix_appointments_workspace_client_range",
+            "workspace_id",
+            "client_id",
+            "starts_at",
+            "ends_at",
+        ),
+        Index(
+            "ix_appointments_workspace_series",
+            "workspace_id",
+            "series_id",
+            postgresql_where=text("series_id IS NOT NULL"),
+        ),
     )
 
     client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))
+    # A user of the same practice (the service checks it): whose calendar the entry is on.
+    clinician_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
+    # A short label ("Room 2"), not PHI: plain so that overlaps per room can be queried.
+    room: Mapped[str | None] = mapped_column(String(100))
+    # The occurrences of one recurring booking share it; None for a single appointment.
+    series_id: Mapped[uuid.UUID | None] = mapped_column(Uuid())
     starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     status: Mapped[str] = mapped_column(String(20), default=AppointmentStatus.SCHEDULED.value)

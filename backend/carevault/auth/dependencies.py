@@ -62,7 +62,12 @@ async def current_principal(request: Request) -> Principal:
             if scheme.lower() != "bearer" or not credentials.strip():
                 raise service.AuthFailure("invalid_token", "use Authorization: Bearer <token>")
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
-            principal = Principal(by_token.user, ip, token_id=by_token.token_id)
+            principal = Principal(
+                by_token.user,
+                ip,
+                token_id=by_token.token_id,
+                token_scopes=frozenset(by_token.scopes),
+            )
             request.state.actor = principal.actor
             _count_request(request, state, "token", by_token.token_id)
             _check_token_scope(request, by_token.scopes)

@@ -30,28 +30,44 @@ _ATTRIBUTE = "__carevault_operation__"
 @dataclass(frozen=True, slots=True)
 class Operation:
     """`token_scopes`: what a token needs (all of them); None: tokens may never do this.
-    `discloses`: resources whose PHI the answer carries. `public`: no credential at all."""
+    `discloses`: resources whose PHI the answer carries. `discloses_if_readable`: resources
+    whose PHI the answer carries only for a credential that may read them (a session, or a
+    token with that resource's `:read` scope): the service leaves it out for any other, so
+    the scope is not required. Such PHI is in a field named by the resource's audit name
+    (`client`), and the service audits it. `public`: no credential at all."""
 
     token_scopes: tuple[str, ...] | None
     discloses: tuple[str, ...] = ()
     public: bool = False
+    discloses_if_readable: tuple[str, ...] = ()
 
     @property
     def tokens_allowed(self) -> bool:
         return self.token_scopes is not None
 
 
-def reads(resource: Resource) -> Operation:
-    """Answers with the resource's records (or, for audit and system, its data)."""
-    return Operation((f"{resource}:read",), _phi_of(resource))
+def reads(resource: Resource, *, with_readable: tuple[Resource, ...] = ()) -> Operation:
+    """Answers with the resource's records (or, for audit and system, its data).
+    `with_readable`: other resources' PHI the records carry when the caller may read it
+    (`Operation.discloses_if_readable`)."""
+    return Operation((f"{resource}:read",), _phi_of(resource), discloses_if_readable=with_readable)
 
 
-def changes(resource: Resource, *, answers_with_record: bool = True) -> Operation:
+def changes(
+    resource: Resource,
+    *,
+    answers_with_record: bool = True,
+    with_readable: tuple[Resource, ...] = (),
+) -> Operation:
     """Changes the resource. `answers_with_record`: the answer carries the record (its PHI),
     so a token needs the resource's read scope too; False for answers without PHI (204, a
-    count)."""
+    count). `with_readable` as for `reads`."""
     if answers_with_record:
-        return Operation((f"{resource}:write", f"{resource}:read"), _phi_of(resource))
+        return Operation(
+            (f"{resource}:write", f"{resource}:read"),
+            _phi_of(resource),
+            discloses_if_readable=with_readable,
+        )
     return Operation((f"{resource}:write",))
 
 

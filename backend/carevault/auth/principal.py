@@ -47,6 +47,8 @@ class Principal:
     ip_address: str | None
     token_id: uuid.UUID | None = None
     login_session: LoginSession | None = None
+    # A token's scopes; None for a signed-in session (whatever the role allows).
+    token_scopes: frozenset[str] | None = None
 
     @property
     def workspace_id(self) -> uuid.UUID:
@@ -55,6 +57,11 @@ class Principal:
     @property
     def is_owner(self) -> bool:
         return self.user.role == Role.OWNER.value
+
+    def may_read(self, resource: str) -> bool:
+        """Whether the credential may receive `resource`'s PHI (a session always may; a
+        token with the resource's `:read` scope)."""
+        return self.token_scopes is None or f"{resource}:read" in self.token_scopes
 
     @property
     def actor(self) -> Actor:
