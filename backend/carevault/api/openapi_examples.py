@@ -117,8 +117,18 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(
             409,
             "appointment_conflict",
-            "the time overlaps other appointments; send allow_overlap to book it anyway",
-            {"conflicting_ids": ["00000000-0000-4000-8000-0000000000e2"]},
+            "the time overlaps other appointments of the same clinician and of the same "
+            "client; send allow_overlap to book it anyway",
+            {
+                "conflicting_ids": [
+                    "00000000-0000-4000-8000-0000000000e2",
+                    "00000000-0000-4000-8000-0000000000e3",
+                ],
+                "conflicts": [
+                    {"id": "00000000-0000-4000-8000-0000000000e2", "shares": ["clinician"]},
+                    {"id": "00000000-0000-4000-8000-0000000000e3", "shares": ["client"]},
+                ],
+            },
         ),
         ErrorExample(
             409,
@@ -188,7 +198,19 @@ EXAMPLES: dict[str, ErrorExample] = {
                 {"line": 7, "field": "last_name", "message": "Field required"},
             ],
         ),
+        ErrorExample(
+            422,
+            "invalid_clinician",
+            "the clinician must be an active user of your practice",
+            [
+                {
+                    "field": "body.clinician_id",
+                    "message": "the clinician must be an active user of your practice",
+                }
+            ],
+        ),
         ErrorExample(422, "no_changes", "send at least one field to change"),
+        ErrorExample(422, "not_in_series", "the appointment is not part of a recurring series"),
         ErrorExample(
             422,
             "validation_error",

@@ -321,13 +321,12 @@ def occurrences(
             raise invalid(
                 "validation_error",
                 f"a series has at most {MAX_OCCURRENCES} occurrences",
-                "recurrence",
-                "until",
+                "recurrence.until",
             )
         slots.append((start, end))
     if not slots:
         raise invalid(
-            "validation_error", "until is before the first occurrence", "recurrence", "until"
+            "validation_error", "until is before the first occurrence", "recurrence.until"
         )
     return slots
 

@@ -240,7 +240,9 @@ async def test_invalid_input_is_422_naming_the_field(api: ApiContext) -> None:
             "body.status": booking(person, "11:00", "12:00", status="done"),
             "body.location": booking(person, "11:00", "12:00", location="x" * 501),
             "body.notes": booking(person, "11:00", "12:00", notes="x" * 5_001),
-            "body.room": booking(person, "11:00", "12:00", room="unknown fields are refused"),
+            "body.room": booking(person, "11:00", "12:00", room="x" * 101),
+            "body.series": booking(person, "11:00", "12:00", series="unknown fields are refused"),
+            "body.clinician_id": booking(person, "11:00", "12:00", clinician_id="someone"),
             "body.client_id": {"starts_at": at("11:00"), "ends_at": at("12:00")},
         }
         for field, body in posts.items():
@@ -262,6 +264,7 @@ async def test_invalid_input_is_422_naming_the_field(api: ApiContext) -> None:
             "body.starts_at": {"starts_at": at("10:30")},  # after the stored end
             "body.status": {"status": None},
             "body.client_id": {"client_id": person},
+            "body.clinician_id": {"clinician_id": None},
         }
         for field, change in patches.items():
             assert fields_named(await client.patch(path, json=change)) == {field}, field
@@ -323,6 +326,8 @@ async def test_openapi_documents_the_appointment_routes(api: ApiContext) -> None
     assert {p["name"]: p["required"] for p in calendar_route["parameters"]} == {
         "start": True,
         "end": True,
+        "clinician_id": False,
+        "client_id": False,
     }
     listed = calendar_route["responses"]["200"]["content"]["application/json"]["schema"]
     assert listed["type"] == "array"  # not a Page: the range bounds the list
