@@ -235,6 +235,19 @@ class AppointmentSeriesCreate(AppointmentCreate):
 
 
 class CancelledOccurrences(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "cancelled_ids": [
+                        "00000000-0000-4000-8000-0000000000e1",
+                        "00000000-0000-4000-8000-0000000000e2",
+                    ]
+                }
+            ]
+        }
+    )
+
     cancelled_ids: list[uuid.UUID] = Field(description="The occurrences cancelled, by start")
 
 
@@ -292,5 +305,18 @@ class AppointmentRead(AppointmentBase):
 
 
 class AppointmentSeriesRead(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "series_id": "00000000-0000-4000-8000-0000000000f1",
+                    "items": [
+                        APPOINTMENT_EXAMPLE | {"series_id": "00000000-0000-4000-8000-0000000000f1"}
+                    ],
+                }
+            ]
+        }
+    )
+
     series_id: uuid.UUID
     items: list[AppointmentRead] = Field(description="The occurrences, by start time")

@@ -52,7 +52,7 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
     workspace, created = await workspace_service.get_or_create(db, DEMO_WORKSPACE)
     if not created:
         return False
-    await auth_service.create_user(
+    owner = await auth_service.create_user(
         db,
         workspace,
         email=DEMO_OWNER_EMAIL,
@@ -60,7 +60,7 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
         role=Role.OWNER,
         display_name="Dr. Demo Owner",
     )
-    await auth_service.create_user(
+    clinician = await auth_service.create_user(
         db,
         workspace,
         email=DEMO_CLINICIAN_EMAIL,
@@ -119,6 +119,9 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
             appointment = Appointment(
                 workspace_id=workspace.id,
                 client_id=client.id,
+                # Two calendars: the owner's mornings, the clinician's afternoons.
+                clinician_id=(owner if hour < 12 else clinician).id,
+                room="Room 1" if hour < 12 else "Room 2",
                 starts_at=starts,
                 ends_at=starts + timedelta(minutes=50),
                 status=status.value,

@@ -145,7 +145,9 @@ def test_a_route_whose_answer_carries_encrypted_fields_declares_the_disclosure(
         operation = operation_of(route.endpoint)
         assert operation is not None
         carried = phi_in_response_model(route)
-        assert set(operation.discloses) == carried, (method, path, carried)
+        declared = set(operation.discloses) | set(operation.discloses_if_readable)
+        assert declared == carried, (method, path, carried)
+        assert not set(operation.discloses) & set(operation.discloses_if_readable)
         if carried:
             disclosing.add((method, path))
     # The walk below exercises each of them.
@@ -300,8 +302,14 @@ async def _create_client(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
 
 
 async def _create_appointment(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
-    body = appointment_body(walk.client_id, 10)
+    # allow_overlap: the walk books it again with a token of other scopes.
+    body = appointment_body(walk.client_id, 10, allow_overlap=True)
     return await http.post("/appointments", json=body, headers={"Idempotency-Key": "a1"})
+
+
+async def _create_series(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
+    body = appointment_body(walk.client_id, 12, allow_overlap=True, recurrence={"count": 2})
+    return await http.post("/appointments/series", json=body, headers={"Idempotency-Key": "s1"})
 
 
 async def _create_note(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
@@ -338,6 +346,7 @@ WALK: dict[tuple[str, str], Call] = {
         f"/clients/{walk.client_id}/restore"
     ),
     ("POST", "/api/v1/appointments"): _create_appointment,
+    ("POST", "/api/v1/appointments/series"): _create_series,
     ("GET", "/api/v1/appointments"): lambda http, walk: http.get("/appointments", params=WEEK),
     ("GET", "/api/v1/appointments/{appointment_id}"): lambda http, walk: http.get(
         f"/appointments/{walk.appointment_id}"
@@ -360,10 +369,13 @@ WALK: dict[tuple[str, str], Call] = {
 }
 
 
-def returned_records(body: Any) -> set[str]:
-    """Ids of the records an answer holds (a version names its note)."""
+def returned_records(body: Any, nested: str | None = None) -> set[str]:
+    """Ids of the records an answer holds (a version names its note), or of the `nested`
+    objects they carry (an appointment's `client`)."""
     items = body["items"] if isinstance(body, dict) and "items" in body else body
     items = items if isinstance(items, list) else [items]
+    if nested is not None:
+        return {str(item[nested]["id"]) for item in items if item.get(nested)}
     return {str(item.get("note_id") or item["id"]) for item in items}
 
 
@@ -399,7 +411,7 @@ async def test_every_route_that_answers_with_phi_audits_the_records_and_needs_re
             (resource,) = operation.discloses
             answer = await WALK[route](http, walk)
             assert answer.status_code in (200, 201), (route, answer.text)
-            assert carries_phi(answer) == {resource}, route
+            assert carries_phi(answer) == {resource, *operation.discloses_if_readable}, route
             body = answer.json()
             if isinstance(body, dict) and "version" in body:
                 walk.versions[body["id"]] = body["version"]
@@ -413,6 +425,9 @@ async def test_every_route_that_answers_with_phi_audits_the_records_and_needs_re
             assert records
             audited = await audited_records(api, answer)
             assert records <= audited.get(PHI_RESOURCES[resource], set()), route
+            for inner in operation.discloses_if_readable:
+                carried = returned_records(body, PHI_RESOURCES[inner])
+                assert carried and carried <= audited[PHI_RESOURCES[inner]], (route, inner)
             if "Idempotency-Key" in answer.request.headers:
                 # The replay answers the same and is audited like a read of the same records.
                 again = await WALK[route](http, walk)
@@ -426,8 +441,14 @@ async def test_every_route_that_answers_with_phi_audits_the_records_and_needs_re
                 )
                 assert [
                     (e["action"], {str(i) for i in e["resource_ids"]}) for e in replay_events
-                ] == [(f"{PHI_RESOURCES[resource]}.read", records)], route
-                assert json.loads(replay_events[0]["details"])["idempotent_replay"] is True
+                ] == [(f"{PHI_RESOURCES[resource]}.read", records)] + [
+                    (f"{PHI_RESOURCES[inner]}.names", returned_records(body, PHI_RESOURCES[inner]))
+                    for inner in operation.discloses_if_readable
+                ], route
+                assert all(
+                    json.loads(event["details"])["idempotent_replay"] is True
+                    for event in replay_events
+                )
     # And none of them answers a token without the resource's read scope.
     for route in WALK:
         (resource,) = declared[route].discloses  # type: ignore[union-attr]
@@ -436,6 +457,21 @@ async def test_every_route_that_answers_with_phi_audits_the_records_and_needs_re
         assert answer.status_code == 403, (route, answer.text)
         assert error_of(answer)["details"]["required_scope"] == f"{resource}:read"
         assert carries_phi(answer) == set()
+    # Without the read scope of what the records carry only when readable, the answer comes
+    # without it, and no event says it was disclosed.
+    optional = [route for route in WALK if declared[route].discloses_if_readable]  # type: ignore[union-attr]
+    assert optional
+    for route in optional:
+        operation = declared[route]
+        assert operation is not None
+        (resource,) = operation.discloses
+        for inner in operation.discloses_if_readable:
+            async with api.with_token(owner, scopes_without(f"{inner}:read")) as (http, _):
+                answer = await WALK[route](http, walk)
+            assert answer.status_code in (200, 201), (route, answer.text)
+            assert carries_phi(answer) == {resource}, route
+            assert returned_records(answer.json(), PHI_RESOURCES[inner]) == set()
+            assert PHI_RESOURCES[inner] not in await audited_records(api, answer), route
     assert space.id is not None
 
 

@@ -63,11 +63,15 @@ async def client(db: AsyncSession, space: Workspace, **fields: object) -> Client
     return row
 
 
-async def appointment(db: AsyncSession, space: Workspace, owner: Client) -> Appointment:
+async def appointment(
+    db: AsyncSession, space: Workspace, owner: Client, clinician: User | None = None
+) -> Appointment:
+    """An appointment of `owner` on `clinician`'s calendar (a new clinician by default)."""
     starts = datetime(2026, 11, 20, 9, tzinfo=UTC)
     row = Appointment(
         workspace_id=space.id,
         client_id=owner.id,
+        clinician_id=(clinician or await user(db, space)).id,
         starts_at=starts,
         ends_at=starts + timedelta(minutes=50),
         location="Room 2, second floor",
