@@ -312,3 +312,38 @@ async def test_a_direct_statement_binds_its_own_values_and_refuses_a_missing_one
     assert await pool.fetch(statement, {"email": "nobody@example.test"}) == []
     with pytest.raises(KeyError, match="'email'"):
         await pool.fetch(statement, {})
+
+
+async def test_the_calendar_with_names_costs_the_same_at_2_and_12_appointments(
+    api: ApiContext,
+) -> None:
+    """Each appointment carries its client's names and its clinician's display name (issue
+    24): read with the appointments in one statement, never a query per appointment."""
+    place = await practice(api, Role.OWNER, Role.CLINICIAN, clients=6)
+    week = {"start": "2030-03-04T00:00:00Z", "end": "2030-03-11T00:00:00Z"}
+    async with api.signed_in(place.emails[0]) as client:
+        await client.get("/appointments", params=week)  # the session's last use, recorded once
+
+        async def book(day: int, client_id: str) -> None:
+            booked = await client.post(
+                "/appointments",
+                json={
+                    "client_id": client_id,
+                    "starts_at": f"2030-03-0{4 + day % 5}T{9 + day // 5:02d}:00:00Z",
+                    "ends_at": f"2030-03-0{4 + day % 5}T{9 + day // 5:02d}:50:00Z",
+                },
+            )
+            assert booked.status_code == 201, booked.text
+
+        counts = []
+        for first, last in ((0, 2), (2, 12)):
+            for day in range(first, last):
+                await book(day, place.client_ids[day % 6])
+            async with statements_of(api) as sent:
+                listed = await client.get("/appointments", params=week)
+            assert listed.status_code == 200 and len(listed.json()) == last
+            assert all(item["client"]["first_name"] for item in listed.json())
+            counts.append(sent)
+    assert len(counts[0]) == len(counts[1]), counts
+    selects = [s for s in counts[1] if s.startswith("SELECT appointments.")]
+    assert len(selects) == 1, counts[1]
