@@ -59,7 +59,10 @@ MEANINGS = {
     "account_conflict": "the change conflicts with the practice's accounts: disabling yourself "
     "or its last active owner, or a temporary password for yourself",
     "already_finalized": "the note is final already",
-    "appointment_conflict": "overlaps the appointments in `details.conflicting_ids`",
+    "appointment_conflict": (
+        "overlaps appointments of the same clinician, client or room: "
+        "`details.conflicting_ids`, and `details.conflicts` with what each shares"
+    ),
     "conflict": "conflict (framework fallback)",
     "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
     "different request",
@@ -75,6 +78,8 @@ MEANINGS = {
     "import_rejected": "an import row is invalid: `details` lists `{line, field, message}`; "
     "nothing was imported",
     "no_changes": "a PATCH with nothing to change",
+    "not_in_series": "`cancel-following` on an appointment booked alone",
+    "invalid_clinician": "`clinician_id` is not an active user of your practice",
     "validation_error": "`details` lists `{field, message}`, `field` saying where: `body.plan`, "
     "`query.page_size`, `path.note_id`",
     "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
