@@ -130,7 +130,8 @@ async def test_existing_appointments_go_to_the_owner_or_the_chosen_clinician(
     assert nullable == "NO"
     # The shred fence is back on for the appointments table.
     enabled = await connection.fetchval(
-        "SELECT tgenabled::text FROM pg_trigger WHERE tgname = 'appointments_refuse_shredded_update'"
+        "SELECT tgenabled::text FROM pg_trigger "
+        "WHERE tgname = 'appointments_refuse_shredded_update'"
     )
     assert enabled == "O"
 
