@@ -1,14 +1,20 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .appointment_client import AppointmentClient
+from .appointment_clinician import AppointmentClinician
 from .appointment_create import AppointmentCreate
 from .appointment_create_status import AppointmentCreateStatus
 from .appointment_read import AppointmentRead
 from .appointment_read_status import AppointmentReadStatus
+from .appointment_series_create import AppointmentSeriesCreate
+from .appointment_series_create_status import AppointmentSeriesCreateStatus
+from .appointment_series_read import AppointmentSeriesRead
 from .appointment_update import AppointmentUpdate
 from .appointment_update_status import AppointmentUpdateStatus
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
+from .cancelled_occurrences import CancelledOccurrences
 from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
@@ -39,6 +45,7 @@ from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
+from .recurrence import Recurrence
 from .session_note_create import SessionNoteCreate
 from .session_note_finalize import SessionNoteFinalize
 from .session_note_read import SessionNoteRead
@@ -58,15 +65,21 @@ from .workspace_read import WorkspaceRead
 from .workspace_update import WorkspaceUpdate
 
 __all__ = (
+    "AppointmentClient",
+    "AppointmentClinician",
     "AppointmentCreate",
     "AppointmentCreateStatus",
     "AppointmentRead",
     "AppointmentReadStatus",
+    "AppointmentSeriesCreate",
+    "AppointmentSeriesCreateStatus",
+    "AppointmentSeriesRead",
     "AppointmentUpdate",
     "AppointmentUpdateStatus",
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
+    "CancelledOccurrences",
     "ClientCreate",
     "ClientImportResult",
     "ClientRead",
@@ -97,6 +110,7 @@ __all__ = (
     "ReadinessStatus",
     "ReauthRequest",
     "ReauthResponse",
+    "Recurrence",
     "SessionNoteCreate",
     "SessionNoteFinalize",
     "SessionNoteRead",

@@ -21,10 +21,15 @@ class AppointmentCreate:
         client_id (UUID): A client of your workspace, not archived
         ends_at (datetime.datetime): After starts_at, at most 24 hours later
         starts_at (datetime.datetime):
-        allow_overlap (bool | Unset): Book it even if it overlaps another appointment that is not cancelled; otherwise
-            an overlap is 409 `appointment_conflict` with the conflicting ids Default: False.
+        allow_overlap (bool | Unset): Book it even if it overlaps another appointment (not cancelled) of the same
+            clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the
+            conflicting appointments and what they share Default: False.
+        clinician_id (None | Unset | UUID): An active user of your workspace whose calendar it goes on; omitted or null:
+            you
         location (None | str | Unset):
         notes (None | str | Unset): Scheduling notes, up to 5,000 characters
+        room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
+            checked, case-insensitively); blank is none
         status (AppointmentCreateStatus | Unset):  Default: AppointmentCreateStatus.SCHEDULED.
     """
 
@@ -32,8 +37,10 @@ class AppointmentCreate:
     ends_at: datetime.datetime
     starts_at: datetime.datetime
     allow_overlap: bool | Unset = False
+    clinician_id: None | Unset | UUID = UNSET
     location: None | str | Unset = UNSET
     notes: None | str | Unset = UNSET
+    room: None | str | Unset = UNSET
     status: AppointmentCreateStatus | Unset = AppointmentCreateStatus.SCHEDULED
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +51,14 @@ class AppointmentCreate:
         starts_at = self.starts_at.isoformat()
 
         allow_overlap = self.allow_overlap
+
+        clinician_id: None | str | Unset
+        if isinstance(self.clinician_id, Unset):
+            clinician_id = UNSET
+        elif isinstance(self.clinician_id, UUID):
+            clinician_id = str(self.clinician_id)
+        else:
+            clinician_id = self.clinician_id
 
         location: None | str | Unset
         if isinstance(self.location, Unset):
@@ -56,6 +71,12 @@ class AppointmentCreate:
             notes = UNSET
         else:
             notes = self.notes
+
+        room: None | str | Unset
+        if isinstance(self.room, Unset):
+            room = UNSET
+        else:
+            room = self.room
 
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
@@ -72,10 +93,14 @@ class AppointmentCreate:
         )
         if allow_overlap is not UNSET:
             field_dict["allow_overlap"] = allow_overlap
+        if clinician_id is not UNSET:
+            field_dict["clinician_id"] = clinician_id
         if location is not UNSET:
             field_dict["location"] = location
         if notes is not UNSET:
             field_dict["notes"] = notes
+        if room is not UNSET:
+            field_dict["room"] = room
         if status is not UNSET:
             field_dict["status"] = status
 
@@ -91,6 +116,23 @@ class AppointmentCreate:
         starts_at = datetime.datetime.fromisoformat(d.pop("starts_at"))
 
         allow_overlap = d.pop("allow_overlap", UNSET)
+
+        def _parse_clinician_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                clinician_id_type_0 = UUID(data)
+
+                return clinician_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        clinician_id = _parse_clinician_id(d.pop("clinician_id", UNSET))
 
         def _parse_location(data: object) -> None | str | Unset:
             if data is None:
@@ -110,6 +152,15 @@ class AppointmentCreate:
 
         notes = _parse_notes(d.pop("notes", UNSET))
 
+        def _parse_room(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        room = _parse_room(d.pop("room", UNSET))
+
         _status = d.pop("status", UNSET)
         status: AppointmentCreateStatus | Unset
         if isinstance(_status, Unset):
@@ -122,8 +173,10 @@ class AppointmentCreate:
             ends_at=ends_at,
             starts_at=starts_at,
             allow_overlap=allow_overlap,
+            clinician_id=clinician_id,
             location=location,
             notes=notes,
+            room=room,
             status=status,
         )
 

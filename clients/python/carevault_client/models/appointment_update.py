@@ -3,6 +3,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -14,28 +15,39 @@ T = TypeVar("T", bound="AppointmentUpdate")
 
 @_attrs_define
 class AppointmentUpdate:
-    """Send only what changes: reschedule, change the status, location or notes. Location
-    and notes sent as null are cleared.
+    """Send only what changes: reschedule (move or resize), hand it to another clinician,
+    change the room, status, location or notes. Room, location and notes sent as null are
+    cleared.
 
         Attributes:
-            allow_overlap (bool | Unset): Book it even if it overlaps another appointment that is not cancelled; otherwise
-                an overlap is 409 `appointment_conflict` with the conflicting ids Default: False.
+            allow_overlap (bool | Unset): Book it even if it overlaps another appointment (not cancelled) of the same
+                clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the
+                conflicting appointments and what they share Default: False.
+            clinician_id (UUID | Unset): An active user of your workspace
             ends_at (datetime.datetime | Unset):
             location (None | str | Unset):
             notes (None | str | Unset): Scheduling notes, up to 5,000 characters
+            room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
+                checked, case-insensitively); blank is none
             starts_at (datetime.datetime | Unset):
             status (AppointmentUpdateStatus | Unset):
     """
 
     allow_overlap: bool | Unset = False
+    clinician_id: UUID | Unset = UNSET
     ends_at: datetime.datetime | Unset = UNSET
     location: None | str | Unset = UNSET
     notes: None | str | Unset = UNSET
+    room: None | str | Unset = UNSET
     starts_at: datetime.datetime | Unset = UNSET
     status: AppointmentUpdateStatus | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         allow_overlap = self.allow_overlap
+
+        clinician_id: str | Unset = UNSET
+        if not isinstance(self.clinician_id, Unset):
+            clinician_id = str(self.clinician_id)
 
         ends_at: str | Unset = UNSET
         if not isinstance(self.ends_at, Unset):
@@ -53,6 +65,12 @@ class AppointmentUpdate:
         else:
             notes = self.notes
 
+        room: None | str | Unset
+        if isinstance(self.room, Unset):
+            room = UNSET
+        else:
+            room = self.room
+
         starts_at: str | Unset = UNSET
         if not isinstance(self.starts_at, Unset):
             starts_at = self.starts_at.isoformat()
@@ -66,12 +84,16 @@ class AppointmentUpdate:
         field_dict.update({})
         if allow_overlap is not UNSET:
             field_dict["allow_overlap"] = allow_overlap
+        if clinician_id is not UNSET:
+            field_dict["clinician_id"] = clinician_id
         if ends_at is not UNSET:
             field_dict["ends_at"] = ends_at
         if location is not UNSET:
             field_dict["location"] = location
         if notes is not UNSET:
             field_dict["notes"] = notes
+        if room is not UNSET:
+            field_dict["room"] = room
         if starts_at is not UNSET:
             field_dict["starts_at"] = starts_at
         if status is not UNSET:
@@ -83,6 +105,13 @@ class AppointmentUpdate:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         allow_overlap = d.pop("allow_overlap", UNSET)
+
+        _clinician_id = d.pop("clinician_id", UNSET)
+        clinician_id: UUID | Unset
+        if isinstance(_clinician_id, Unset):
+            clinician_id = UNSET
+        else:
+            clinician_id = UUID(_clinician_id)
 
         _ends_at = d.pop("ends_at", UNSET)
         ends_at: datetime.datetime | Unset
@@ -109,6 +138,15 @@ class AppointmentUpdate:
 
         notes = _parse_notes(d.pop("notes", UNSET))
 
+        def _parse_room(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        room = _parse_room(d.pop("room", UNSET))
+
         _starts_at = d.pop("starts_at", UNSET)
         starts_at: datetime.datetime | Unset
         if isinstance(_starts_at, Unset):
@@ -125,9 +163,11 @@ class AppointmentUpdate:
 
         appointment_update = cls(
             allow_overlap=allow_overlap,
+            clinician_id=clinician_id,
             ends_at=ends_at,
             location=location,
             notes=notes,
+            room=room,
             starts_at=starts_at,
             status=status,
         )

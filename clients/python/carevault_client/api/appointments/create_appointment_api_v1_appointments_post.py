@@ -117,8 +117,11 @@ def sync_detailed(
     """Create Appointment
 
      Book a client of your workspace (404 for any other client; 422 `client_archived` for
-    an archived one). An overlap with an appointment that is not cancelled is 409
-    `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true.
+    an archived one) on a clinician's calendar: `clinician_id`, an active user of your
+    workspace (422 `invalid_clinician` otherwise), or you when omitted. An overlap with an
+    appointment that is not cancelled and has the same clinician, the same client or the
+    same room is 409 `appointment_conflict` with `details.conflicting_ids` and, per conflict,
+    what it shares (`details.conflicts[].shares`), unless `allow_overlap` is true.
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
@@ -155,8 +158,11 @@ def sync(
     """Create Appointment
 
      Book a client of your workspace (404 for any other client; 422 `client_archived` for
-    an archived one). An overlap with an appointment that is not cancelled is 409
-    `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true.
+    an archived one) on a clinician's calendar: `clinician_id`, an active user of your
+    workspace (422 `invalid_clinician` otherwise), or you when omitted. An overlap with an
+    appointment that is not cancelled and has the same clinician, the same client or the
+    same room is 409 `appointment_conflict` with `details.conflicting_ids` and, per conflict,
+    what it shares (`details.conflicts[].shares`), unless `allow_overlap` is true.
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
@@ -188,8 +194,11 @@ async def asyncio_detailed(
     """Create Appointment
 
      Book a client of your workspace (404 for any other client; 422 `client_archived` for
-    an archived one). An overlap with an appointment that is not cancelled is 409
-    `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true.
+    an archived one) on a clinician's calendar: `clinician_id`, an active user of your
+    workspace (422 `invalid_clinician` otherwise), or you when omitted. An overlap with an
+    appointment that is not cancelled and has the same clinician, the same client or the
+    same room is 409 `appointment_conflict` with `details.conflicting_ids` and, per conflict,
+    what it shares (`details.conflicts[].shares`), unless `allow_overlap` is true.
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
@@ -224,8 +233,11 @@ async def asyncio(
     """Create Appointment
 
      Book a client of your workspace (404 for any other client; 422 `client_archived` for
-    an archived one). An overlap with an appointment that is not cancelled is 409
-    `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true.
+    an archived one) on a clinician's calendar: `clinician_id`, an active user of your
+    workspace (422 `invalid_clinician` otherwise), or you when omitted. An overlap with an
+    appointment that is not cancelled and has the same clinician, the same client or the
+    same room is 409 `appointment_conflict` with `details.conflicting_ids` and, per conflict,
+    what it shares (`details.conflicts[].shares`), unless `allow_overlap` is true.
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body

@@ -1,6 +1,7 @@
 import datetime
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
 import httpx
 
@@ -8,13 +9,15 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.appointment_read import AppointmentRead
 from ...models.error_response import ErrorResponse
-from ...types import UNSET, Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     start: datetime.datetime,
     end: datetime.datetime,
+    clinician_id: list[UUID] | None | Unset = UNSET,
+    client_id: None | Unset | UUID = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -24,6 +27,28 @@ def _get_kwargs(
 
     json_end = end.isoformat()
     params["end"] = json_end
+
+    json_clinician_id: list[str] | None | Unset
+    if isinstance(clinician_id, Unset):
+        json_clinician_id = UNSET
+    elif isinstance(clinician_id, list):
+        json_clinician_id = []
+        for clinician_id_type_0_item_data in clinician_id:
+            clinician_id_type_0_item = str(clinician_id_type_0_item_data)
+            json_clinician_id.append(clinician_id_type_0_item)
+
+    else:
+        json_clinician_id = clinician_id
+    params["clinician_id"] = json_clinician_id
+
+    json_client_id: None | str | Unset
+    if isinstance(client_id, Unset):
+        json_client_id = UNSET
+    elif isinstance(client_id, UUID):
+        json_client_id = str(client_id)
+    else:
+        json_client_id = client_id
+    params["client_id"] = json_client_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -106,16 +131,22 @@ def sync_detailed(
     client: AuthenticatedClient,
     start: datetime.datetime,
     end: datetime.datetime,
+    clinician_id: list[UUID] | None | Unset = UNSET,
+    client_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
      Ordered by start time, cancelled ones included. Not paginated: the range is at most
-    62 days, so the whole range comes in one response. Clients are named by `client_id`
-    only; fetch the ones to show from `/clients`.
+    62 days, so the whole range comes in one response. Each appointment carries its
+    clinician's display name and its client's names (`client`; null for an API token
+    without `clients:read`), so no client list is needed to draw the calendar.
 
     Args:
         start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
         end (datetime.datetime): Exclusive; after start and at most 62 days later
+        clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
+            several (side-by-side calendars)
+        client_id (None | Unset | UUID): Only this client's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,6 +159,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         start=start,
         end=end,
+        clinician_id=clinician_id,
+        client_id=client_id,
     )
 
     response = client.get_httpx_client().request(
@@ -142,16 +175,22 @@ def sync(
     client: AuthenticatedClient,
     start: datetime.datetime,
     end: datetime.datetime,
+    clinician_id: list[UUID] | None | Unset = UNSET,
+    client_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
      Ordered by start time, cancelled ones included. Not paginated: the range is at most
-    62 days, so the whole range comes in one response. Clients are named by `client_id`
-    only; fetch the ones to show from `/clients`.
+    62 days, so the whole range comes in one response. Each appointment carries its
+    clinician's display name and its client's names (`client`; null for an API token
+    without `clients:read`), so no client list is needed to draw the calendar.
 
     Args:
         start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
         end (datetime.datetime): Exclusive; after start and at most 62 days later
+        clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
+            several (side-by-side calendars)
+        client_id (None | Unset | UUID): Only this client's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,6 +204,8 @@ def sync(
         client=client,
         start=start,
         end=end,
+        clinician_id=clinician_id,
+        client_id=client_id,
     ).parsed
 
 
@@ -173,16 +214,22 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     start: datetime.datetime,
     end: datetime.datetime,
+    clinician_id: list[UUID] | None | Unset = UNSET,
+    client_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
      Ordered by start time, cancelled ones included. Not paginated: the range is at most
-    62 days, so the whole range comes in one response. Clients are named by `client_id`
-    only; fetch the ones to show from `/clients`.
+    62 days, so the whole range comes in one response. Each appointment carries its
+    clinician's display name and its client's names (`client`; null for an API token
+    without `clients:read`), so no client list is needed to draw the calendar.
 
     Args:
         start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
         end (datetime.datetime): Exclusive; after start and at most 62 days later
+        clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
+            several (side-by-side calendars)
+        client_id (None | Unset | UUID): Only this client's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,6 +242,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         start=start,
         end=end,
+        clinician_id=clinician_id,
+        client_id=client_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -207,16 +256,22 @@ async def asyncio(
     client: AuthenticatedClient,
     start: datetime.datetime,
     end: datetime.datetime,
+    clinician_id: list[UUID] | None | Unset = UNSET,
+    client_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
      Ordered by start time, cancelled ones included. Not paginated: the range is at most
-    62 days, so the whole range comes in one response. Clients are named by `client_id`
-    only; fetch the ones to show from `/clients`.
+    62 days, so the whole range comes in one response. Each appointment carries its
+    clinician's display name and its client's names (`client`; null for an API token
+    without `clients:read`), so no client list is needed to draw the calendar.
 
     Args:
         start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
         end (datetime.datetime): Exclusive; after start and at most 62 days later
+        clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
+            several (side-by-side calendars)
+        client_id (None | Unset | UUID): Only this client's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,5 +286,7 @@ async def asyncio(
             client=client,
             start=start,
             end=end,
+            clinician_id=clinician_id,
+            client_id=client_id,
         )
     ).parsed

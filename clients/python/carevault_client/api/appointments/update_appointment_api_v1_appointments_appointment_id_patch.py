@@ -118,14 +118,17 @@ def sync_detailed(
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Update Appointment
 
-     Reschedule, change the status, location or notes; only the fields sent change.
-    Moving an appointment, or un-cancelling one, is checked for overlaps like a booking.
+     Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
+    the room, status, location or notes; only the fields sent change. Moving an appointment
+    in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
+    a booking.
 
     Args:
         appointment_id (UUID):
-        body (AppointmentUpdate): Send only what changes: reschedule, change the status, location
-            or notes. Location
-            and notes sent as null are cleared.
+        body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
+            another clinician,
+            change the room, status, location or notes. Room, location and notes sent as null are
+            cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,14 +158,17 @@ def sync(
 ) -> AppointmentRead | ErrorResponse | None:
     """Update Appointment
 
-     Reschedule, change the status, location or notes; only the fields sent change.
-    Moving an appointment, or un-cancelling one, is checked for overlaps like a booking.
+     Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
+    the room, status, location or notes; only the fields sent change. Moving an appointment
+    in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
+    a booking.
 
     Args:
         appointment_id (UUID):
-        body (AppointmentUpdate): Send only what changes: reschedule, change the status, location
-            or notes. Location
-            and notes sent as null are cleared.
+        body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
+            another clinician,
+            change the room, status, location or notes. Room, location and notes sent as null are
+            cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,14 +193,17 @@ async def asyncio_detailed(
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Update Appointment
 
-     Reschedule, change the status, location or notes; only the fields sent change.
-    Moving an appointment, or un-cancelling one, is checked for overlaps like a booking.
+     Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
+    the room, status, location or notes; only the fields sent change. Moving an appointment
+    in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
+    a booking.
 
     Args:
         appointment_id (UUID):
-        body (AppointmentUpdate): Send only what changes: reschedule, change the status, location
-            or notes. Location
-            and notes sent as null are cleared.
+        body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
+            another clinician,
+            change the room, status, location or notes. Room, location and notes sent as null are
+            cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,14 +231,17 @@ async def asyncio(
 ) -> AppointmentRead | ErrorResponse | None:
     """Update Appointment
 
-     Reschedule, change the status, location or notes; only the fields sent change.
-    Moving an appointment, or un-cancelling one, is checked for overlaps like a booking.
+     Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
+    the room, status, location or notes; only the fields sent change. Moving an appointment
+    in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
+    a booking.
 
     Args:
         appointment_id (UUID):
-        body (AppointmentUpdate): Send only what changes: reschedule, change the status, location
-            or notes. Location
-            and notes sent as null are cleared.
+        body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
+            another clinician,
+            change the room, status, location or notes. Room, location and notes sent as null are
+            cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

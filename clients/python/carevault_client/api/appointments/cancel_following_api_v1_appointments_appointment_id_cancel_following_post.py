@@ -1,0 +1,213 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.cancelled_occurrences import CancelledOccurrences
+from ...models.error_response import ErrorResponse
+from ...types import Response
+
+
+def _get_kwargs(
+    appointment_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/appointments/{appointment_id}/cancel-following".format(
+            appointment_id=quote(str(appointment_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CancelledOccurrences | ErrorResponse | None:
+    if response.status_code == 200:
+        response_200 = CancelledOccurrences.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorResponse.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CancelledOccurrences | ErrorResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    appointment_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[CancelledOccurrences | ErrorResponse]:
+    """Cancel this occurrence of a series and every later one
+
+     Sets status `cancelled` on this appointment and on every later occurrence of its
+    series that is still `scheduled` (attended and no-show ones are kept); 422
+    `not_in_series` for an appointment booked alone. Answers with the ids cancelled.
+
+    Args:
+        appointment_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancelledOccurrences | ErrorResponse]
+    """
+
+    kwargs = _get_kwargs(
+        appointment_id=appointment_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    appointment_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> CancelledOccurrences | ErrorResponse | None:
+    """Cancel this occurrence of a series and every later one
+
+     Sets status `cancelled` on this appointment and on every later occurrence of its
+    series that is still `scheduled` (attended and no-show ones are kept); 422
+    `not_in_series` for an appointment booked alone. Answers with the ids cancelled.
+
+    Args:
+        appointment_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancelledOccurrences | ErrorResponse
+    """
+
+    return sync_detailed(
+        appointment_id=appointment_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    appointment_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[CancelledOccurrences | ErrorResponse]:
+    """Cancel this occurrence of a series and every later one
+
+     Sets status `cancelled` on this appointment and on every later occurrence of its
+    series that is still `scheduled` (attended and no-show ones are kept); 422
+    `not_in_series` for an appointment booked alone. Answers with the ids cancelled.
+
+    Args:
+        appointment_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancelledOccurrences | ErrorResponse]
+    """
+
+    kwargs = _get_kwargs(
+        appointment_id=appointment_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    appointment_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> CancelledOccurrences | ErrorResponse | None:
+    """Cancel this occurrence of a series and every later one
+
+     Sets status `cancelled` on this appointment and on every later occurrence of its
+    series that is still `scheduled` (attended and no-show ones are kept); 422
+    `not_in_series` for an appointment booked alone. Answers with the ids cancelled.
+
+    Args:
+        appointment_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancelledOccurrences | ErrorResponse
+    """
+
+    return (
+        await asyncio_detailed(
+            appointment_id=appointment_id,
+            client=client,
+        )
+    ).parsed
