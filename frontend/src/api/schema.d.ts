@@ -12,16 +12,20 @@ export interface paths {
         /**
          * The calendar: every appointment overlapping [start, end), as a plain list
          * @description Ordered by start time, cancelled ones included. Not paginated: the range is at most
-         *     62 days, so the whole range comes in one response. Clients are named by `client_id`
-         *     only; fetch the ones to show from `/clients`.
+         *     62 days, so the whole range comes in one response. Each appointment carries its
+         *     clinician's display name and its client's names (`client`; null for an API token
+         *     without `clients:read`), so no client list is needed to draw the calendar.
          */
         get: operations["list_appointments_api_v1_appointments_get"];
         put?: never;
         /**
          * Create Appointment
          * @description Book a client of your workspace (404 for any other client; 422 `client_archived` for
-         *     an archived one). An overlap with an appointment that is not cancelled is 409
-         *     `appointment_conflict` with `details.conflicting_ids`, unless `allow_overlap` is true.
+         *     an archived one) on a clinician's calendar: `clinician_id`, an active user of your
+         *     workspace (422 `invalid_clinician` otherwise), or you when omitted. An overlap with an
+         *     appointment that is not cancelled and has the same clinician, the same client or the
+         *     same room is 409 `appointment_conflict` with `details.conflicting_ids` and, per conflict,
+         *     what it shares (`details.conflicts[].shares`), unless `allow_overlap` is true.
          */
         post: operations["create_appointment_api_v1_appointments_post"];
         delete?: never;
@@ -51,10 +55,58 @@ export interface paths {
         head?: never;
         /**
          * Update Appointment
-         * @description Reschedule, change the status, location or notes; only the fields sent change.
-         *     Moving an appointment, or un-cancelling one, is checked for overlaps like a booking.
+         * @description Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
+         *     the room, status, location or notes; only the fields sent change. Moving an appointment
+         *     in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
+         *     a booking.
          */
         patch: operations["update_appointment_api_v1_appointments__appointment_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/appointments/{appointment_id}/cancel-following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel this occurrence of a series and every later one
+         * @description Sets status `cancelled` on this appointment and on every later occurrence of its
+         *     series that is still `scheduled` (attended and no-show ones are kept); 422
+         *     `not_in_series` for an appointment booked alone. Answers with the ids cancelled.
+         */
+        post: operations["cancel_following_api_v1_appointments__appointment_id__cancel_following_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a recurring appointment: one appointment per occurrence, all or none
+         * @description As `POST /appointments`, repeated by `recurrence` (every N weeks at the same local
+         *     time in the practice's time zone, until a date or `count` times, at most 100). Every
+         *     occurrence is checked for overlaps; any conflict refuses the whole series with one 409
+         *     whose `details.conflicts` name each conflicting appointment, what it shares and the
+         *     `occurrence_starts_at` it clashes with.
+         */
+        post: operations["create_series_api_v1_appointments_series_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/audit-events": {
@@ -614,20 +666,49 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AppointmentClient
+         * @description The client's names (PHI), for drawing the calendar without a client list.
+         */
+        AppointmentClient: {
+            /** First Name */
+            first_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Name */
+            last_name: string;
+        };
+        /** AppointmentClinician */
+        AppointmentClinician: {
+            /**
+             * Display Name
+             * @description The user's display name, or their email if unset
+             */
+            display_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+        };
+        /**
          * AppointmentCreate
          * @description A new calendar entry for a client of your workspace. Times need a UTC offset.
          * @example {
          *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "clinician_id": "00000000-0000-4000-8000-0000000000c1",
          *       "ends_at": "2025-01-15T09:50:00+01:00",
-         *       "location": "Room 2",
          *       "notes": "Example: first session.",
+         *       "room": "Room 2",
          *       "starts_at": "2025-01-15T09:00:00+01:00"
          *     }
          */
         AppointmentCreate: {
             /**
              * Allow Overlap
-             * @description Book it even if it overlaps another appointment that is not cancelled; otherwise an overlap is 409 `appointment_conflict` with the conflicting ids
+             * @description Book it even if it overlaps another appointment (not cancelled) of the same clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the conflicting appointments and what they share
              * @default false
              */
             allow_overlap?: boolean;
@@ -638,6 +719,11 @@ export interface components {
              */
             client_id: string;
             /**
+             * Clinician Id
+             * @description An active user of your workspace whose calendar it goes on; omitted or null: you
+             */
+            clinician_id?: string | null;
+            /**
              * Ends At
              * Format: date-time
              * @description After starts_at, at most 24 hours later
@@ -645,7 +731,7 @@ export interface components {
             ends_at: string;
             /**
              * Location
-             * @example Room 2
+             * @example Main building, 2nd floor
              */
             location?: string | null;
             /**
@@ -653,6 +739,12 @@ export interface components {
              * @description Scheduling notes, up to 5,000 characters
              */
             notes?: string | null;
+            /**
+             * Room
+             * @description A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be checked, case-insensitively); blank is none
+             * @example Room 2
+             */
+            room?: string | null;
             /**
              * Starts At
              * Format: date-time
@@ -668,23 +760,43 @@ export interface components {
         /**
          * AppointmentRead
          * @example {
+         *       "client": {
+         *         "first_name": "Ada",
+         *         "id": "00000000-0000-4000-8000-000000000001",
+         *         "last_name": "Example"
+         *       },
          *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "clinician": {
+         *         "display_name": "Dr. Example",
+         *         "id": "00000000-0000-4000-8000-0000000000c1"
+         *       },
+         *       "clinician_id": "00000000-0000-4000-8000-0000000000c1",
          *       "created_at": "2025-01-10T14:25:00Z",
          *       "ends_at": "2025-01-15T08:50:00Z",
          *       "id": "00000000-0000-4000-8000-0000000000e1",
-         *       "location": "Room 2",
+         *       "location": "Main building, 2nd floor",
          *       "notes": "Example: first session.",
+         *       "room": "Room 2",
+         *       "series_id": null,
          *       "starts_at": "2025-01-15T08:00:00Z",
          *       "status": "scheduled",
          *       "updated_at": "2025-01-10T14:25:00Z"
          *     }
          */
         AppointmentRead: {
+            /** @description The client's names; null for an API token without `clients:read` */
+            client: components["schemas"]["AppointmentClient"] | null;
             /**
              * Client Id
              * Format: uuid
              */
             client_id: string;
+            clinician: components["schemas"]["AppointmentClinician"];
+            /**
+             * Clinician Id
+             * Format: uuid
+             */
+            clinician_id: string;
             /**
              * Created At
              * Format: date-time
@@ -702,7 +814,7 @@ export interface components {
             id: string;
             /**
              * Location
-             * @example Room 2
+             * @example Main building, 2nd floor
              */
             location?: string | null;
             /**
@@ -710,6 +822,17 @@ export interface components {
              * @description Scheduling notes, up to 5,000 characters
              */
             notes?: string | null;
+            /**
+             * Room
+             * @description A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be checked, case-insensitively); blank is none
+             * @example Room 2
+             */
+            room?: string | null;
+            /**
+             * Series Id
+             * @description Shared by the occurrences of a series
+             */
+            series_id: string | null;
             /**
              * Starts At
              * Format: date-time
@@ -727,12 +850,128 @@ export interface components {
             updated_at: string;
         };
         /**
+         * AppointmentSeriesCreate
+         * @description A recurring booking: the appointment as for `POST /appointments` (its times are the
+         *     first occurrence's) and how it repeats. Each occurrence becomes an appointment of its
+         *     own, sharing a `series_id`; all are booked or none.
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "ends_at": "2025-01-15T09:50:00+01:00",
+         *       "recurrence": {
+         *         "count": 10,
+         *         "every_weeks": 1
+         *       },
+         *       "starts_at": "2025-01-15T09:00:00+01:00"
+         *     }
+         */
+        AppointmentSeriesCreate: {
+            /**
+             * Allow Overlap
+             * @description Book it even if it overlaps another appointment (not cancelled) of the same clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the conflicting appointments and what they share
+             * @default false
+             */
+            allow_overlap?: boolean;
+            /**
+             * Client Id
+             * Format: uuid
+             * @description A client of your workspace, not archived
+             */
+            client_id: string;
+            /**
+             * Clinician Id
+             * @description An active user of your workspace whose calendar it goes on; omitted or null: you
+             */
+            clinician_id?: string | null;
+            /**
+             * Ends At
+             * Format: date-time
+             * @description After starts_at, at most 24 hours later
+             */
+            ends_at: string;
+            /**
+             * Location
+             * @example Main building, 2nd floor
+             */
+            location?: string | null;
+            /**
+             * Notes
+             * @description Scheduling notes, up to 5,000 characters
+             */
+            notes?: string | null;
+            recurrence: components["schemas"]["Recurrence"];
+            /**
+             * Room
+             * @description A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be checked, case-insensitively); blank is none
+             * @example Room 2
+             */
+            room?: string | null;
+            /**
+             * Starts At
+             * Format: date-time
+             */
+            starts_at: string;
+            /**
+             * Status
+             * @default scheduled
+             * @enum {string}
+             */
+            status?: "scheduled" | "attended" | "cancelled" | "no-show";
+        };
+        /**
+         * AppointmentSeriesRead
+         * @example {
+         *       "items": [
+         *         {
+         *           "client": {
+         *             "first_name": "Ada",
+         *             "id": "00000000-0000-4000-8000-000000000001",
+         *             "last_name": "Example"
+         *           },
+         *           "client_id": "00000000-0000-4000-8000-000000000001",
+         *           "clinician": {
+         *             "display_name": "Dr. Example",
+         *             "id": "00000000-0000-4000-8000-0000000000c1"
+         *           },
+         *           "clinician_id": "00000000-0000-4000-8000-0000000000c1",
+         *           "created_at": "2025-01-10T14:25:00Z",
+         *           "ends_at": "2025-01-15T08:50:00Z",
+         *           "id": "00000000-0000-4000-8000-0000000000e1",
+         *           "location": "Main building, 2nd floor",
+         *           "notes": "Example: first session.",
+         *           "room": "Room 2",
+         *           "series_id": "00000000-0000-4000-8000-0000000000f1",
+         *           "starts_at": "2025-01-15T08:00:00Z",
+         *           "status": "scheduled",
+         *           "updated_at": "2025-01-10T14:25:00Z"
+         *         }
+         *       ],
+         *       "series_id": "00000000-0000-4000-8000-0000000000f1"
+         *     }
+         */
+        AppointmentSeriesRead: {
+            /**
+             * Items
+             * @description The occurrences, by start time
+             */
+            items: components["schemas"]["AppointmentRead"][];
+            /**
+             * Series Id
+             * Format: uuid
+             */
+            series_id: string;
+        };
+        /**
          * AppointmentUpdate
-         * @description Send only what changes: reschedule, change the status, location or notes. Location
-         *     and notes sent as null are cleared.
+         * @description Send only what changes: reschedule (move or resize), hand it to another clinician,
+         *     change the room, status, location or notes. Room, location and notes sent as null are
+         *     cleared.
          * @example {
          *       "ends_at": "2025-01-16T14:50:00Z",
          *       "starts_at": "2025-01-16T14:00:00Z"
+         *     }
+         * @example {
+         *       "clinician_id": "00000000-0000-4000-8000-0000000000c2",
+         *       "room": "Room 3"
          *     }
          * @example {
          *       "status": "attended"
@@ -741,10 +980,16 @@ export interface components {
         AppointmentUpdate: {
             /**
              * Allow Overlap
-             * @description Book it even if it overlaps another appointment that is not cancelled; otherwise an overlap is 409 `appointment_conflict` with the conflicting ids
+             * @description Book it even if it overlaps another appointment (not cancelled) of the same clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the conflicting appointments and what they share
              * @default false
              */
             allow_overlap?: boolean;
+            /**
+             * Clinician Id
+             * Format: uuid
+             * @description An active user of your workspace
+             */
+            clinician_id?: string;
             /**
              * Ends At
              * Format: date-time
@@ -752,7 +997,7 @@ export interface components {
             ends_at?: string;
             /**
              * Location
-             * @example Room 2
+             * @example Main building, 2nd floor
              */
             location?: string | null;
             /**
@@ -760,6 +1005,12 @@ export interface components {
              * @description Scheduling notes, up to 5,000 characters
              */
             notes?: string | null;
+            /**
+             * Room
+             * @description A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be checked, case-insensitively); blank is none
+             * @example Room 2
+             */
+            room?: string | null;
             /**
              * Starts At
              * Format: date-time
@@ -839,6 +1090,22 @@ export interface components {
             unsealed_events: number | null;
             /** Untrusted Seals */
             untrusted_seals?: number | null;
+        };
+        /**
+         * CancelledOccurrences
+         * @example {
+         *       "cancelled_ids": [
+         *         "00000000-0000-4000-8000-0000000000e1",
+         *         "00000000-0000-4000-8000-0000000000e2"
+         *       ]
+         *     }
+         */
+        CancelledOccurrences: {
+            /**
+             * Cancelled Ids
+             * @description The occurrences cancelled, by start
+             */
+            cancelled_ids: string[];
         };
         /**
          * ClientCreate
@@ -1569,6 +1836,36 @@ export interface components {
             reauthenticated_until: string;
         };
         /**
+         * Recurrence
+         * @description Weekly, or every N weeks, on the first occurrence's weekday and local time in the
+         *     practice's time zone (so 09:00 stays 09:00 across a daylight-saving change), until a
+         *     date or for a number of occurrences: exactly one of `until` and `count`.
+         * @example {
+         *       "count": 10,
+         *       "every_weeks": 1
+         *     }
+         * @example {
+         *       "until": "2025-06-30"
+         *     }
+         */
+        Recurrence: {
+            /**
+             * Count
+             * @description How many occurrences, the first included
+             */
+            count?: number | null;
+            /**
+             * Every Weeks
+             * @default 1
+             */
+            every_weeks?: number;
+            /**
+             * Until
+             * @description The last day an occurrence may start on (inclusive), in the practice's calendar
+             */
+            until?: string | null;
+        };
+        /**
          * SessionNoteCreate
          * @description A new draft note; its SOAP sections may be written now or autosaved later.
          * @example {
@@ -2092,6 +2389,10 @@ export interface operations {
     list_appointments_api_v1_appointments_get: {
         parameters: {
             query: {
+                /** @description Only this client's */
+                client_id?: string | null;
+                /** @description Only these clinicians' appointments; repeat for several (side-by-side calendars) */
+                clinician_id?: string[] | null;
                 /** @description Exclusive; after start and at most 62 days later */
                 end: string;
                 /** @description Inclusive, ISO 8601 with a UTC offset */
@@ -2112,12 +2413,24 @@ export interface operations {
                     /**
                      * @example [
                      *       {
+                     *         "client": {
+                     *           "first_name": "Ada",
+                     *           "id": "00000000-0000-4000-8000-000000000001",
+                     *           "last_name": "Example"
+                     *         },
                      *         "client_id": "00000000-0000-4000-8000-000000000001",
+                     *         "clinician": {
+                     *           "display_name": "Dr. Example",
+                     *           "id": "00000000-0000-4000-8000-0000000000c1"
+                     *         },
+                     *         "clinician_id": "00000000-0000-4000-8000-0000000000c1",
                      *         "created_at": "2025-01-10T14:25:00Z",
                      *         "ends_at": "2025-01-15T08:50:00Z",
                      *         "id": "00000000-0000-4000-8000-0000000000e1",
-                     *         "location": "Room 2",
+                     *         "location": "Main building, 2nd floor",
                      *         "notes": "Example: first session.",
+                     *         "room": "Room 2",
+                     *         "series_id": null,
                      *         "starts_at": "2025-01-15T08:00:00Z",
                      *         "status": "scheduled",
                      *         "updated_at": "2025-01-10T14:25:00Z"
@@ -2556,6 +2869,217 @@ export interface operations {
                 };
             };
             /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cancel_following_api_v1_appointments__appointment_id__cancel_following_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelledOccurrences"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_series_api_v1_appointments_series_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentSeriesCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeriesRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
