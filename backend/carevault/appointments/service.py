@@ -90,7 +90,7 @@ def _shared(row: Any, booking: Booking) -> list[str]:
         shares.append("clinician")
     if row.client_id == booking.client_id:
         shares.append("client")
-    if booking.room is not None and (row.room or "").casefold() == booking.room.casefold():
+    if booking.room is not None and (row.room or "").lower() == booking.room.lower():
         shares.append("room")
     return shares
 
@@ -302,18 +302,17 @@ def occurrences(
     `time_zone` every `every_weeks` weeks, the duration kept. 422 for a rule that gives no
     occurrence or more than MAX_OCCURRENCES."""
     zone = ZoneInfo(time_zone)
-    first = starts_at.astimezone(zone).replace(tzinfo=None)
     duration = ends_at - starts_at
     step = timedelta(weeks=recurrence.every_weeks)
     slots: list[tuple[datetime, datetime]] = []
     while recurrence.count is None or len(slots) < recurrence.count:
         try:
-            wall = first + step * len(slots)
+            wall = starts_at.astimezone(zone).replace(tzinfo=None) + step * len(slots)
             start = wall.replace(tzinfo=zone).astimezone(UTC)
             end = start + duration
         except OverflowError:
             raise invalid(
-                "validation_error", "the series runs past the year 9999", "recurrence"
+                "validation_error", "the series falls outside the years 1 to 9999", "recurrence"
             ) from None
         if recurrence.until is not None and wall.date() > recurrence.until:
             break
@@ -477,7 +476,7 @@ async def update_appointment(
         starts_at != appointment.starts_at
         or ends_at != appointment.ends_at
         or clinician_id != appointment.clinician_id
-        or (room is not None and (appointment.room or "").casefold() != room.casefold())
+        or (room is not None and (appointment.room or "").lower() != room.lower())
     )
     revived = appointment.status == _CANCELLED and status != _CANCELLED
     if status != _CANCELLED and (moved or revived) and not body.allow_overlap:

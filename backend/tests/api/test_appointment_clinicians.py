@@ -386,3 +386,19 @@ async def test_cancel_this_and_following_occurrences(api: ApiContext) -> None:
         assert statuses == ["scheduled", "cancelled", "cancelled", "attended"]
         alone = await client.post(f"/appointments/{single['id']}/cancel-following")
         assert alone.status_code == 422 and error_of(alone)["code"] == "not_in_series"
+
+
+async def test_a_series_at_the_edge_of_time_is_a_422(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        assert (await client.patch("/workspace", json={"time_zone": "Pacific/Honolulu"})).is_success
+        ada = (await create_client(client))["id"]
+        for starts_at in ("9999-12-20T09:00:00Z", "0001-01-01T01:00:00Z"):
+            body = {
+                "client_id": ada,
+                "starts_at": starts_at,
+                "ends_at": starts_at.replace(":00:00Z", ":50:00Z"),
+                "recurrence": {"count": 3},
+            }
+            answer = await series(client, body)
+            assert fields_named(answer) == {"body.recurrence"}, (starts_at, answer.text)

@@ -338,7 +338,13 @@ async def test_openapi_documents_the_appointment_routes(api: ApiContext) -> None
         assert {"401", "403", "404", "422"} <= set(operation["responses"]), method
     assert "409" in paths["/api/v1/appointments"]["post"]["responses"]
     assert "409" in paths["/api/v1/appointments/{appointment_id}"]["patch"]["responses"]
+    series = paths["/api/v1/appointments/series"]["post"]
+    assert {"201", "409", "422"} <= set(series["responses"])
+    following = paths["/api/v1/appointments/{appointment_id}/cancel-following"]["post"]
+    assert "not_in_series" in json.dumps(following["responses"]["422"])
     schemas = document["components"]["schemas"]
+    required = set(schemas["AppointmentRead"]["required"])
+    assert {"client", "clinician", "clinician_id", "series_id"} <= required
     assert schemas["AppointmentCreate"]["examples"] and schemas["AppointmentUpdate"]["examples"]
     assert set(schemas["AppointmentRead"]["properties"]["status"]["enum"]) == {
         "scheduled",
