@@ -193,3 +193,21 @@ def test_issue_9_endpoints_under_more_examples(
     result = run_schemathesis(base, *headers, examples=60, only=NEW_ENDPOINTS)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "No operations" not in result.stdout
+
+
+@pytest.mark.parametrize("identity", ["token", "cookie"])
+def test_issue_24_calendar_endpoints_under_more_examples(
+    live_server: tuple[str, dict[str, str]], identity: str
+) -> None:
+    """Clinicians, rooms, filters, series and cancel-following on the calendar."""
+    base, credentials = live_server
+    headers = {
+        "token": [f"Authorization: Bearer {credentials['token']}"],
+        "cookie": [
+            f"Cookie: carevault_session={credentials['cookie']}",
+            f"X-CSRF-Token: {credentials['csrf']}",
+        ],
+    }[identity]
+    result = run_schemathesis(base, *headers, examples=40, only=r"^/api/v1/appointments")
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert "No operations" not in result.stdout
