@@ -99,16 +99,15 @@ def _overlap_message(shares: set[str], *, series: bool = False) -> str:
     what = [
         phrase
         for key, phrase in (
-            ("clinician", "the same clinician"),
-            ("client", "the same client"),
-            ("room", "the same room"),
+            ("clinician", "of the same clinician"),
+            ("client", "of the same client"),
+            ("room", "in the same room"),
         )
         if key in shares
     ]
     subject = "occurrences of the series overlap" if series else "the time overlaps"
     return (
-        f"{subject} other appointments of {' and of '.join(what)}; "
-        "send allow_overlap to book it anyway"
+        f"{subject} other appointments {' and '.join(what)}; send allow_overlap to book it anyway"
     )
 
 
