@@ -57,8 +57,7 @@ def _integer_fields(document: dict[str, Any]) -> list[tuple[str, str, str, str]]
                     found.append((method, path, "query", parameter["name"]))
             content = operation.get("requestBody", {}).get("content", {})
             for media, body in content.items():
-                schema = _resolve(document, body["schema"])
-                for name, field in schema.get("properties", {}).items():
+                for name, field in _body_fields(document, body["schema"]):
                     assert not _integer_inside(document, field), (
                         f"{method} {path} {name}: an integer nested in a body; extend the walk"
                     )
@@ -66,6 +65,27 @@ def _integer_fields(document: dict[str, Any]) -> list[tuple[str, str, str, str]]
                         assert media == "application/json", (method, path, media)
                         found.append((method, path, "body", name))
     return found
+
+
+def _body_fields(
+    document: dict[str, Any], schema: dict[str, Any], prefix: str = ""
+) -> list[tuple[str, dict[str, Any]]]:
+    """(dotted name, schema) of a body's properties, those of nested objects (a series'
+    `recurrence.count`) named through their object."""
+    fields = []
+    for name, field in _resolve(document, schema).get("properties", {}).items():
+        resolved = _resolve(document, field)
+        if "properties" in resolved:
+            fields += _body_fields(document, resolved, f"{prefix}{name}.")
+        else:
+            fields.append((f"{prefix}{name}", field))
+    return fields
+
+
+def _nested(name: str, value: Any) -> dict[str, Any]:
+    """The body holding `value` at the dotted `name`."""
+    head, _, rest = name.partition(".")
+    return {head: _nested(rest, value) if rest else value}
 
 
 def _fields_named(answer: httpx.Response) -> set[str]:
@@ -81,6 +101,7 @@ async def test_every_integer_in_a_request_refuses_booleans_strings_and_floats(
     # The walk found what is known to be there (it would pass vacuously otherwise).
     assert {("patch", "/api/v1/sessions/{note_id}", "body", "version")} <= set(fields)
     assert {("get", "/api/v1/clients", "query", "page")} <= set(fields)
+    assert {("post", "/api/v1/appointments/series", "body", "recurrence.count")} <= set(fields)
     accepted = []
     async with api.signed_in(email) as client:
         for method, path, where, name in fields:
@@ -89,7 +110,7 @@ async def test_every_integer_in_a_request_refuses_booleans_strings_and_floats(
             bad_values: list[Any] = BAD_BODY_INTEGERS if where == "body" else BAD_QUERY_INTEGERS
             for bad in bad_values:
                 if where == "body":
-                    answer = await client.request(method, url, json={name: bad})
+                    answer = await client.request(method, url, json=_nested(name, bad))
                 else:
                     answer = await client.request(method, url, params={name: bad})
                 if answer.status_code != 422 or f"{where}.{name}" not in _fields_named(answer):
