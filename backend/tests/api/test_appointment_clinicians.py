@@ -6,6 +6,7 @@ bookings become linked occurrences, and a drag reschedules with the same checks.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import httpx
@@ -402,3 +403,35 @@ async def test_a_series_at_the_edge_of_time_is_a_422(api: ApiContext) -> None:
             }
             answer = await series(client, body)
             assert fields_named(answer) == {"body.recurrence"}, (starts_at, answer.text)
+
+
+async def test_a_client_name_that_cannot_be_opened_leaves_the_appointment_out(
+    api: ApiContext,
+) -> None:
+    """One tampered name does not take the calendar down; the rest is drawn and the
+    appointment left out is audited (`phi.decryption_failed`, naming the appointment)."""
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        ada = (await create_client(client))["id"]
+        grace = (await create_client(client, first_name="Grace", last_name="Hopper"))["id"]
+        hidden = await book(client, booking(ada, "09:00", "10:00"))
+        shown = await book(client, booking(grace, "11:00", "12:00"))
+        await sql(
+            api,
+            "UPDATE clients SET last_name = set_byte(last_name, 25, "
+            "get_byte(last_name, 25) # 1) WHERE id = $1",
+            uuid.UUID(ada),
+        )
+        listed = await client.get("/appointments", params=WHOLE_DAY)
+        assert listed.status_code == 200, listed.text
+        assert [x["id"] for x in listed.json()] == [shown["id"]]
+        broken = await client.get(f"/appointments/{hidden['id']}")
+        assert broken.status_code == 500
+        assert error_of(broken)["code"] == "phi_decryption_failed"
+    async with api.with_token(owner, ("appointments:read",)) as (token, _):
+        unnamed = await token.get("/appointments", params=WHOLE_DAY)
+        assert [x["id"] for x in unnamed.json()] == [hidden["id"], shown["id"]]
+    events = await sql(
+        api, "SELECT resource_ids FROM audit_events WHERE action = 'phi.decryption_failed'"
+    )
+    assert any(uuid.UUID(hidden["id"]) in event["resource_ids"] for event in events)
