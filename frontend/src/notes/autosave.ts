@@ -146,6 +146,11 @@ export class NoteAutosave {
     return this.isDirty() || this.inFlight !== null;
   }
 
+  /** True while the text differs from what the server has (sent or not). */
+  hasUnsavedText(): boolean {
+    return this.isDirty();
+  }
+
   // --- editing ---------------------------------------------------------------------------
 
   edit(field: SoapField, value: string): void {
@@ -236,6 +241,28 @@ export class NoteAutosave {
       this.mode = note.status === 'finalized' ? 'amending' : 'draft';
     });
     if (this.mode === 'draft' && this.conflictVersion === null) await this.flush();
+  }
+
+  /** Put back text kept from an earlier visit (a draft, or an amendment of a finalized
+   * note); a draft is then saved as if typed, an amendment waits for "Save amendment". */
+  restore(text: SoapText, mode: 'draft' | 'amending'): void {
+    if (this.disposed) return;
+    if (mode === 'amending' && this.noteStatus === 'finalized' && this.mode === 'read-only') this.mode = 'amending';
+    if (this.mode === 'read-only') return;
+    for (const field of SOAP_FIELDS) if (text[field] !== this.text[field]) this.edit(field, text[field]);
+  }
+
+  /** The user chose to throw away what is not saved: back to the server's text. */
+  discard(): void {
+    if (this.inFlight) return;
+    this.cancelDebounce();
+    this.cancelRetry();
+    this.text = { ...this.saved };
+    if (this.mode === 'amending') this.mode = 'read-only';
+    this.error = null;
+    this.transientFailure = false;
+    this.attempt = 0;
+    this.emit();
   }
 
   dismissSetAside(): void {
