@@ -10,7 +10,8 @@ import { formatTime } from '../lib/format';
 import { OtherAccount, useAuth } from './AuthProvider';
 
 export function IdleWarning() {
-  const { state, staySignedIn, signOut } = useAuth();
+  const { state, staySignedIn } = useAuth();
+  const signOut = useSignOutSafely();
   const now = useNow(1_000);
   const [error, setError] = useState<unknown>(null);
   const deadline = state.status === 'signed-in' ? state.warningDeadline : null;
@@ -39,10 +40,11 @@ export function IdleWarning() {
         >
           Stay signed in
         </button>
-        <button type="button" className="button" onClick={() => void signOut()}>
+        <button type="button" className="button" onClick={signOut.start}>
           Sign out now
         </button>
       </div>
+      {signOut.dialog}
     </Dialog>
   );
 }

@@ -37,6 +37,13 @@ export function NewNotePage() {
   const { clientId = '' } = useParams<RouteParams<'newNote'>>();
   const navigate = useNavigate();
   const noteSaved = useNoteSaved();
+  // Read through refs: the editor is made once for the page, whatever re-renders.
+  const navigateRef = useRef(navigate);
+  const noteSavedRef = useRef(noteSaved);
+  useEffect(() => {
+    navigateRef.current = navigate;
+    noteSavedRef.current = noteSaved;
+  });
   const [placeholder] = useState<Note>(() => {
     const now = new Date().toISOString();
     return {
@@ -68,11 +75,11 @@ export function NewNotePage() {
       onSaved: (saved, kind) => {
         if (!createdId) return;
         const note = { ...placeholder, id: createdId };
-        noteSaved(note, saved, kind);
+        noteSavedRef.current(note, saved, kind);
         if (!handedOver.has(createdId)) {
           // The note exists: its own address from now on, with this very editor.
           handedOver.set(createdId, instance);
-          void navigate(routes.note(createdId), { replace: true });
+          void navigateRef.current(routes.note(createdId), { replace: true });
         }
       },
     });
@@ -80,7 +87,7 @@ export function NewNotePage() {
     return () => {
       if (![...handedOver.values()].includes(instance)) instance.close();
     };
-  }, [placeholder, navigate, noteSaved]);
+  }, [placeholder]);
   if (!editor) return <Loading label="Opening the editor…" />;
   return <NoteEditorView editor={editor} note={placeholder} />;
 }
@@ -130,17 +137,22 @@ function NoteEditor({ initial, latest }: { initial: Note; latest: Note }) {
  */
 function useKeptDraft(editor: NoteAutosave, noteId: string) {
   const [offer, setOffer] = useState<Draft | null>(null);
-  const offering = useRef(false);
+  // True until the kept draft is read, and while it is offered: nothing kept is replaced or
+  // removed before the user chose.
+  const offering = useRef(true);
   useEffect(() => {
     if (!noteId) return;
     let live = true;
+    offering.current = true;
     void readDraft(noteId).then((draft) => {
-      if (!live || !draft) return;
+      if (!live) return;
       const { text } = editor.getState();
-      if (SOAP_FIELDS.some((field) => draft.text[field] !== text[field])) {
-        offering.current = true;
+      if (draft && SOAP_FIELDS.some((field) => draft.text[field] !== text[field])) {
         setOffer(draft);
-      } else removeDraft(noteId); // what was kept is what the server has
+        return;
+      }
+      offering.current = false;
+      if (draft) removeDraft(noteId); // what was kept is what the server has
     });
     return () => {
       live = false;
