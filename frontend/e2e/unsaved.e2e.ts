@@ -68,7 +68,9 @@ class Api {
     return page.items;
   }
 
-  readNote(noteId: string): Promise<{ objective: string | null; subjective: string | null; version: number }> {
+  readNote(
+    noteId: string,
+  ): Promise<{ objective: string | null; subjective: string | null; assessment: string | null; version: number }> {
     return this.send('GET', `/api/v1/sessions/${noteId}`);
   }
 }
@@ -215,6 +217,40 @@ describe('text typed into a note is never lost', () => {
     await page.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
   });
 
+  it('the 12-hour limit: text typed offline in its last minutes stays, and is saved after the password', async () => {
+    // A browser of its own: its page clock jumps ahead, which no other tab's should see.
+    const own = await newContext(inject('baseUrl'));
+    const ownApi = await Api.signIn(own);
+    const note = await ownApi.note(clientId);
+    const tab = await own.newPage();
+    await tab.clock.install(); // the page's own clock, moved forward below; the server's is real
+    await tab.goto(routes.note(note.id));
+    const assessment = tab.getByLabel('Assessment');
+    await assessment.waitFor();
+    await own.setOffline(true);
+    // Typing now and then (so no idle logoff) for 12 hours, offline the whole time.
+    let typed = '';
+    for (let step = 0; step < 73; step++) {
+      typed += '.';
+      await assessment.press('End');
+      await assessment.pressSequentially('.');
+      await tab.clock.fastForward('10:00');
+      if (await tab.getByRole('dialog', { name: 'Sign in again to save your work' }).isVisible()) break;
+    }
+    const dialog = tab.getByRole('dialog', { name: 'Sign in again to save your work' });
+    await dialog.getByText('Your session reached its 12-hour limit.').waitFor();
+    expect(await tab.getByRole('button', { name: 'Sign in', exact: true }).count()).toBe(0); // not the sign-in page
+    expect(await assessment.inputValue()).toBe(typed);
+
+    await own.setOffline(false);
+    await dialog.getByLabel('Password').fill(CLINICIAN.password);
+    await dialog.getByRole('button', { name: 'Sign in and save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await savedState(tab);
+    expect((await (await Api.signIn(own)).readNote(note.id)).assessment).toBe(typed);
+    await own.close();
+  });
+
   it('"New note" creates nothing on the server until the first keystroke', async () => {
     const fresh = (await api.client(`Lazy-${Date.now().toString(36)}`)).id;
     await page.goto(routes.client(fresh));
@@ -296,6 +332,11 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('automatic logoff never takes
     await page.goto(routes.note(note.id));
     const subjective = page.getByLabel('Subjective');
     await subjective.waitFor();
+    // A second tab left on the calendar: its own idle timer must hear of the typing too.
+    const other = await context.newPage();
+    await other.goto(routes.calendar());
+    await other.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
+    const lock = page.getByRole('dialog', { name: 'Sign in again to save your work' });
 
     await context.setOffline(true);
     // A sentence every 10 s for 80 s: past the client's warning (15 s), its logoff (30 s)
@@ -306,14 +347,19 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('automatic logoff never takes
       await subjective.pressSequentially(`Sentence ${sentence}. `, { delay: 5 });
       await page.waitForTimeout(10_000);
       expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+      expect(await lock.isVisible()).toBe(false);
+      expect(await other.getByRole('button', { name: 'Sign in', exact: true }).count()).toBe(0);
       expect(await subjective.inputValue()).toBe(typed);
     }
     expect(await page.getByText('period of inactivity').count()).toBe(0);
 
     await context.setOffline(false);
-    await page.getByRole('button', { name: 'Retry now' }).click();
-    // The server ended the session meanwhile: the password is asked for over the editor.
-    const dialog = page.getByRole('dialog', { name: 'Sign in again to save your work' });
+    // The server ended the session meanwhile: the next request of either tab learns it
+    // ("Retry now" makes one here, unless the other tab's came first), and the password is
+    // asked for over the editor.
+    const retry = page.getByRole('button', { name: 'Retry now' });
+    if (await retry.isVisible()) await retry.click({ timeout: 5_000 }).catch(() => undefined);
+    const dialog = lock;
     await dialog.waitFor();
     await dialog.getByLabel('Password').fill(CLINICIAN.password);
     await dialog.getByRole('button', { name: 'Sign in and save' }).click();

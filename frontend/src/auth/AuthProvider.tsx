@@ -10,8 +10,10 @@ import { IdleTimer } from './idle';
 import {
   csrf,
   endReasonFor,
+  noteActivity,
   noteContact,
   noteEnded,
+  onActivityElsewhere,
   onContact,
   onEnded,
   requestCsrfFromOtherTabs,
@@ -71,6 +73,8 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 /** Activity (typing, clicking) tells the server we are here at most this often. */
 const ACTIVITY_PING_MS = 60_000;
+/** …and the other tabs of this browser at most this often. */
+const ACTIVITY_SHARE_MS = 5_000;
 /** Before the session's time limit: save what is typed, and offer to sign in again. */
 const EXPIRY_WARNING_MS = 2 * 60_000;
 /** Set while this tab signs out on purpose (the user asked, after being warned). */
@@ -125,7 +129,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           );
           return;
         }
-        signingOutHere = false;
         queryClient.clear();
         forgetDraftKey();
         setState((current) => (current.status === 'signed-out' ? current : { status: 'signed-out', reason }));
@@ -165,8 +168,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // the server cannot be reached (then the server may end the session meanwhile: the next
     // request says so, and the screen asks for the password in place). The server hears of
     // it now and then.
+    let lastShared = 0;
+    const stopHearing = onActivityElsewhere((at) => timer.activity(at));
     const onActivity = () => {
-      timer.activity(Date.now());
+      const now = Date.now();
+      timer.activity(now);
+      if (now - lastShared > ACTIVITY_SHARE_MS) {
+        lastShared = now;
+        noteActivity(now);
+      }
       if (Date.now() - lastContact.current > ACTIVITY_PING_MS) {
         lastContact.current = Date.now(); // one ping at a time
         void api.GET('/api/v1/auth/me').catch(() => undefined);
@@ -177,6 +187,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       timer.stop();
       stopListening();
+      stopHearing();
       window.removeEventListener('keydown', onActivity, true);
       window.removeEventListener('pointerdown', onActivity, true);
     };
@@ -224,6 +235,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Signed out locally either way; an ended session needs no second ending.
     }
     noteEnded('signed-out');
+    signingOutHere = false;
   }, []);
 
   const confirmPassword = useCallback(

@@ -197,7 +197,7 @@ function useKeptDraft(editor: NoteAutosave, noteId: string) {
       if (!offer) return;
       offering.current = false;
       setOffer(null);
-      editor.restore(offer.text, offer.mode);
+      editor.restore(offer.text);
     },
     discard: () => {
       offering.current = false;

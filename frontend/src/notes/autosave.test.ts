@@ -372,15 +372,15 @@ describe('NoteAutosave.close', () => {
 describe('NoteAutosave: kept text and discarding', () => {
   it('restores kept text of a draft and saves it like typing', async () => {
     const { clock, api, editor } = setup();
-    editor.restore({ subjective: 'Came in early.', objective: 'Kept offline.', assessment: '', plan: '' }, 'draft');
+    editor.restore({ subjective: 'Came in early.', objective: 'Kept offline.', assessment: '', plan: '' });
     expect(editor.getState().text.objective).toBe('Kept offline.');
     await clock.advance(800);
     expect(api.saves.map((call) => call.changes)).toEqual([{ objective: 'Kept offline.' }]);
   });
 
-  it('restores a kept amendment as an amendment, not sent until "Save amendment"', async () => {
+  it('restores kept text of a finalized note as an amendment, not sent until "Save amendment"', async () => {
     const { clock, api, editor } = setup({ ...draft, status: 'finalized' });
-    editor.restore({ subjective: 'Amended.', objective: '', assessment: '', plan: '' }, 'amending');
+    editor.restore({ subjective: 'Amended.', objective: '', assessment: '', plan: '' });
     expect(editor.getState().mode).toBe('amending');
     expect(editor.hasUnsavedWork()).toBe(true);
     await clock.advance(5_000);

@@ -243,11 +243,12 @@ export class NoteAutosave {
     if (this.mode === 'draft' && this.conflictVersion === null) await this.flush();
   }
 
-  /** Put back text kept from an earlier visit (a draft, or an amendment of a finalized
-   * note); a draft is then saved as if typed, an amendment waits for "Save amendment". */
-  restore(text: SoapText, mode: 'draft' | 'amending'): void {
+  /** Put back text kept from an earlier visit: on a draft it is saved as if typed; on a
+   * finalized note it becomes an amendment, which waits for "Save amendment". */
+  restore(text: SoapText): void {
     if (this.disposed) return;
-    if (mode === 'amending' && this.noteStatus === 'finalized' && this.mode === 'read-only') this.mode = 'amending';
+    // Finalized meanwhile (here or elsewhere): the kept text becomes an amendment.
+    if (this.noteStatus === 'finalized' && this.mode === 'read-only') this.mode = 'amending';
     if (this.mode === 'read-only') return;
     for (const field of SOAP_FIELDS) if (text[field] !== this.text[field]) this.edit(field, text[field]);
   }
