@@ -180,6 +180,16 @@ describe('text typed into a note is never lost', () => {
     await context.setOffline(true);
     await page.getByLabel('Objective').fill('Kept while offline: tearful when discussing work.');
     await page.getByText('Your text is kept here').waitFor();
+    // Closing the tab asks first (the browser's own question), and staying keeps the text.
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    expect(page.isClosed()).toBe(false);
 
     await page.getByRole('link', { name: 'Calendar', exact: true }).first().click();
     const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
