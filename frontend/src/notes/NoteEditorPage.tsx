@@ -76,6 +76,7 @@ export function NewNotePage() {
         if (!createdId) return;
         const note = { ...placeholder, id: createdId };
         noteSavedRef.current(note, saved, kind);
+        if (!instance.hasUnsavedText()) removeDraft(createdId);
         if (!handedOver.has(createdId)) {
           // The note exists: its own address from now on, with this very editor.
           handedOver.set(createdId, instance);
