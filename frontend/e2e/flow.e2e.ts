@@ -305,6 +305,10 @@ describe('the clinician web UI', () => {
   it('shows a banner, and overwrites nothing, when another tab saved the same note first', async () => {
     await page.getByRole('button', { name: 'New note' }).click();
     await page.getByRole('heading', { name: `Session note: ${CLIENT_NAME}` }).waitFor();
+    // The note exists from its first keystroke on (issue 23), then the address is its own.
+    await page.getByLabel('Subjective').fill('A second session.');
+    await savedState(page);
+    await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
     secondNoteUrl = page.url();
     const other = await context.newPage();
     await other.goto(secondNoteUrl);

@@ -11,7 +11,7 @@ import { SignInPage } from './auth/SignInPage';
 import { CalendarPage } from './calendar/CalendarPage';
 import { ClientPage } from './clients/ClientPage';
 import { ClientsPage } from './clients/ClientsPage';
-import { NoteEditorPage } from './notes/NoteEditorPage';
+import { NewNotePage, NoteEditorPage } from './notes/NoteEditorPage';
 import { ErrorState, Loading } from './ui/components';
 import { Layout, OwnerOnly } from './ui/Layout';
 import { paths, routes } from './routes';
@@ -43,6 +43,7 @@ export function App() {
           <Route path={paths.clients} element={<ClientsPage />} />
           <Route path={paths.client} element={<ClientPage />} />
           <Route path={paths.note} element={<NoteEditorPage />} />
+          <Route path={paths.newNote} element={<NewNotePage />} />
           <Route path={paths.tokens} element={<TokensPage />} />
           <Route path={paths.account} element={<AccountPage />} />
           <Route

@@ -10,6 +10,7 @@ export const paths = {
   clients: '/clients',
   client: '/clients/:clientId',
   note: '/notes/:noteId',
+  newNote: '/clients/:clientId/new-note',
   tokens: '/settings/tokens',
   account: '/settings/account',
   audit: '/admin/audit',
@@ -33,6 +34,8 @@ export const routes = {
   clients: () => paths.clients,
   client: (clientId: string) => generatePath(paths.client, { clientId }),
   note: (noteId: string) => generatePath(paths.note, { noteId }),
+  /** A note not yet created: the first keystroke creates it (then the address becomes note's). */
+  newNote: (clientId: string) => generatePath(paths.newNote, { clientId }),
   tokens: () => paths.tokens,
   account: () => paths.account,
   audit: () => paths.audit,

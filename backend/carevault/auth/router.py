@@ -27,6 +27,7 @@ from carevault.auth.dependencies import (
     RecentPassword,
     client_ip,
 )
+from carevault.auth.drafts import draft_key_for
 from carevault.auth.models import LoginSession, Role, User
 from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, SESSION_ONLY, declare
 from carevault.auth.principal import Principal
@@ -83,6 +84,8 @@ async def login(body: LoginRequest, request: Request, db: DbSession, state: Stat
         workspace=WorkspaceRead.model_validate(result.workspace),
         csrf_token=result.csrf_token,
         idle_timeout_seconds=idle_seconds,
+        session_expires_at=result.login_session.expires_at,
+        draft_key=await draft_key_for(db, result.user.workspace_id, result.user.id),
     )
     response = JSONResponse(payload.model_dump(mode="json"))
     response.set_cookie(
@@ -147,6 +150,11 @@ async def me(
         idle_timeout_seconds=state.settings.session_idle_minutes * 60 if login_session else None,
         session_expires_at=login_session.expires_at if login_session else None,
         csrf_token=tokens.csrf_token_for(secret) if secret else None,
+        draft_key=(
+            await draft_key_for(db, principal.workspace_id, principal.user.id)
+            if login_session
+            else None
+        ),
     )
 
 

@@ -108,6 +108,14 @@ class LoginResponse(BaseModel):
     workspace: WorkspaceRead
     csrf_token: str = Field(description="Send as X-CSRF-Token on every state-changing request")
     idle_timeout_seconds: int
+    session_expires_at: datetime | None = Field(
+        default=None, description="When this login session ends at the latest (12 hours)"
+    )
+    draft_key: str | None = Field(
+        default=None,
+        description="The web UI encrypts unsaved text it keeps in the browser with this key "
+        "(base64url, 32 bytes; the same for every sign-in of the user; keep it in memory only)",
+    )
 
 
 class MeResponse(BaseModel):
@@ -129,6 +137,11 @@ class MeResponse(BaseModel):
     session_expires_at: datetime | None = None
     csrf_token: str | None = Field(
         default=None, description="For cookie sessions: the X-CSRF-Token to send with changes"
+    )
+    draft_key: str | None = Field(
+        default=None,
+        description="For cookie sessions: the key the web UI encrypts unsaved text with "
+        "(see POST /auth/login)",
     )
 
 

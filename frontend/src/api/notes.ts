@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import type { NoteApi, ServerNote } from '../notes/autosave';
 import { NoteNotYetPossible, canStartNote, durationOf, sessionDateOf } from '../notes/openNote';
 import { api, call, type Appointment, type Note, type Schemas } from './client';
-import { createOnce } from './idempotency';
+import { IDEMPOTENCY_HEADER, createOnce, newIdempotencyKey, type IdempotencyHeader } from './idempotency';
 import { keys } from './keys';
 
 export type NoteCreate = Schemas['SessionNoteCreate'];
@@ -90,6 +90,34 @@ export function noteEditorApi(noteId: string): NoteApi {
       call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
     finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
     load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
+  };
+}
+
+/**
+ * The editor of a note that does not exist yet ("New note"): nothing is created until the
+ * first save, which the first keystroke starts. That save creates the note (client, date,
+ * duration only, always with the same Idempotency-Key, so a retry after a lost answer cannot
+ * create a second note), then sends the text like any other save. `onCreated` hears the new
+ * note once.
+ */
+export function newNoteEditorApi(body: NoteCreate, onCreated: (note: Note) => void): NoteApi {
+  const header: IdempotencyHeader = { [IDEMPOTENCY_HEADER]: newIdempotencyKey() };
+  let created: Note | null = null;
+  const existing = async (): Promise<Note> => {
+    if (!created) {
+      created = await call(api.POST('/api/v1/sessions', { params: { header }, body }));
+      onCreated(created);
+    }
+    return created;
+  };
+  return {
+    save: async (version, changes) => {
+      const note = await existing();
+      // Version 0 is the editor's "not created yet"; the new note starts at its own.
+      return noteEditorApi(note.id).save(version === 0 ? note.version : version, changes);
+    },
+    finalize: async (version) => noteEditorApi((await existing()).id).finalize(version),
+    load: async () => (created ? noteEditorApi(created.id).load() : { version: 0, status: 'draft' }),
   };
 }
 

@@ -1458,8 +1458,18 @@ export interface components {
              * @description Send as X-CSRF-Token on every state-changing request
              */
             csrf_token: string;
+            /**
+             * Draft Key
+             * @description The web UI encrypts unsaved text it keeps in the browser with this key (base64url, 32 bytes; the same for every sign-in of the user; keep it in memory only)
+             */
+            draft_key?: string | null;
             /** Idle Timeout Seconds */
             idle_timeout_seconds: number;
+            /**
+             * Session Expires At
+             * @description When this login session ends at the latest (12 hours)
+             */
+            session_expires_at?: string | null;
             user: components["schemas"]["UserRead"];
             workspace: components["schemas"]["WorkspaceRead"];
         };
@@ -1493,6 +1503,11 @@ export interface components {
              * @description For cookie sessions: the X-CSRF-Token to send with changes
              */
             csrf_token?: string | null;
+            /**
+             * Draft Key
+             * @description For cookie sessions: the key the web UI encrypts unsaved text with (see POST /auth/login)
+             */
+            draft_key?: string | null;
             /** Idle Timeout Seconds */
             idle_timeout_seconds?: number | null;
             /** Session Expires At */

@@ -65,3 +65,16 @@ describe('IdleTimer', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('IdleTimer: typing is presence', () => {
+  it('activity here (typing offline, no server contact) keeps the warning and the logoff away', async () => {
+    const { clock, timer, events } = setup(1); // 1 min: warning at 15 s, earliest end at 30 s
+    for (let second = 10; second <= 120; second += 10) {
+      await clock.advance(10_000);
+      timer.activity(clock.now());
+    }
+    expect(events).toEqual([]);
+    await clock.advance(30_000);
+    expect(events).toEqual(['warn@135', 'expire@150']);
+  });
+});

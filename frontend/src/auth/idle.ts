@@ -63,6 +63,12 @@ export class IdleTimer {
     this.schedule();
   }
 
+  /** The person typed or clicked here: they are present, so the screen is not left
+   * unattended, whether or not the server could be told (offline, it cannot). */
+  activity(at: number): void {
+    this.contact(at);
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.handle !== null) this.options.clock.clearTimeout(this.handle);

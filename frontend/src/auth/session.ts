@@ -18,6 +18,7 @@ type Message =
   | { kind: 'csrf-request' }
   | { kind: 'csrf'; token: string }
   | { kind: 'contact'; at: number }
+  | { kind: 'activity'; at: number }
   | { kind: 'ended'; reason: EndReason };
 
 type ContactListener = (at: number) => void;
@@ -25,6 +26,7 @@ type EndListener = (reason: EndReason) => void;
 
 let csrfToken: string | null = null;
 const contactListeners = new Set<ContactListener>();
+const activityListeners = new Set<ContactListener>();
 const endListeners = new Set<EndListener>();
 const channel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('carevault-session');
@@ -40,6 +42,9 @@ channel?.addEventListener('message', (event: MessageEvent<Message>) => {
       break;
     case 'contact':
       contactListeners.forEach((listener) => listener(message.at));
+      break;
+    case 'activity':
+      activityListeners.forEach((listener) => listener(message.at));
       break;
     case 'ended':
       csrfToken = null;
@@ -77,6 +82,19 @@ export function requestCsrfFromOtherTabs(waitMs = 400): Promise<string | null> {
 export function noteContact(at = Date.now(), { broadcast = true } = {}): void {
   contactListeners.forEach((listener) => listener(at));
   if (broadcast) channel?.postMessage({ kind: 'contact', at } satisfies Message);
+}
+
+/** Someone typed or clicked in this tab: the other tabs' idle timers hear of it too, so a
+ * background tab does not sign out (or lock) the browser while the person works offline in
+ * another. */
+export function noteActivity(at = Date.now()): void {
+  channel?.postMessage({ kind: 'activity', at } satisfies Message);
+}
+
+/** Typing or clicking in another tab of this browser. */
+export function onActivityElsewhere(listener: ContactListener): () => void {
+  activityListeners.add(listener);
+  return () => activityListeners.delete(listener);
 }
 
 /** The session is over (here or, through the channel, in every tab). */

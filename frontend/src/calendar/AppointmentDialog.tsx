@@ -57,6 +57,7 @@ export function AppointmentDialog({
   const [notes, setNotes] = useState(editing?.notes ?? '');
   const [status, setStatus] = useState<Appointment['status']>(editing?.status ?? 'scheduled');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   const create = useCreateAppointment();
   const update = useUpdateAppointment();
@@ -244,11 +245,37 @@ export function AppointmentDialog({
               type="button"
               className="button"
               disabled={setStatusNow.isPending}
-              onClick={() => setStatusTo('cancelled')}
+              onClick={() => setConfirmCancel(true)}
             >
               Cancel appointment
             </button>
           )}
+          <Dialog
+            title="Cancel this appointment?"
+            open={confirmCancel}
+            onClose={() => setConfirmCancel(false)}
+            role="alertdialog"
+          >
+            <p>
+              {nameOf(editing)}, {formatTime(editing.starts_at)}–{formatTime(editing.ends_at)} will be marked cancelled.
+              You can restore it later.
+            </p>
+            <div className="actions">
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => {
+                  setConfirmCancel(false);
+                  setStatusTo('cancelled');
+                }}
+              >
+                Cancel appointment
+              </button>
+              <button type="button" className="button" onClick={() => setConfirmCancel(false)}>
+                Keep the appointment
+              </button>
+            </div>
+          </Dialog>
           {confirmDelete ? (
             <span className="confirm-inline" role="group" aria-label="Confirm deletion">
               Delete for good? Its note stays.{' '}

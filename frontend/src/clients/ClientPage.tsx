@@ -4,12 +4,12 @@ import { useAppointments } from '../api/appointments';
 import type { Client, Note } from '../api/client';
 import { useArchiveClient, useClient } from '../api/clients';
 import { describeError } from '../api/errors';
-import { useClientNotes, useCreateNote } from '../api/notes';
+import { useClientNotes } from '../api/notes';
 import { AppointmentDialog } from '../calendar/AppointmentDialog';
 import { addDays } from '../calendar/layout';
 import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
-import { Banner, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
+import { Banner, Dialog, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
 import { ClientFormDialog } from './ClientFormDialog';
 import { routes, type RouteParams } from '../routes';
 
@@ -40,13 +40,10 @@ function ClientDetails({ client }: { client: Client }) {
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [booking, setBooking] = useState(false);
+  const [confirmArchive, setConfirmArchive] = useState(false);
   const archive = useArchiveClient(client.id);
-  const newNote = useCreateNote();
-  const startNote = () =>
-    newNote.mutate(
-      { client_id: client.id, session_date: dateKey(new Date()), duration_minutes: 50 },
-      { onSuccess: (note) => void navigate(routes.note(note.id)) },
-    );
+  // Nothing is created until the first keystroke in the new note.
+  const startNote = () => void navigate(routes.newNote(client.id));
 
   return (
     <article aria-labelledby="client-title" className="client-page">
@@ -61,12 +58,7 @@ function ClientDetails({ client }: { client: Client }) {
           <p className="muted">Client since {formatDate(new Date(client.created_at))}</p>
         </div>
         <div className="toolbar">
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={newNote.isPending || !!client.archived_at}
-            onClick={startNote}
-          >
+          <button type="button" className="button button-primary" disabled={!!client.archived_at} onClick={startNote}>
             New note
           </button>
           <button type="button" className="button" disabled={!!client.archived_at} onClick={() => setBooking(true)}>
@@ -79,7 +71,7 @@ function ClientDetails({ client }: { client: Client }) {
             type="button"
             className="button"
             disabled={archive.isPending}
-            onClick={() => archive.mutate(!!client.archived_at)}
+            onClick={() => (client.archived_at ? archive.mutate(true) : setConfirmArchive(true))}
           >
             {client.archived_at ? 'Restore client' : 'Archive client'}
           </button>
@@ -90,9 +82,33 @@ function ClientDetails({ client }: { client: Client }) {
           <p>Archived {formatDateTime(client.archived_at)}. Restore the client to book appointments or start notes.</p>
         </Banner>
       )}
-      {(archive.isError || newNote.isError) && (
-        <Banner tone="danger">{describeError(archive.error ?? newNote.error)}</Banner>
-      )}
+      {archive.isError && <Banner tone="danger">{describeError(archive.error)}</Banner>}
+      <Dialog
+        title="Archive this client?"
+        open={confirmArchive}
+        onClose={() => setConfirmArchive(false)}
+        role="alertdialog"
+      >
+        <p>
+          {fullName(client)} will leave the client list and the booking form; their notes and appointments are kept. You
+          can restore the client at any time.
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => {
+              setConfirmArchive(false);
+              archive.mutate(false);
+            }}
+          >
+            Archive client
+          </button>
+          <button type="button" className="button" onClick={() => setConfirmArchive(false)}>
+            Keep the client
+          </button>
+        </div>
+      </Dialog>
 
       <div className="client-columns">
         <section aria-labelledby="details-title" className="panel">

@@ -1,12 +1,13 @@
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
-import { Link, useBlocker, useParams } from 'react-router';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Link, useBlocker, useNavigate, useParams } from 'react-router';
 import type { Note } from '../api/client';
 import { useClient } from '../api/clients';
-import { noteEditorApi, useNote, useNoteSaved } from '../api/notes';
+import { newNoteEditorApi, noteEditorApi, useNote, useNoteSaved, type NoteCreate } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
-import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
+import { dateKey, formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
+import { registerUnsaved } from '../lib/unsaved';
 import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/components';
 import {
   NoteAutosave,
@@ -16,6 +17,7 @@ import {
   type AutosaveState,
   type SoapField,
 } from './autosave';
+import { canKeepDrafts, keepDraft, readDraft, removeDraft, type Draft } from './drafts';
 import { SECTION_LABELS } from './sections';
 import { VersionHistory } from './VersionHistory';
 import { routes, type RouteParams } from '../routes';
@@ -23,22 +25,96 @@ import { routes, type RouteParams } from '../routes';
 export function NoteEditorPage() {
   const { noteId = '' } = useParams<RouteParams<'note'>>();
   const note = useNote(noteId);
+  // Once shown, the editor stays even when a later read fails (offline, session over):
+  // unmounting it would take the typed text with it.
+  if (note.data) return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
   if (note.isPending) return <Loading label="Loading the note…" />;
-  if (note.isError)
-    return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
-  return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
+  return <ErrorState error={note.error} title="This note could not be opened" onRetry={() => void note.refetch()} />;
 }
+
+/** "New note": an editor for a note that the first keystroke creates (nothing before). */
+export function NewNotePage() {
+  const { clientId = '' } = useParams<RouteParams<'newNote'>>();
+  const navigate = useNavigate();
+  const noteSaved = useNoteSaved();
+  // Read through refs: the editor is made once for the page, whatever re-renders.
+  const navigateRef = useRef(navigate);
+  const noteSavedRef = useRef(noteSaved);
+  useEffect(() => {
+    navigateRef.current = navigate;
+    noteSavedRef.current = noteSaved;
+  });
+  const [placeholder] = useState<Note>(() => {
+    const now = new Date().toISOString();
+    return {
+      id: '',
+      client_id: clientId,
+      appointment_id: null,
+      session_date: dateKey(new Date()),
+      duration_minutes: 50,
+      status: 'draft',
+      version: 0,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      finalized_at: null,
+    };
+  });
+  const [editor, setEditor] = useState<NoteAutosave | null>(null);
+  useEffect(() => {
+    const body: NoteCreate = {
+      client_id: placeholder.client_id,
+      session_date: placeholder.session_date,
+      duration_minutes: placeholder.duration_minutes,
+    };
+    let createdId: string | null = null;
+    const instance = new NoteAutosave({
+      clock: realClock,
+      initial: placeholder,
+      api: newNoteEditorApi(body, (note) => (createdId = note.id)),
+      onSaved: (saved, kind) => {
+        if (!createdId) return;
+        const note = { ...placeholder, id: createdId };
+        noteSavedRef.current(note, saved, kind);
+        if (!instance.hasUnsavedText()) removeDraft(createdId);
+        if (!handedOver.has(createdId)) {
+          // The note exists: its own address from now on, with this very editor.
+          handedOver.set(createdId, instance);
+          void navigateRef.current(routes.note(createdId), { replace: true });
+        }
+      },
+    });
+    setEditor(instance);
+    return () => {
+      if (![...handedOver.values()].includes(instance)) instance.close();
+    };
+  }, [placeholder]);
+  if (!editor) return <Loading label="Opening the editor…" />;
+  return <NoteEditorView editor={editor} note={placeholder} />;
+}
+
+/** Editors of new notes passed on to the note's own address once it exists. */
+const handedOver = new Map<string, NoteAutosave>();
 
 function useAutosave(initial: Note) {
   const noteSaved = useNoteSaved();
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
   useEffect(() => {
-    const instance = new NoteAutosave({
-      clock: realClock,
-      initial,
-      api: noteEditorApi(initial.id),
-      onSaved: (saved, kind) => noteSaved(initial, saved, kind),
-    });
+    const adopted = handedOver.get(initial.id);
+    const instance =
+      adopted ??
+      new NoteAutosave({
+        clock: realClock,
+        initial,
+        api: noteEditorApi(initial.id),
+        onSaved: (saved, kind) => {
+          noteSaved(initial, saved, kind);
+          // Saved after the editor closed (leaving the page sends what is left): the kept
+          // copy is not needed any more.
+          if (!instance.hasUnsavedText()) removeDraft(initial.id);
+        },
+      });
+    if (adopted) handedOver.delete(initial.id);
     setEditor(instance);
     return () => instance.close();
     // The editor is made once per note; later reads reach it through serverUpdate.
@@ -56,6 +132,82 @@ function NoteEditor({ initial, latest }: { initial: Note; latest: Note }) {
   return <NoteEditorView editor={editor} note={latest} />;
 }
 
+/**
+ * Unsaved text kept on this device (encrypted, see drafts.ts) while it is not on the server,
+ * and offered back when the note is opened again. Returns the draft on offer, if any.
+ */
+function useKeptDraft(editor: NoteAutosave, noteId: string) {
+  const [offer, setOffer] = useState<Draft | null>(null);
+  // True until the kept draft is read, and while it is offered: nothing kept is replaced or
+  // removed before the user chose.
+  const offering = useRef(true);
+  useEffect(() => {
+    if (!noteId) return;
+    let live = true;
+    offering.current = true;
+    void readDraft(noteId).then((draft) => {
+      if (!live) return;
+      const { text } = editor.getState();
+      if (draft && SOAP_FIELDS.some((field) => draft.text[field] !== text[field])) {
+        setOffer(draft);
+        return;
+      }
+      offering.current = false;
+      if (draft) removeDraft(noteId); // what was kept is what the server has
+    });
+    return () => {
+      live = false;
+    };
+  }, [editor, noteId]);
+
+  useEffect(() => {
+    if (!noteId) return;
+    let handle: ReturnType<typeof setTimeout> | null = null;
+    const keepNow = () => {
+      handle = null;
+      const state = editor.getState();
+      if (offering.current || !state.dirty || state.mode === 'read-only') return;
+      void keepDraft(noteId, {
+        text: state.text,
+        baseVersion: state.version,
+        mode: state.mode === 'amending' ? 'amending' : 'draft',
+        at: Date.now(),
+      });
+    };
+    const unsubscribe = editor.subscribe(() => {
+      const state = editor.getState();
+      if (offering.current) return;
+      if (!state.dirty) {
+        if (handle !== null) clearTimeout(handle);
+        handle = null;
+        removeDraft(noteId);
+      } else if (handle === null) handle = setTimeout(keepNow, 300);
+    });
+    return () => {
+      unsubscribe();
+      if (handle !== null) {
+        clearTimeout(handle);
+        keepNow(); // leaving: keep the last keystrokes too
+      }
+    };
+  }, [editor, noteId]);
+
+  return {
+    offer,
+    restore: () => {
+      if (!offer) return;
+      offering.current = false;
+      setOffer(null);
+      editor.restore(offer.text);
+    },
+    discard: () => {
+      offering.current = false;
+      setOffer(null);
+      removeDraft(noteId);
+    },
+  };
+}
+
 function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) {
   const state = useSyncExternalStore(editor.subscribe, editor.getState);
   const client = useClient(note.client_id);
@@ -64,6 +216,20 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
   useDocumentTitle(`Note · ${client.data ? clientName : formatDateKey(note.session_date)}`);
   const [confirmFinalize, setConfirmFinalize] = useState(false);
   const readOnly = state.mode === 'read-only';
+  const noteId = note.id;
+  const kept = useKeptDraft(editor, noteId);
+
+  // The session's end (idle logoff, time limit) saves this first, and keeps the screen when
+  // it cannot. An amendment is never sent without "Save amendment": it is only kept.
+  const unsaved = useMemo(
+    () => ({
+      hasUnsavedWork: () => editor.hasUnsavedWork(),
+      flush: (): Promise<boolean> =>
+        editor.getState().mode === 'draft' ? editor.flush() : Promise.resolve(!editor.hasUnsavedWork()),
+    }),
+    [editor],
+  );
+  useEffect(() => registerUnsaved(unsaved), [unsaved]);
 
   // A save refused for want of the CSRF token goes out again once the password is confirmed.
   const csrfRefused = state.error?.code === 'csrf_failed';
@@ -92,10 +258,22 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [editor]);
 
-  const stuck = state.dirty && ['retrying', 'failed', 'invalid', 'conflict'].includes(state.status);
+  // Leaving for another screen with anything not on the server (typed, being saved, failed,
+  // an amendment): asked at the moment of the click, not from the last render, because the
+  // click's own blur starts a save that may still fail.
   const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => stuck && currentLocation.pathname !== nextLocation.pathname,
+    ({ currentLocation, nextLocation }) =>
+      currentLocation.pathname !== nextLocation.pathname &&
+      ![...handedOver.values()].includes(editor) &&
+      editor.hasUnsavedWork(),
   );
+  const blocked = blocker.state === 'blocked';
+  // The save that the click started went through: nothing to ask.
+  const settled = blocked && !state.dirty && state.status === 'saved';
+  useEffect(() => {
+    if (settled) blocker.proceed?.();
+  }, [settled, blocker]);
+  const mayKeep = canKeepDrafts() && noteId !== '';
 
   return (
     <article className="note-editor" aria-labelledby="note-title">
@@ -148,6 +326,9 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
           <p>{state.error.message}</p>
           {!canWrite && <p>Use “Confirm password” above, then save again.</p>}
         </Banner>
+      )}
+      {kept.offer && (
+        <KeptDraftOffer draft={kept.offer} version={state.version} onRestore={kept.restore} onDiscard={kept.discard} />
       )}
       {state.setAside && <SetAside state={state} onDismiss={() => editor.dismissSetAside()} />}
       {state.mode === 'amending' && (
@@ -238,22 +419,46 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
 
       <Dialog
         title="Leave without saving?"
-        open={blocker.state === 'blocked'}
+        open={blocked && !settled && state.status !== 'saving'}
         onClose={() => blocker.reset?.()}
         role="alertdialog"
       >
-        <p>Some of this note is not saved yet. If you leave now, those changes will be lost.</p>
+        <p>
+          {state.mode === 'amending'
+            ? 'Your amendment is not saved yet.'
+            : state.error?.code === 'network'
+              ? 'Some of this note is not saved yet: CareVault cannot be reached.'
+              : 'Some of this note is not saved yet.'}{' '}
+          {mayKeep
+            ? 'If you leave, it stays on this device, encrypted, and is offered back when you open this note again.'
+            : 'If you leave now, those changes will be lost.'}
+        </p>
         <div className="actions">
           <button type="button" className="button button-primary" onClick={() => blocker.reset?.()}>
             Stay on this note
           </button>
-          <button type="button" className="button button-danger" onClick={() => blocker.proceed?.()}>
-            Leave and lose changes
+          {mayKeep && (
+            <button type="button" className="button" onClick={() => blocker.proceed?.()}>
+              Leave and keep my text on this device
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => {
+              editor.discard();
+              if (noteId) removeDraft(noteId);
+              blocker.proceed?.();
+            }}
+          >
+            Discard my changes and leave
           </button>
         </div>
       </Dialog>
 
-      <VersionHistory noteId={note.id} finalized={state.noteStatus === 'finalized'} currentVersion={state.version} />
+      {noteId && (
+        <VersionHistory noteId={noteId} finalized={state.noteStatus === 'finalized'} currentVersion={state.version} />
+      )}
     </article>
   );
 }
@@ -363,6 +568,39 @@ function SetAside({ state, onDismiss }: { state: AutosaveState; onDismiss: () =>
       <button type="button" className="button" onClick={onDismiss}>
         Dismiss my unsaved text
       </button>
+    </section>
+  );
+}
+
+function KeptDraftOffer({
+  draft,
+  version,
+  onRestore,
+  onDiscard,
+}: {
+  draft: Draft;
+  version: number;
+  onRestore: () => void;
+  onDiscard: () => void;
+}) {
+  const fields = SOAP_FIELDS.filter((field) => draft.text[field]);
+  return (
+    <section className="set-aside" aria-labelledby="kept-draft-title">
+      <h2 id="kept-draft-title">Unsaved text kept on this device</h2>
+      <p>
+        {draft.mode === 'amending' ? 'An amendment' : 'Text'} you typed on {formatDateTime(new Date(draft.at))} was not
+        saved ({fields.map((field) => SECTION_LABELS[field].label).join(', ') || 'empty sections'}).
+        {draft.baseVersion !== version &&
+          ` The note has changed since (version ${draft.baseVersion} then, ${version} now): restoring puts your text over it.`}
+      </p>
+      <div className="actions">
+        <button type="button" className="button button-primary" onClick={onRestore}>
+          Restore my text
+        </button>
+        <button type="button" className="button" onClick={onDiscard}>
+          Discard it
+        </button>
+      </div>
     </section>
   );
 }

@@ -368,3 +368,37 @@ describe('NoteAutosave.close', () => {
     expect(clock.pending()).toBe(0);
   });
 });
+
+describe('NoteAutosave: kept text and discarding', () => {
+  it('restores kept text of a draft and saves it like typing', async () => {
+    const { clock, api, editor } = setup();
+    editor.restore({ subjective: 'Came in early.', objective: 'Kept offline.', assessment: '', plan: '' });
+    expect(editor.getState().text.objective).toBe('Kept offline.');
+    await clock.advance(800);
+    expect(api.saves.map((call) => call.changes)).toEqual([{ objective: 'Kept offline.' }]);
+  });
+
+  it('restores kept text of a finalized note as an amendment, not sent until "Save amendment"', async () => {
+    const { clock, api, editor } = setup({ ...draft, status: 'finalized' });
+    editor.restore({ subjective: 'Amended.', objective: '', assessment: '', plan: '' });
+    expect(editor.getState().mode).toBe('amending');
+    expect(editor.hasUnsavedWork()).toBe(true);
+    await clock.advance(5_000);
+    expect(api.saves).toHaveLength(0);
+  });
+
+  it('discards on request: back to the server text, nothing left to save or retry', async () => {
+    const { clock, api, editor } = setup();
+    editor.edit('plan', 'Typed offline');
+    await clock.advance(800);
+    api.saves[0].reply.reject(new NetworkError());
+    await settle();
+    expect(editor.getState().status).toBe('retrying');
+    editor.discard();
+    expect(editor.hasUnsavedWork()).toBe(false);
+    expect(editor.getState().text.plan).toBe('');
+    expect(editor.getState().status).toBe('saved');
+    await clock.advance(60_000);
+    expect(api.saves).toHaveLength(1);
+  });
+});

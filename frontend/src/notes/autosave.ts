@@ -146,6 +146,11 @@ export class NoteAutosave {
     return this.isDirty() || this.inFlight !== null;
   }
 
+  /** True while the text differs from what the server has (sent or not). */
+  hasUnsavedText(): boolean {
+    return this.isDirty();
+  }
+
   // --- editing ---------------------------------------------------------------------------
 
   edit(field: SoapField, value: string): void {
@@ -236,6 +241,29 @@ export class NoteAutosave {
       this.mode = note.status === 'finalized' ? 'amending' : 'draft';
     });
     if (this.mode === 'draft' && this.conflictVersion === null) await this.flush();
+  }
+
+  /** Put back text kept from an earlier visit: on a draft it is saved as if typed; on a
+   * finalized note it becomes an amendment, which waits for "Save amendment". */
+  restore(text: SoapText): void {
+    if (this.disposed) return;
+    // Finalized meanwhile (here or elsewhere): the kept text becomes an amendment.
+    if (this.noteStatus === 'finalized' && this.mode === 'read-only') this.mode = 'amending';
+    if (this.mode === 'read-only') return;
+    for (const field of SOAP_FIELDS) if (text[field] !== this.text[field]) this.edit(field, text[field]);
+  }
+
+  /** The user chose to throw away what is not saved: back to the server's text. */
+  discard(): void {
+    if (this.inFlight) return;
+    this.cancelDebounce();
+    this.cancelRetry();
+    this.text = { ...this.saved };
+    if (this.mode === 'amending') this.mode = 'read-only';
+    this.error = null;
+    this.transientFailure = false;
+    this.attempt = 0;
+    this.emit();
   }
 
   dismissSetAside(): void {

@@ -1,12 +1,18 @@
 import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { useAuth, useSignedIn } from '../auth/AuthProvider';
-import { ConfirmPasswordBanner, IdleWarning } from '../auth/SessionDialogs';
+import { useSignedIn } from '../auth/AuthProvider';
+import {
+  ConfirmPasswordBanner,
+  IdleWarning,
+  SessionExpiryNotice,
+  SessionLock,
+  useSignOutSafely,
+} from '../auth/SessionDialogs';
 import { routes } from '../routes';
 
 export function Layout({ children }: { children: ReactNode }) {
   const { user, workspace } = useSignedIn();
-  const { signOut } = useAuth();
+  const signOut = useSignOutSafely();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const [menuPath, setMenuPath] = useState(location.pathname);
@@ -66,17 +72,20 @@ export function Layout({ children }: { children: ReactNode }) {
             <span className="muted" title={user.email}>
               {user.display_name || user.email}
             </span>
-            <button type="button" className="button" onClick={() => void signOut()}>
+            <button type="button" className="button" onClick={signOut.start}>
               Sign out
             </button>
           </div>
         </nav>
       </header>
       <ConfirmPasswordBanner />
+      <SessionExpiryNotice />
       <main id="main" className="content" tabIndex={-1}>
         {children}
       </main>
       <IdleWarning />
+      <SessionLock />
+      {signOut.dialog}
     </div>
   );
 }

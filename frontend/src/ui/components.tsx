@@ -72,6 +72,7 @@ export function Dialog({
   children,
   role = 'dialog',
   wide = false,
+  lock = false,
 }: {
   title: string;
   open: boolean;
@@ -79,6 +80,8 @@ export function Dialog({
   children: ReactNode;
   role?: 'dialog' | 'alertdialog';
   wide?: boolean;
+  /** Hides the page behind it completely and cannot be closed (the session lock). */
+  lock?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -91,7 +94,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
-      className={`dialog${wide ? ' dialog-wide' : ''}`}
+      className={`dialog${wide ? ' dialog-wide' : ''}${lock ? ' dialog-lock' : ''}`}
       role={role}
       aria-labelledby={titleId}
       onCancel={(event) => {
@@ -103,9 +106,11 @@ export function Dialog({
         <>
           <div className="dialog-header">
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="button-icon" aria-label="Close" onClick={onClose}>
-              ×
-            </button>
+            {!lock && (
+              <button type="button" className="button-icon" aria-label="Close" onClick={onClose}>
+                ×
+              </button>
+            )}
           </div>
           <div className="dialog-body">{children}</div>
         </>

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.user_read import UserRead
@@ -22,12 +25,17 @@ class LoginResponse:
         idle_timeout_seconds (int):
         user (UserRead):
         workspace (WorkspaceRead):
+        draft_key (None | str | Unset): The web UI encrypts unsaved text it keeps in the browser with this key
+            (base64url, 32 bytes; the same for every sign-in of the user; keep it in memory only)
+        session_expires_at (datetime.datetime | None | Unset): When this login session ends at the latest (12 hours)
     """
 
     csrf_token: str
     idle_timeout_seconds: int
     user: UserRead
     workspace: WorkspaceRead
+    draft_key: None | str | Unset = UNSET
+    session_expires_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +47,20 @@ class LoginResponse:
 
         workspace = self.workspace.to_dict()
 
+        draft_key: None | str | Unset
+        if isinstance(self.draft_key, Unset):
+            draft_key = UNSET
+        else:
+            draft_key = self.draft_key
+
+        session_expires_at: None | str | Unset
+        if isinstance(self.session_expires_at, Unset):
+            session_expires_at = UNSET
+        elif isinstance(self.session_expires_at, datetime.datetime):
+            session_expires_at = self.session_expires_at.isoformat()
+        else:
+            session_expires_at = self.session_expires_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -49,6 +71,10 @@ class LoginResponse:
                 "workspace": workspace,
             }
         )
+        if draft_key is not UNSET:
+            field_dict["draft_key"] = draft_key
+        if session_expires_at is not UNSET:
+            field_dict["session_expires_at"] = session_expires_at
 
         return field_dict
 
@@ -66,11 +92,39 @@ class LoginResponse:
 
         workspace = WorkspaceRead.from_dict(d.pop("workspace"))
 
+        def _parse_draft_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        draft_key = _parse_draft_key(d.pop("draft_key", UNSET))
+
+        def _parse_session_expires_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                session_expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return session_expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        session_expires_at = _parse_session_expires_at(d.pop("session_expires_at", UNSET))
+
         login_response = cls(
             csrf_token=csrf_token,
             idle_timeout_seconds=idle_timeout_seconds,
             user=user,
             workspace=workspace,
+            draft_key=draft_key,
+            session_expires_at=session_expires_at,
         )
 
         login_response.additional_properties = d

@@ -26,6 +26,8 @@ class MeResponse:
         user (UserRead):
         workspace (WorkspaceRead):
         csrf_token (None | str | Unset): For cookie sessions: the X-CSRF-Token to send with changes
+        draft_key (None | str | Unset): For cookie sessions: the key the web UI encrypts unsaved text with (see POST
+            /auth/login)
         idle_timeout_seconds (int | None | Unset):
         session_expires_at (datetime.datetime | None | Unset):
     """
@@ -34,6 +36,7 @@ class MeResponse:
     user: UserRead
     workspace: WorkspaceRead
     csrf_token: None | str | Unset = UNSET
+    draft_key: None | str | Unset = UNSET
     idle_timeout_seconds: int | None | Unset = UNSET
     session_expires_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -50,6 +53,12 @@ class MeResponse:
             csrf_token = UNSET
         else:
             csrf_token = self.csrf_token
+
+        draft_key: None | str | Unset
+        if isinstance(self.draft_key, Unset):
+            draft_key = UNSET
+        else:
+            draft_key = self.draft_key
 
         idle_timeout_seconds: int | None | Unset
         if isinstance(self.idle_timeout_seconds, Unset):
@@ -76,6 +85,8 @@ class MeResponse:
         )
         if csrf_token is not UNSET:
             field_dict["csrf_token"] = csrf_token
+        if draft_key is not UNSET:
+            field_dict["draft_key"] = draft_key
         if idle_timeout_seconds is not UNSET:
             field_dict["idle_timeout_seconds"] = idle_timeout_seconds
         if session_expires_at is not UNSET:
@@ -103,6 +114,15 @@ class MeResponse:
             return cast(None | str | Unset, data)
 
         csrf_token = _parse_csrf_token(d.pop("csrf_token", UNSET))
+
+        def _parse_draft_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        draft_key = _parse_draft_key(d.pop("draft_key", UNSET))
 
         def _parse_idle_timeout_seconds(data: object) -> int | None | Unset:
             if data is None:
@@ -135,6 +155,7 @@ class MeResponse:
             user=user,
             workspace=workspace,
             csrf_token=csrf_token,
+            draft_key=draft_key,
             idle_timeout_seconds=idle_timeout_seconds,
             session_expires_at=session_expires_at,
         )
