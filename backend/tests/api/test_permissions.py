@@ -311,7 +311,7 @@ async def _create_note(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
 
 async def _finalize(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
     version = walk.versions[walk.finalized_id]
-    return await http.post(f"/sessions/{walk.finalized_id}/finalize", json={"version": version})
+    return await http.post(f"/sessions/{walk.finalized_id}/finalize", json={"version": version, "attestation_version": 1})
 
 
 async def _versions(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:

@@ -56,15 +56,15 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
         assert other_tab.status_code == 409
         assert error_of(other_tab)["code"] == "version_conflict"
         assert error_of(other_tab)["details"] == {"current_version": 2}
-        stale_finalize = await client.post(f"/sessions/{note_id}/finalize", json={"version": 1})
+        stale_finalize = await client.post(f"/sessions/{note_id}/finalize", json={"version": 1, "attestation_version": 1})
         assert stale_finalize.status_code == 409
         assert error_of(stale_finalize)["details"] == {"current_version": 2}
 
-        finalized = await client.post(f"/sessions/{note_id}/finalize", json={"version": 2})
+        finalized = await client.post(f"/sessions/{note_id}/finalize", json={"version": 2, "attestation_version": 1})
         assert finalized.status_code == 200, finalized.text
         assert finalized.json()["status"] == "finalized" and finalized.json()["version"] == 3
         assert finalized.json()["finalized_at"] is not None
-        again = await client.post(f"/sessions/{note_id}/finalize", json={"version": 3})
+        again = await client.post(f"/sessions/{note_id}/finalize", json={"version": 3, "attestation_version": 1})
         assert again.status_code == 409 and error_of(again)["code"] == "already_finalized"
 
         amended = await client.patch(
@@ -108,13 +108,13 @@ async def test_finalizing_an_empty_note_is_422(api: ApiContext) -> None:
     place = await practice(api, Role.CLINICIAN)
     async with api.signed_in(place.emails[0]) as client:
         blank = await create_note(client, place.client_ids[0], subjective=" \n ", plan="")
-        refused = await client.post(f"/sessions/{blank['id']}/finalize", json={"version": 1})
+        refused = await client.post(f"/sessions/{blank['id']}/finalize", json={"version": 1, "attestation_version": 1})
         assert refused.status_code == 422 and error_of(refused)["code"] == "empty_note"
         assert "body.subjective" in fields_named(refused)
         assert (await client.get(f"/sessions/{blank['id']}")).json()["status"] == "draft"
 
         note = await create_note(client, place.client_ids[0])
-        await client.post(f"/sessions/{note['id']}/finalize", json={"version": 1})
+        await client.post(f"/sessions/{note['id']}/finalize", json={"version": 1, "attestation_version": 1})
         emptied = await client.patch(
             f"/sessions/{note['id']}", json={"version": 2, "subjective": "   "}
         )
@@ -183,7 +183,7 @@ async def test_notes_of_another_workspace_are_404_on_every_route(api: ApiContext
                 "PATCH": await client.patch(path, json={"version": 2, "plan": "Example."}),
                 "DELETE": await client.delete(path),
                 "restore": await client.post(f"{path}/restore"),
-                "finalize": await client.post(f"{path}/finalize", json={"version": 2}),
+                "finalize": await client.post(f"{path}/finalize", json={"version": 2, "attestation_version": 1}),
                 "versions": await client.get(f"{path}/versions"),
             }
             for route, response in attempts.items():
@@ -258,7 +258,7 @@ async def test_soft_deleted_note_is_404_until_restored(api: ApiContext) -> None:
         gone = [
             await client.get(path),
             await client.patch(path, json={"version": 1, "plan": "Example."}),
-            await client.post(f"{path}/finalize", json={"version": 1}),
+            await client.post(f"{path}/finalize", json={"version": 1, "attestation_version": 1}),
             await client.get(f"{path}/versions"),
             await client.delete(path),
         ]
@@ -285,7 +285,7 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         assert listed.json()["total"] == 2
         await client.get(f"/sessions/{a['id']}")
         await client.patch(f"/sessions/{a['id']}", json={"version": 1, "plan": "Example A2."})
-        await client.post(f"/sessions/{a['id']}/finalize", json={"version": 2})
+        await client.post(f"/sessions/{a['id']}/finalize", json={"version": 2, "attestation_version": 1})
         await client.patch(f"/sessions/{a['id']}", json={"version": 3, "plan": "Example A3."})
         await client.get(f"/sessions/{a['id']}/versions")
         await client.delete(f"/sessions/{b['id']}")
@@ -327,7 +327,7 @@ async def test_api_token_reaches_notes_without_csrf_and_cookies_need_it(
             f"/sessions/{note['id']}", json={"version": 1, "plan": "Example."}
         )
         assert saved.status_code == 200
-        finalized = await client.post(f"/sessions/{note['id']}/finalize", json={"version": 2})
+        finalized = await client.post(f"/sessions/{note['id']}/finalize", json={"version": 2, "attestation_version": 1})
         assert finalized.status_code == 200
         assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
     events = await sql(
@@ -429,7 +429,7 @@ async def test_autosave_and_amendment_work_with_the_pgcrypto_backend(
         assert saved.status_code == 200, saved.text
         assert saved.json()["objective"] == "Example, Zoë."
         assert saved.json()["subjective"] == note["subjective"]
-        await client.post(f"{path}/finalize", json={"version": 2})
+        await client.post(f"{path}/finalize", json={"version": 2, "attestation_version": 1})
         amended = await client.patch(path, json={"version": 3, "plan": "Example, amended."})
         assert amended.status_code == 200, amended.text
         kept = (await client.get(f"{path}/versions")).json()["items"]
