@@ -92,7 +92,9 @@ async def list_session_notes(
 
 
 # Before /{note_id}, which would take these names for note ids.
-@router.get("/attestations", response_model=AttestationsRead, responses=error_responses(401))
+@router.get(
+    "/attestations", response_model=AttestationsRead, responses=error_responses(*AUTHENTICATED)
+)
 @declare(ANY_CREDENTIAL)
 async def read_attestations(principal: CurrentPrincipal) -> AttestationsRead:
     """The statements signing (`POST /sessions/{id}/finalize`) and co-signing attest; send
