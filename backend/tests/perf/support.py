@@ -260,7 +260,7 @@ class DatabaseHarness:
                 id=author_of(space.id),
                 workspace_id=space.id,
                 email=f"author-{space.id.hex[:8]}@example.test",
-                password_hash="not-a-password-hash",  # noqa: S106 (never signs in)
+                password_hash="not-a-password-hash",
                 role="clinician",
             )
             session.add_all([owner, author])
