@@ -150,9 +150,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_sessions_workspace_awaiting_cosign", table_name="sessions")
     op.drop_index("ix_sessions_workspace_author_status", table_name="sessions")
-    op.drop_constraint("ck_sessions_cosign_status", "sessions", type_="check")
+    op.drop_constraint(op.f("ck_sessions_cosign_status"), "sessions", type_="check")
     for column in ("author_id", "signed_by", "cosigned_by"):
-        op.drop_constraint(f"fk_sessions_{column}_users", "sessions", type_="foreignkey")
+        op.drop_constraint(op.f(f"fk_sessions_{column}_users"), "sessions", type_="foreignkey")
     for column in (
         "late_entry",
         "cosign_attestation_version",
@@ -165,8 +165,8 @@ def downgrade() -> None:
     ):
         op.drop_column("sessions", column)
     op.drop_column("session_versions", "reason")
-    op.drop_constraint("fk_users_supervisor_id_users", "users", type_="foreignkey")
+    op.drop_constraint(op.f("fk_users_supervisor_id_users"), "users", type_="foreignkey")
     op.drop_column("users", "supervisor_id")
     op.drop_column("users", "requires_cosign")
-    op.drop_constraint("ck_workspaces_late_entry_hours", "workspaces", type_="check")
+    op.drop_constraint(op.f("ck_workspaces_late_entry_hours"), "workspaces", type_="check")
     op.drop_column("workspaces", "late_entry_hours")
