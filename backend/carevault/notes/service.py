@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Row, Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -540,7 +540,7 @@ async def addenda(
         .order_by(SessionNoteVersion.session_id, SessionNoteVersion.version)
     )
     for row in rows:
-        found[row.session_id].append(row)
+        found[row.session_id].append(cast(Row[Any], row))
     return found
 
 

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import AsyncIterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -329,7 +330,7 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("session.delete", [b["id"]]),
         ("session.restore", [b["id"]]),
     ]
-    details = {r["action"]: event_details(r["details"]) for r in rows}
+    details: dict[str, Any] = {r["action"]: event_details(r["details"]) for r in rows}
     assert details["session.update"] == {"fields": ["plan"], "version": 2}
     assert details["session.amend"] == {
         "fields": ["plan"],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,7 +18,7 @@ from carevault.auth.principal import Account, Principal
 from carevault.core.clock import utc_now
 from carevault.core.paging import Pagination
 from carevault.notes import service as notes
-from carevault.notes.models import SessionNote
+from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
 from carevault.workspaces.models import Workspace
 from carevault.workspaces.time import today_in
@@ -55,7 +56,7 @@ async def set_late_entry_hours(db: AsyncSession, clinic: Clinic, hours: int) -> 
     )
 
 
-def expected_hash(note: SessionNote) -> str:
+def expected_hash(note: Any) -> str:
     """The documented canonical form (docs/api.md), written out independently."""
     document = {
         "format": 1,
@@ -225,11 +226,11 @@ async def test_the_awaiting_list_holds_the_notes_the_caller_may_cosign(
     await notes.finalize_note(db, trainee, signed.id, 1, 1)
     await draft(db, clinic, trainee)  # unsigned: not awaiting anyone yet
 
-    def awaiting(who: Principal) -> object:
-        return notes.list_notes(db, who, PAGE, awaiting_my_cosign=True)
+    async def awaiting(who: Principal) -> tuple[list[SessionNote], int]:
+        return await notes.list_notes(db, who, PAGE, awaiting_my_cosign=True)
 
     for who, expected in ((supervisor, [signed.id]), (owner, [signed.id])):
-        listed, total = await awaiting(who)  # type: ignore[misc]
+        listed, total = await awaiting(who)
         assert ([n.id for n in listed], total) == (expected, 1)
     for who in (bystander, trainee):
         assert await awaiting(who) == ([], 0)
@@ -239,7 +240,7 @@ async def test_the_awaiting_list_holds_the_notes_the_caller_may_cosign(
 
     # The worklist of unsigned notes: the caller's drafts.
     drafts, total = await notes.list_notes(
-        db, trainee, PAGE, status=notes.NoteStatus.DRAFT, author_id=trainee.user.id
+        db, trainee, PAGE, status=NoteStatus.DRAFT, author_id=trainee.user.id
     )
     assert total == 1 and drafts[0].status == "draft" and drafts[0].author_id == trainee.user.id
 

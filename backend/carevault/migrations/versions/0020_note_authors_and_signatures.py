@@ -20,6 +20,7 @@ Revises: 0018
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -60,7 +61,7 @@ def upgrade() -> None:
     )
     op.add_column("session_versions", sa.Column("reason", sa.LargeBinary(), nullable=True))
 
-    for name, column in (
+    new_columns: tuple[tuple[str, sa.types.TypeEngine[Any]], ...] = (
         ("author_id", sa.Uuid()),
         ("signed_by", sa.Uuid()),
         ("attestation_version", sa.SmallInteger()),
@@ -68,8 +69,9 @@ def upgrade() -> None:
         ("cosigned_by", sa.Uuid()),
         ("cosigned_at", sa.DateTime(timezone=True)),
         ("cosign_attestation_version", sa.SmallInteger()),
-    ):
-        op.add_column("sessions", sa.Column(name, column, nullable=True))
+    )
+    for name, column_type in new_columns:
+        op.add_column("sessions", sa.Column(name, column_type, nullable=True))
     op.add_column(
         "sessions",
         sa.Column("late_entry", sa.Boolean(), nullable=False, server_default=sa.false()),
