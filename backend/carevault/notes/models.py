@@ -92,10 +92,10 @@ class SessionNoteVersion(UUIDPrimaryKey, WorkspaceScoped, Base):
     version: Mapped[int] = mapped_column(Integer)
     amended_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
     amended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    # Why the amendment was made (PHI, so encrypted); null for amendments made before
-    # reasons were required (migration 0020).
-    reason: Mapped[str | None] = mapped_column(EncryptedString())
     subjective: Mapped[str | None] = mapped_column(EncryptedString())
     objective: Mapped[str | None] = mapped_column(EncryptedString())
     assessment: Mapped[str | None] = mapped_column(EncryptedString())
     plan: Mapped[str | None] = mapped_column(EncryptedString())
+    # Why the amendment was made (PHI, so encrypted); null for amendments made before
+    # reasons were required (migration 0020).
+    reason: Mapped[str | None] = mapped_column(EncryptedString())
