@@ -1,11 +1,14 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .addendum_read import AddendumRead
 from .appointment_create import AppointmentCreate
 from .appointment_create_status import AppointmentCreateStatus
 from .appointment_read import AppointmentRead
 from .appointment_read_status import AppointmentReadStatus
 from .appointment_update import AppointmentUpdate
 from .appointment_update_status import AppointmentUpdateStatus
+from .attestation_statement import AttestationStatement
+from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
@@ -24,6 +27,7 @@ from .login_request import LoginRequest
 from .login_response import LoginResponse
 from .me_response import MeResponse
 from .me_response_auth_method import MeResponseAuthMethod
+from .note_status import NoteStatus
 from .page_audit_event_read import PageAuditEventRead
 from .page_client_read import PageClientRead
 from .page_session_note_read import PageSessionNoteRead
@@ -39,9 +43,11 @@ from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
+from .session_note_cosign import SessionNoteCosign
 from .session_note_create import SessionNoteCreate
 from .session_note_finalize import SessionNoteFinalize
 from .session_note_read import SessionNoteRead
+from .session_note_read_cosign_status_type_0 import SessionNoteReadCosignStatusType0
 from .session_note_read_status import SessionNoteReadStatus
 from .session_note_update import SessionNoteUpdate
 from .session_note_version_read import SessionNoteVersionRead
@@ -54,16 +60,20 @@ from .user_create import UserCreate
 from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
+from .user_update import UserUpdate
 from .workspace_read import WorkspaceRead
 from .workspace_update import WorkspaceUpdate
 
 __all__ = (
+    "AddendumRead",
     "AppointmentCreate",
     "AppointmentCreateStatus",
     "AppointmentRead",
     "AppointmentReadStatus",
     "AppointmentUpdate",
     "AppointmentUpdateStatus",
+    "AttestationsRead",
+    "AttestationStatement",
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
@@ -82,6 +92,7 @@ __all__ = (
     "LoginResponse",
     "MeResponse",
     "MeResponseAuthMethod",
+    "NoteStatus",
     "PageAuditEventRead",
     "PageClientRead",
     "PageSessionNoteRead",
@@ -97,9 +108,11 @@ __all__ = (
     "ReadinessStatus",
     "ReauthRequest",
     "ReauthResponse",
+    "SessionNoteCosign",
     "SessionNoteCreate",
     "SessionNoteFinalize",
     "SessionNoteRead",
+    "SessionNoteReadCosignStatusType0",
     "SessionNoteReadStatus",
     "SessionNoteUpdate",
     "SessionNoteVersionRead",
@@ -112,6 +125,7 @@ __all__ = (
     "UserCreateRole",
     "UserRead",
     "UserReadRole",
+    "UserUpdate",
     "WorkspaceRead",
     "WorkspaceUpdate",
 )
