@@ -1,8 +1,9 @@
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { Link, useBlocker, useParams } from 'react-router';
 import type { Note } from '../api/client';
 import { useClient } from '../api/clients';
-import { noteEditorApi, useNote, useNoteSaved } from '../api/notes';
+import { maxLength } from '../api/limits.generated';
+import { noteEditorApi, useAttestations, useNote, useNoteSaved } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
 import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
@@ -29,14 +30,14 @@ export function NoteEditorPage() {
   return <NoteEditor key={noteId} initial={note.data} latest={note.data} />;
 }
 
-function useAutosave(initial: Note) {
+function useAutosave(initial: Note, amendmentReason: RefObject<string>) {
   const noteSaved = useNoteSaved();
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
   useEffect(() => {
     const instance = new NoteAutosave({
       clock: realClock,
       initial,
-      api: noteEditorApi(initial.id),
+      api: noteEditorApi(initial.id, () => amendmentReason.current),
       onSaved: (saved, kind) => noteSaved(initial, saved, kind),
     });
     setEditor(instance);
@@ -48,16 +49,37 @@ function useAutosave(initial: Note) {
 }
 
 function NoteEditor({ initial, latest }: { initial: Note; latest: Note }) {
-  const editor = useAutosave(initial);
+  // The reason of the amendment being made; sent only while amending (see NoteEditorView).
+  const amendmentReason = useRef('');
+  const editor = useAutosave(initial, amendmentReason);
   useEffect(() => {
     editor?.serverUpdate(latest);
   }, [editor, latest]);
   if (!editor) return <Loading label="Opening the editor…" />;
-  return <NoteEditorView editor={editor} note={latest} />;
+  return <NoteEditorView editor={editor} note={latest} amendmentReason={amendmentReason} />;
 }
 
-function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) {
+function NoteEditorView({
+  editor,
+  note,
+  amendmentReason,
+}: {
+  editor: NoteAutosave;
+  note: Note;
+  amendmentReason: RefObject<string>;
+}) {
   const state = useSyncExternalStore(editor.subscribe, editor.getState);
+  const attestations = useAttestations();
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
+  const amending = state.mode === 'amending';
+  // A reason belongs to one amendment: cleared when it is saved or cancelled.
+  useEffect(() => {
+    if (!amending) setReason('');
+  }, [amending]);
+  useEffect(() => {
+    amendmentReason.current = amending ? reason : '';
+  }, [amending, reason, amendmentReason]);
   const client = useClient(note.client_id);
   const { canWrite } = useSignedIn();
   const clientName = client.data ? fullName(client.data) : 'Client';
@@ -153,6 +175,15 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
       {state.mode === 'amending' && (
         <Banner tone="info" title="Amending a finalized note">
           <p>When you save, the current text is kept in the version history and your amendment becomes the note.</p>
+          <label htmlFor={reasonId}>Reason for the amendment (required)</label>
+          <input
+            id={reasonId}
+            className="input"
+            required
+            maxLength={maxLength.SessionNoteUpdate.reason}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
         </Banner>
       )}
 
@@ -202,7 +233,7 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
               <button
                 type="submit"
                 className="button button-primary"
-                disabled={!state.dirty || state.status === 'saving'}
+                disabled={!state.dirty || state.status === 'saving' || !reason.trim()}
               >
                 Save amendment
               </button>
@@ -219,6 +250,11 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
           A finalized note is locked. Any later change is an amendment, and the earlier text is kept in the version
           history.
         </p>
+        {attestations.data && (
+          <p>
+            By finalizing you sign the note: <strong>{attestations.data.signature.text}</strong>
+          </p>
+        )}
         <div className="actions">
           <button
             type="button"
