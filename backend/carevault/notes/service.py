@@ -316,11 +316,6 @@ async def _amend(
     note first."""
     if not reason.strip():
         raise _reason_required()
-    locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
-    if locked:
-        raise invalid(
-            "finalized_field_locked", "this field of a finalized note cannot change", *locked
-        )
     workspace_id = principal.workspace_id
     note = await db.scalar(
         in_workspace(SessionNote, workspace_id)
@@ -331,7 +326,7 @@ async def _amend(
         )
         .with_for_update()
     )
-    if note is None:  # changed between the check and the lock
+    if note is None:  # missing, or changed since the caller saw it
         state = await _state(db, workspace_id, note_id)
         if state is None or state.deleted_at is not None:
             raise not_found("session note")
@@ -341,6 +336,11 @@ async def _amend(
             "not_signed",
             "the note is a draft: save it without a reason (only signed notes are amended)",
             details={"current_version": note.version},
+        )
+    locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
+    if locked:
+        raise invalid(
+            "finalized_field_locked", "this field of a finalized note cannot change", *locked
         )
     previous = _content(note)
     if _is_empty(previous | changes):

@@ -254,6 +254,13 @@ async def test_an_amendment_needs_a_reason_and_is_kept_as_an_addendum(
         await notes.save_changes(
             db, clinic.clinician, note.id, SessionNoteUpdate(version=1, plan="x", reason="why")
         )
+    with refused("not_signed", 409):
+        await notes.save_changes(
+            db,
+            clinic.clinician,
+            note.id,
+            SessionNoteUpdate(version=1, duration_minutes=30, reason="why"),
+        )
     assert (await notes.read_note(db, clinic.clinician, note.id)).plan == "Weekly"
     await notes.finalize_note(db, clinic.clinician, note.id, 1, 1)
 
