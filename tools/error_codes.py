@@ -52,13 +52,18 @@ MEANINGS = {
     "login_session_required": "API tokens cannot do this (users, tokens, passwords, settings)",
     "metrics_disabled": "`/metrics` without `CAREVAULT_METRICS_TOKEN` configured",
     "owner_required": "owners only",
+    "not_the_author": "signing a note someone else wrote: only its author signs it",
+    "cosign_by_author": "co-signing your own note",
+    "not_a_supervisor": "co-signing as neither an owner nor the author's supervisor",
     "password_change_required": "signed in with a temporary password: change it first",
     "reauthentication_required": "enter the password again (`POST /auth/reauth`) first",
     "not_found": "does not exist, or belongs to another practice",
     "method_not_allowed": "the path exists but not with this method",
     "account_conflict": "the change conflicts with the practice's accounts: disabling yourself "
     "or its last active owner, or a temporary password for yourself",
-    "already_finalized": "the note is final already",
+    "already_finalized": "the note is signed (final) already",
+    "not_awaiting_cosign": "co-signing a note that does not await a co-signature",
+    "not_signed": "an amendment (a change with a `reason`) of a draft: save drafts without one",
     "appointment_conflict": (
         "overlaps appointments of the same clinician, client or room: "
         "`details.conflicting_ids`, and `details.conflicts` with what each shares"
@@ -74,6 +79,9 @@ MEANINGS = {
     "appointment_client_mismatch": "the appointment belongs to another client",
     "client_archived": "the client is archived: restore them first",
     "empty_note": "finalizing a note whose every section is empty",
+    "reason_required": "amending a signed note without a `reason`",
+    "attestation_outdated": "signing with an `attestation_version` other than the current "
+    "one (`GET /sessions/attestations`)",
     "finalized_field_locked": "`session_date` and `duration_minutes` cannot be amended",
     "import_rejected": "an import row is invalid: `details` lists `{line, field, message}`; "
     "nothing was imported",

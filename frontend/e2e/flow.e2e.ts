@@ -276,6 +276,7 @@ describe('the clinician web UI', () => {
 
     await page.getByRole('button', { name: 'Amend note' }).click();
     await page.getByLabel('Plan').fill('Review in two weeks; keep the sleep diary.');
+    await page.getByLabel('Reason for the amendment (required)').fill('Review interval agreed in the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     const history = page.getByRole('list', { name: 'Earlier versions' });

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from carevault.core.errors import Conflict, DomainError, Gone, Invalid, NotFound
+from carevault.core.errors import Conflict, DomainError, Forbidden, Gone, Invalid, NotFound
 from carevault.core.fields import field_path
 from carevault.crypto import DecryptionError
 from carevault.observability.metrics import route_template
@@ -102,6 +102,7 @@ _STATUS_CODES = {
 DOMAIN_STATUS: dict[type[DomainError], int] = {
     NotFound: 404,
     Conflict: 409,
+    Forbidden: 403,
     Gone: 410,
     Invalid: 422,
 }

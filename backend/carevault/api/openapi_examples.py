@@ -78,6 +78,7 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(401, "token_expired", "the API token has expired"),
         ErrorExample(401, "token_revoked", "the API token has been revoked"),
         ErrorExample(401, "user_disabled", "this account is disabled"),
+        ErrorExample(403, "cosign_by_author", "the note's author cannot co-sign it"),
         ErrorExample(403, "csrf_failed", "cookie-authenticated changes need X-CSRF-Token"),
         ErrorExample(
             403,
@@ -90,6 +91,12 @@ EXAMPLES: dict[str, ErrorExample] = {
             "login_session_required",
             "API tokens cannot do this; use a signed-in session",
         ),
+        ErrorExample(
+            403,
+            "not_a_supervisor",
+            "only an owner or the author's supervisor can co-sign this note",
+        ),
+        ErrorExample(403, "not_the_author", "only the note's author can sign it"),
         ErrorExample(403, "owner_required", "only workspace owners can do this"),
         ErrorExample(
             403,
@@ -111,7 +118,7 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(
             409,
             "already_finalized",
-            "the note is already finalized; change it with PATCH to amend it",
+            "the note is already signed; change it with PATCH and a reason to amend it",
             {"current_version": 4},
         ),
         ErrorExample(
@@ -137,6 +144,18 @@ EXAMPLES: dict[str, ErrorExample] = {
         ),
         ErrorExample(
             409,
+            "not_awaiting_cosign",
+            "the note does not await a co-signature (a draft, not a trainee's, or co-signed)",
+            {"current_version": 4},
+        ),
+        ErrorExample(
+            409,
+            "not_signed",
+            "the note is a draft: save it without a reason (only signed notes are amended)",
+            {"current_version": 4},
+        ),
+        ErrorExample(
+            409,
             "user_exists",
             "a user with email new.clinician@example.org already exists in this workspace",
         ),
@@ -157,6 +176,18 @@ EXAMPLES: dict[str, ErrorExample] = {
                 {
                     "field": "body.appointment_id",
                     "message": "the appointment belongs to another client",
+                }
+            ],
+        ),
+        ErrorExample(
+            422,
+            "attestation_outdated",
+            "attest the current statement (version 2, GET /sessions/attestations) to sign",
+            [
+                {
+                    "field": "body.attestation_version",
+                    "message": "attest the current statement (version 2, "
+                    "GET /sessions/attestations) to sign",
                 }
             ],
         ),
@@ -211,6 +242,18 @@ EXAMPLES: dict[str, ErrorExample] = {
         ),
         ErrorExample(422, "no_changes", "send at least one field to change"),
         ErrorExample(422, "not_in_series", "the appointment is not part of a recurring series"),
+        ErrorExample(
+            422,
+            "reason_required",
+            "the note is signed: an amendment needs a reason (why the signed note changes)",
+            [
+                {
+                    "field": "body.reason",
+                    "message": "the note is signed: an amendment needs a reason (why the "
+                    "signed note changes)",
+                }
+            ],
+        ),
         ErrorExample(
             422,
             "validation_error",

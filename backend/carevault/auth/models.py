@@ -46,6 +46,14 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     must_change_password: Mapped[bool] = mapped_column(
         Boolean, default=False, server_default=text("false")
     )
+    # A trainee: the notes they sign await a co-signature (carevault.notes.signing) by an
+    # owner or by `supervisor_id`, a user of the same practice.
+    requires_cosign: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=text("false")
+    )
+    supervisor_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
 
 
 class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):

@@ -27,6 +27,8 @@ class Account:
     role: str
     disabled_at: datetime | None
     must_change_password: bool
+    requires_cosign: bool
+    supervisor_id: uuid.UUID | None
 
     @classmethod
     def of(cls, user: User) -> Account:

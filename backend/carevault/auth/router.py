@@ -45,9 +45,11 @@ from carevault.auth.schemas import (
     TokenRead,
     UserCreate,
     UserRead,
+    UserUpdate,
     WorkspaceRead,
 )
 from carevault.core.errors import not_found
+from carevault.core.fields import invalid
 from carevault.workspaces.models import Workspace
 
 router = APIRouter(prefix="/auth", tags=["auth"], route_class=ApiRoute)
@@ -320,6 +322,28 @@ async def _member(db: DbSession, owner: Principal, user_id: uuid.UUID) -> User:
     if user is None:
         raise not_found("user")
     return user
+
+
+@users_router.patch(
+    "/{user_id}", response_model=UserRead, responses=error_responses(*AUTHENTICATED, 404)
+)
+@declare(SESSION_ONLY)
+async def update_user(
+    user_id: uuid.UUID, body: UserUpdate, owner: CurrentOwner, db: DbSession
+) -> UserRead:
+    """Owners: require co-signature of a user's notes (a trainee) and name their supervisor,
+    who may co-sign them (owners always may). Send the fields that change."""
+    changes = body.model_dump(exclude_unset=True)
+    if not changes:
+        raise ApiError(422, "no_changes", "send requires_cosign, supervisor_id or both")
+    if "requires_cosign" in changes and changes["requires_cosign"] is None:
+        raise invalid("validation_error", "requires_cosign cannot be null", "requires_cosign")
+    target = await _member(db, owner, user_id)
+    try:
+        await service.update_user(db, target, changes, owner.actor)
+    except service.UserError as exc:
+        raise invalid("validation_error", str(exc), "supervisor_id") from None
+    return UserRead.model_validate(target)
 
 
 @users_router.post("/{user_id}/disable", response_model=UserRead, responses=_ACCOUNT_ERRORS)

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from carevault.auth.passwords import MIN_PASSWORD_LENGTH
 from carevault.auth.scopes import Scope
-from carevault.core.fields import StrictInteger, email_address, single_line
+from carevault.core.fields import StrictInteger, email_address, not_nullable, single_line
 
 # Sign-in takes any address an account may have (the demo's end in .local), but no control
 # characters; new accounts get addresses email-validator accepts.
@@ -25,12 +25,15 @@ USER_EXAMPLE = {
     "role": "clinician",
     "disabled_at": None,
     "must_change_password": False,
+    "requires_cosign": False,
+    "supervisor_id": None,
 }
 WORKSPACE_EXAMPLE = {
     "id": "00000000-0000-4000-8000-0000000000b1",
     "name": "Example Practice",
     "time_zone": "Europe/Berlin",
     "phone_region": "DE",
+    "late_entry_hours": 72,
 }
 TOKEN_SECRET_EXAMPLE = "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"  # noqa: S105 (made up)
 TOKEN_EXAMPLE = {
@@ -75,6 +78,37 @@ class UserRead(BaseModel):
     must_change_password: bool = Field(
         default=False, description="Signed in with a temporary password: change it first"
     )
+    requires_cosign: bool = Field(
+        default=False,
+        description="A trainee: the notes this user signs await a co-signature by an owner "
+        "or `supervisor_id`",
+    )
+    supervisor_id: uuid.UUID | None = Field(
+        default=None, description="The user who may co-sign this user's notes (owners may too)"
+    )
+
+
+class UserUpdate(StrictModel):
+    """Owners: whether a user's notes need a co-signature, and who supervises them. Send
+    the fields that change (at least one)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "minProperties": 1,
+            "examples": [
+                {
+                    "requires_cosign": True,
+                    "supervisor_id": "00000000-0000-4000-8000-0000000000a2",
+                }
+            ],
+        },
+    )
+
+    requires_cosign: bool | None = Field(default=None, json_schema_extra=not_nullable)
+    supervisor_id: uuid.UUID | None = Field(
+        default=None, description="A user of your practice, or null for none"
+    )
 
 
 class WorkspaceRead(BaseModel):
@@ -91,6 +125,12 @@ class WorkspaceRead(BaseModel):
         description="ISO 3166 region whose national phone numbers the practice writes: a "
         "number without its country code is read as one of this region's",
         examples=["GB"],
+    )
+    late_entry_hours: int = Field(
+        default=72,
+        description="A note signed more than this many hours after its session ended is "
+        "flagged as a late entry",
+        examples=[72],
     )
 
 

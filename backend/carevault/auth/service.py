@@ -489,6 +489,34 @@ async def enable_user(db: AsyncSession, target: User, actor: audit.Actor) -> Non
     await audit.record(db, actor, "user.enable", resource_type="user", resource_ids=[target.id])
 
 
+async def update_user(
+    db: AsyncSession, target: User, changes: dict[str, Any], actor: audit.Actor
+) -> None:
+    """An owner sets whether `target` needs co-signatures and who supervises them (a user
+    of the same practice other than `target`)."""
+    if "supervisor_id" in changes and changes["supervisor_id"] is not None:
+        supervisor = await get_user(db, target.workspace_id, changes["supervisor_id"])
+        if supervisor is None:
+            raise UserError("the supervisor must be a user of your practice")
+        if supervisor.id == target.id:
+            raise UserError("a user cannot supervise themselves")
+        if supervisor.disabled_at is not None:
+            raise UserError("the supervisor's account is disabled")
+    details: dict[str, Any] = {}
+    for name, value in changes.items():
+        details[f"previous_{name}"] = _json_ready(getattr(target, name))
+        details[name] = _json_ready(value)
+        setattr(target, name, value)
+    await db.flush()
+    await audit.record(
+        db, actor, "user.update", resource_type="user", resource_ids=[target.id], details=details
+    )
+
+
+def _json_ready(value: Any) -> Any:
+    return str(value) if isinstance(value, uuid.UUID) else value
+
+
 async def set_temporary_password(
     db: AsyncSession, target: User, password: str, actor: audit.Actor
 ) -> None:

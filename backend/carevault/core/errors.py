@@ -32,6 +32,10 @@ class Conflict(DomainError):
     """The request clashes with the current state: a stale version, an overlap."""
 
 
+class Forbidden(DomainError):
+    """The caller may not do this to this record (a co-signature by the note's author)."""
+
+
 class Gone(DomainError):
     """The data existed and is no longer there (a shredded practice)."""
 

@@ -32,7 +32,7 @@ SEALER_TABLES = ("audit_seals", "audit_checkpoints")
 # the encrypted columns, which `reencrypt` rewrites in place under the active key (each value
 # is bound to its row and column, so no other row's value can be moved there).
 HISTORY_TABLES: dict[str, tuple[str, ...]] = {
-    "session_versions": ("subjective", "objective", "assessment", "plan"),
+    "session_versions": ("subjective", "objective", "assessment", "plan", "reason"),
 }
 # Read by `carevault serve` to check the schema revision; never written at runtime.
 READ_ONLY_TABLES = ("alembic_version",)

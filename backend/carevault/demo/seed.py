@@ -15,6 +15,7 @@ from carevault.clients import phone_index
 from carevault.clients.models import Client
 from carevault.crypto import PracticeBlindIndex, current_cipher
 from carevault.notes.models import NoteStatus, SessionNote
+from carevault.notes.signing import CURRENT_SIGNATURE_VERSION
 from carevault.workspaces import service as workspace_service
 from carevault.workspaces.phones import read_phone
 
@@ -141,7 +142,10 @@ async def seed_demo(db: AsyncSession, *, today: date | None = None) -> bool:
                     session_date=day,
                     duration_minutes=50,
                     status=(NoteStatus.DRAFT if draft else NoteStatus.FINALIZED).value,
+                    author_id=clinician.id,
                     finalized_at=None if draft else starts + timedelta(hours=1),
+                    signed_by=None if draft else clinician.id,
+                    attestation_version=None if draft else CURRENT_SIGNATURE_VERSION,
                     subjective=rng.choice(_SUBJECTIVE),
                     objective=rng.choice(_OBJECTIVE),
                     assessment=None if draft else rng.choice(_ASSESSMENT),

@@ -7,7 +7,18 @@ import uuid
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, Date, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    SmallInteger,
+    String,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
@@ -16,7 +27,14 @@ from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
 
 class NoteStatus(StrEnum):
     DRAFT = "draft"
-    FINALIZED = "finalized"
+    FINALIZED = "finalized"  # signed by its author, and locked
+
+
+class CosignStatus(StrEnum):
+    """Null when the author needed no co-signature (carevault.notes.signing)."""
+
+    AWAITING = "awaiting"
+    COSIGNED = "cosigned"
 
 
 class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
@@ -24,7 +42,14 @@ class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     __table_args__ = (
         CheckConstraint("status IN ('draft', 'finalized')", name="status"),
         CheckConstraint("duration_minutes > 0", name="duration_positive"),
+        CheckConstraint("cosign_status IN ('awaiting', 'cosigned')", name="cosign_status"),
         Index("ix_sessions_workspace_client_date", "workspace_id", "client_id", "session_date"),
+        Index("ix_sessions_workspace_author_status", "workspace_id", "author_id", "status"),
+        Index(
+            "ix_sessions_workspace_awaiting_cosign",
+            "workspace_id",
+            postgresql_where=text("cosign_status = 'awaiting'"),
+        ),
     )
 
     client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))
@@ -35,7 +60,19 @@ class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     duration_minutes: Mapped[int] = mapped_column(Integer, default=50)
     status: Mapped[str] = mapped_column(String(20), default=NoteStatus.DRAFT.value)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # Who wrote the note: its creator (migration 0020 set it for older notes).
+    author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"))
+    # Signing is finalizing: `finalized_at` is when it was signed, by `signed_by`, who
+    # attested the statement of `attestation_version` (carevault.notes.signing).
     finalized_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    signed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    attestation_version: Mapped[int | None] = mapped_column(SmallInteger)
+    # Signed more than the practice's `late_entry_hours` after the session ended.
+    late_entry: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    cosign_status: Mapped[str | None] = mapped_column(String(20))
+    cosigned_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    cosigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cosign_attestation_version: Mapped[int | None] = mapped_column(SmallInteger)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     subjective: Mapped[str | None] = mapped_column(EncryptedString())
     objective: Mapped[str | None] = mapped_column(EncryptedString())
@@ -59,3 +96,6 @@ class SessionNoteVersion(UUIDPrimaryKey, WorkspaceScoped, Base):
     objective: Mapped[str | None] = mapped_column(EncryptedString())
     assessment: Mapped[str | None] = mapped_column(EncryptedString())
     plan: Mapped[str | None] = mapped_column(EncryptedString())
+    # Why the amendment was made (PHI, so encrypted); null for amendments made before
+    # reasons were required (migration 0020).
+    reason: Mapped[str | None] = mapped_column(EncryptedString())

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
@@ -11,9 +11,14 @@ from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
-from carevault.auth.permissions import changes, declare, reads
-from carevault.notes import service
+from carevault.auth.permissions import ANY_CREDENTIAL, changes, declare, reads
+from carevault.auth.principal import Principal
+from carevault.notes import service, signing
+from carevault.notes.models import NoteStatus
 from carevault.notes.schemas import (
+    AttestationsRead,
+    AttestationStatement,
+    SessionNoteCosign,
     SessionNoteCreate,
     SessionNoteFinalize,
     SessionNoteRead,
@@ -22,6 +27,16 @@ from carevault.notes.schemas import (
 )
 
 router = APIRouter(prefix="/sessions", tags=["session notes"], route_class=ApiRoute)
+
+
+async def _answers(db: DbSession, principal: Principal, notes: list[Any]) -> list[SessionNoteRead]:
+    """The notes as answered, each with its addenda."""
+    found = await service.addenda(db, principal.workspace_id, notes)
+    return [SessionNoteRead.of(note, found.get(note.id, ())) for note in notes]
+
+
+async def _answer(db: DbSession, principal: Principal, note: Any) -> SessionNoteRead:
+    return (await _answers(db, principal, [note]))[0]
 
 
 @router.post(
@@ -37,7 +52,7 @@ async def create_session_note(
     """Start a draft note for a client of your workspace, optionally tied to an appointment.
     A retry with the same `Idempotency-Key` returns the first response (see docs/api.md)."""
     note = await service.create_note(db, principal, body)
-    return await idempotency.remember(201, SessionNoteRead.model_validate(note))
+    return await idempotency.remember(201, SessionNoteRead.of(note))
 
 
 @router.get("", response_model=Page[SessionNoteRead], responses=error_responses(*AUTHENTICATED))
@@ -51,6 +66,16 @@ async def list_session_notes(
         uuid.UUID | None, Query(description="Only the note(s) of this appointment")
     ] = None,
     include_deleted: Annotated[bool, Query(description="Include soft-deleted notes")] = False,
+    status: Annotated[
+        NoteStatus | None,
+        Query(description="Only drafts (unsigned) or only finalized (signed) notes"),
+    ] = None,
+    author_id: Annotated[
+        uuid.UUID | None,
+        Query(
+            description="Only this user's notes (your unsigned notes: `status=draft` and your id)"
+        ),
+    ] = None,
 ) -> Page[SessionNoteRead]:
     """Notes of your workspace, newest session first."""
     notes, total = await service.list_notes(
@@ -60,8 +85,40 @@ async def list_session_notes(
         client_id=client_id,
         appointment_id=appointment_id,
         include_deleted=include_deleted,
+        status=status,
+        author_id=author_id,
     )
-    return Page.of([SessionNoteRead.model_validate(note) for note in notes], total, paging)
+    return Page.of(await _answers(db, principal, notes), total, paging)
+
+
+# Before /{note_id}, which would take these names for note ids.
+@router.get(
+    "/attestations", response_model=AttestationsRead, responses=error_responses(*AUTHENTICATED)
+)
+@declare(ANY_CREDENTIAL)
+async def read_attestations(principal: CurrentPrincipal) -> AttestationsRead:
+    """The statements signing (`POST /sessions/{id}/finalize`) and co-signing attest; send
+    the `version` shown with the signature."""
+    signature, cosignature = signing.signature_statement(), signing.cosignature_statement()
+    return AttestationsRead(
+        signature=AttestationStatement(version=signature.version, text=signature.text),
+        cosignature=AttestationStatement(version=cosignature.version, text=cosignature.text),
+    )
+
+
+@router.get(
+    "/awaiting-cosign",
+    response_model=Page[SessionNoteRead],
+    responses=error_responses(*AUTHENTICATED),
+)
+@declare(reads("notes"))
+async def list_notes_awaiting_cosign(
+    principal: CurrentPrincipal, db: DbSession, paging: PageParams
+) -> Page[SessionNoteRead]:
+    """Signed notes awaiting a co-signature you may give: for an owner every trainee's
+    note but your own, for a supervisor those of the clinicians you supervise."""
+    notes, total = await service.list_notes(db, principal, paging, awaiting_my_cosign=True)
+    return Page.of(await _answers(db, principal, notes), total, paging)
 
 
 @router.get(
@@ -71,7 +128,7 @@ async def list_session_notes(
 async def read_session_note(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
-    return SessionNoteRead.model_validate(await service.read_note(db, principal, note_id))
+    return await _answer(db, principal, await service.read_note(db, principal, note_id))
 
 
 @router.patch(
@@ -80,7 +137,14 @@ async def read_session_note(
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("version_conflict", "no_changes", "finalized_field_locked", "empty_note"),
+        codes=(
+            "version_conflict",
+            "not_signed",
+            "no_changes",
+            "finalized_field_locked",
+            "empty_note",
+            "reason_required",
+        ),
     ),
 )
 @declare(changes("notes"))
@@ -88,26 +152,67 @@ async def update_session_note(
     note_id: uuid.UUID, body: SessionNoteUpdate, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
     """Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-    with `current_version` if the note changed since). On a finalized note this is an
-    amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`."""
-    return SessionNoteRead.model_validate(await service.save_changes(db, principal, note_id, body))
+    with `current_version` if the note changed since). On a signed note this is an
+    amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+    (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`."""
+    note = await service.save_changes(db, principal, note_id, body)
+    return await _answer(db, principal, note)
 
 
 @router.post(
     "/{note_id}/finalize",
     response_model=SessionNoteRead,
     responses=error_responses(
-        *AUTHENTICATED, 404, codes=("already_finalized", "version_conflict", "empty_note")
+        *AUTHENTICATED,
+        404,
+        codes=(
+            "already_finalized",
+            "version_conflict",
+            "empty_note",
+            "not_the_author",
+            "attestation_outdated",
+        ),
     ),
 )
 @declare(changes("notes"))
 async def finalize_session_note(
     note_id: uuid.UUID, body: SessionNoteFinalize, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
-    """Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-    `already_finalized`, or `version_conflict` if `version` is stale."""
-    note = await service.finalize_note(db, principal, note_id, body.version)
-    return SessionNoteRead.model_validate(note)
+    """Sign the note as its author, attesting the statement of `attestation_version`
+    (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+    entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+    awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+    empty; 409 `already_finalized`, or `version_conflict` if `version` is stale."""
+    note = await service.finalize_note(
+        db, principal, note_id, body.version, body.attestation_version
+    )
+    return await _answer(db, principal, note)
+
+
+@router.post(
+    "/{note_id}/cosign",
+    response_model=SessionNoteRead,
+    responses=error_responses(
+        *AUTHENTICATED,
+        404,
+        codes=(
+            "not_awaiting_cosign",
+            "version_conflict",
+            "cosign_by_author",
+            "not_a_supervisor",
+            "attestation_outdated",
+        ),
+    ),
+)
+@declare(changes("notes"))
+async def cosign_session_note(
+    note_id: uuid.UUID, body: SessionNoteCosign, principal: CurrentPrincipal, db: DbSession
+) -> SessionNoteRead:
+    """Co-sign a trainee's signed note, attesting the co-signature statement: an owner or
+    the author's supervisor, never the author (403 `cosign_by_author`, `not_a_supervisor`).
+    409 `not_awaiting_cosign`, or `version_conflict` if `version` is stale."""
+    note = await service.cosign_note(db, principal, note_id, body.version, body.attestation_version)
+    return await _answer(db, principal, note)
 
 
 @router.get(
@@ -146,4 +251,4 @@ async def restore_session_note(
     note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> SessionNoteRead:
     """Bring back a soft-deleted note."""
-    return SessionNoteRead.model_validate(await service.restore_note(db, principal, note_id))
+    return await _answer(db, principal, await service.restore_note(db, principal, note_id))

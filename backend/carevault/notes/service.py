@@ -1,22 +1,25 @@
-"""Session notes: drafts saved often and cheaply; finalized notes are amended, never
-overwritten, with each replaced version kept in `session_versions`. Every read and change
-is audited with ids, versions and field names only, never the content."""
+"""Session notes: drafts saved often and cheaply; finalizing is the author signing the note
+(carevault.notes.signing), which locks it; a trainee's signed note awaits a co-signature.
+Signed notes are amended with a reason, never overwritten, each replaced version kept in
+`session_versions` and shown as an addendum. Every read and change is audited with ids,
+versions, field names and content hashes only, never the content."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Row, Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
+from carevault.auth.models import User
 from carevault.auth.principal import Principal
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
-from carevault.core.errors import Conflict, Invalid, not_found
+from carevault.core.errors import Conflict, Forbidden, Invalid, not_found
 from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
 from carevault.db import direct
@@ -24,8 +27,10 @@ from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
-from carevault.notes.models import NoteStatus, SessionNote, SessionNoteVersion
+from carevault.notes import signing
+from carevault.notes.models import CosignStatus, NoteStatus, SessionNote, SessionNoteVersion
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
+from carevault.workspaces.models import Workspace
 from carevault.workspaces.time import after_practice_today
 
 RESOURCE_TYPE = "session"
@@ -110,6 +115,7 @@ async def create_note(
         workspace_id=workspace_id,
         status=NoteStatus.DRAFT.value,
         version=1,
+        author_id=principal.user.id,
         **body.model_dump(),
     )
     db.add(note)
@@ -149,8 +155,12 @@ async def list_notes(
     client_id: uuid.UUID | None = None,
     appointment_id: uuid.UUID | None = None,
     include_deleted: bool = False,
+    status: NoteStatus | None = None,
+    author_id: uuid.UUID | None = None,
+    awaiting_my_cosign: bool = False,
 ) -> tuple[list[SessionNote], int]:
-    """Newest first; one audit event names every note returned."""
+    """Newest first; one audit event names every note returned. `awaiting_my_cosign`: only
+    the notes awaiting a co-signature the caller may give (see `cosign_note`)."""
     statement = in_workspace(SessionNote, principal.workspace_id)
     if client_id is not None:
         statement = statement.where(SessionNote.client_id == client_id)
@@ -158,6 +168,22 @@ async def list_notes(
         statement = statement.where(SessionNote.appointment_id == appointment_id)
     if not include_deleted:
         statement = statement.where(SessionNote.deleted_at.is_(None))
+    if status is not None:
+        statement = statement.where(SessionNote.status == status.value)
+    if author_id is not None:
+        statement = statement.where(SessionNote.author_id == author_id)
+    if awaiting_my_cosign:
+        statement = statement.where(
+            SessionNote.cosign_status == CosignStatus.AWAITING.value,
+            SessionNote.author_id != principal.user.id,
+        )
+        if not principal.is_owner:
+            supervised = in_workspace(User, principal.workspace_id).where(
+                User.supervisor_id == principal.user.id
+            )
+            statement = statement.where(
+                SessionNote.author_id.in_(supervised.with_only_columns(User.id))
+            )
     total = await db.scalar(select(func.count()).select_from(statement.subquery()))
     notes, unreadable = await scalars_skipping_unreadable(
         db,
@@ -181,7 +207,8 @@ async def list_notes(
             "client_id": str(client_id) if client_id else None,
             "include_deleted": include_deleted,
             "count": len(notes),
-        },
+        }
+        | ({"awaiting_cosign": True} if awaiting_my_cosign else {}),
     )
     return notes, int(total or 0)
 
@@ -224,14 +251,18 @@ def _draft_save(fields: frozenset[str]) -> audit.AuditedRows:
 async def save_changes(
     db: AsyncSession, principal: Principal, note_id: uuid.UUID, body: SessionNoteUpdate
 ) -> SessionNote | Row[Any]:
-    """Autosave a draft, or amend a finalized note; either way only at the version the
-    caller last saw, so two tabs never overwrite each other silently."""
+    """Autosave a draft, or amend a signed note (with a `reason`); either way only at the
+    version the caller last saw, so two tabs never overwrite each other silently. A change
+    with a `reason` is an amendment and never saves a draft, so a stale tab cannot turn an
+    autosave into an amendment, nor an amendment into a draft save."""
     changes = body.changes()
     if not changes:
-        raise Invalid("no_changes", "send at least one field to change besides version")
+        raise Invalid("no_changes", "send at least one field to change besides version and reason")
     workspace_id = principal.workspace_id
     if body.session_date is not None:  # rare on the autosave path: only then the query
         await _refuse_future_session_date(db, workspace_id, body.session_date)
+    if body.reason is not None:
+        return await _amend(db, principal, note_id, body.version, changes, body.reason)
     # Autosave runs every few seconds, so a draft is saved in ONE statement, its audit event
     # included: the version the caller saw is part of the WHERE (a stale save matches no
     # row, so no read-then-write race and no lock), only the changed fields are bound (only
@@ -261,7 +292,15 @@ async def save_changes(
         raise not_found("session note")
     if state.version != body.version or state.status != NoteStatus.FINALIZED.value:
         raise _version_conflict(state.version)
-    return await _amend(db, principal, note_id, body.version, changes)
+    raise _reason_required()
+
+
+def _reason_required() -> Invalid:
+    return invalid(
+        "reason_required",
+        "the note is signed: an amendment needs a reason (why the signed note changes)",
+        "reason",
+    )
 
 
 async def _amend(
@@ -270,14 +309,13 @@ async def _amend(
     note_id: uuid.UUID,
     seen_version: int,
     changes: dict[str, Any],
+    reason: str,
 ) -> SessionNote:
-    """Keep the finalized content in session_versions, then apply the change. Amendments are
-    rare, so this one reads (and locks) the note first."""
-    locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
-    if locked:
-        raise invalid(
-            "finalized_field_locked", "this field of a finalized note cannot change", *locked
-        )
+    """Keep the signed content in session_versions with the amendment's author, time and
+    reason, then apply the change. Amendments are rare, so this one reads (and locks) the
+    note first."""
+    if not reason.strip():
+        raise _reason_required()
     workspace_id = principal.workspace_id
     note = await db.scalar(
         in_workspace(SessionNote, workspace_id)
@@ -288,11 +326,22 @@ async def _amend(
         )
         .with_for_update()
     )
-    if note is None:  # changed between the check and the lock
+    if note is None:  # missing, or changed since the caller saw it
         state = await _state(db, workspace_id, note_id)
         if state is None or state.deleted_at is not None:
             raise not_found("session note")
         raise _version_conflict(state.version)
+    if note.status != NoteStatus.FINALIZED.value:
+        raise Conflict(
+            "not_signed",
+            "the note is a draft: save it without a reason (only signed notes are amended)",
+            details={"current_version": note.version},
+        )
+    locked = [field for field in LOCKED_WHEN_FINALIZED if field in changes]
+    if locked:
+        raise invalid(
+            "finalized_field_locked", "this field of a finalized note cannot change", *locked
+        )
     previous = _content(note)
     if _is_empty(previous | changes):
         raise invalid(
@@ -306,6 +355,7 @@ async def _amend(
             version=note.version,
             amended_by=principal.user.id,
             amended_at=now,
+            reason=reason,
             **previous,
         )
     )
@@ -324,30 +374,74 @@ async def _amend(
             "fields": sorted(changes),
             "previous_version": seen_version,
             "version": note.version,
+            "content_sha256": signing.content_hash(note),
         },
     )
     return note
 
 
+def _refuse_outdated_attestation(given: int, current: signing.Statement) -> None:
+    if given != current.version:
+        raise invalid(
+            "attestation_outdated",
+            f"attest the current statement (version {current.version}, "
+            "GET /sessions/attestations) to sign",
+            "attestation_version",
+        )
+
+
 async def finalize_note(
-    db: AsyncSession, principal: Principal, note_id: uuid.UUID, seen_version: int
+    db: AsyncSession,
+    principal: Principal,
+    note_id: uuid.UUID,
+    seen_version: int,
+    attestation_version: int,
 ) -> SessionNote:
+    """Sign the note as its author, attesting the current statement; this locks it. The
+    audit event carries the content's hash; a trainee's note then awaits a co-signature."""
+    _refuse_outdated_attestation(attestation_version, signing.signature_statement())
     note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
     if note.status == NoteStatus.FINALIZED.value:
         raise Conflict(
             "already_finalized",
-            "the note is already finalized; change it with PATCH to amend it",
+            "the note is already signed; change it with PATCH and a reason to amend it",
             details={"current_version": note.version},
         )
     if note.version != seen_version:
         raise _version_conflict(note.version)
+    if note.author_id != principal.user.id:
+        raise Forbidden("not_the_author", "only the note's author can sign it")
     if _is_empty(_content(note)):
         raise invalid(
             "empty_note", "write at least one SOAP section before finalizing", *SOAP_FIELDS
         )
+    practice = (
+        await db.execute(
+            select(Workspace.time_zone, Workspace.late_entry_hours).where(
+                Workspace.id == principal.workspace_id
+            )
+        )
+    ).one()
+    requires_cosign = await db.scalar(
+        in_workspace(User, principal.workspace_id)
+        .where(User.id == principal.user.id)
+        .with_only_columns(User.requires_cosign)
+    )
+    appointment_ends_at = None
+    if note.appointment_id is not None:
+        appointment_ends_at = await db.scalar(
+            in_workspace(Appointment, principal.workspace_id)
+            .where(Appointment.id == note.appointment_id)
+            .with_only_columns(Appointment.ends_at)
+        )
     now = utc_now()
+    ended = signing.session_end(note.session_date, appointment_ends_at, practice.time_zone)
     note.status = NoteStatus.FINALIZED.value
     note.finalized_at = now
+    note.signed_by = principal.user.id
+    note.attestation_version = attestation_version
+    note.late_entry = signing.is_late_entry(now, ended, practice.late_entry_hours)
+    note.cosign_status = CosignStatus.AWAITING.value if requires_cosign else None
     note.version = seen_version + 1
     note.updated_at = now
     await db.flush()
@@ -357,9 +451,97 @@ async def finalize_note(
         "session.finalize",
         resource_type=RESOURCE_TYPE,
         resource_ids=[note.id],
-        details={"version": note.version},
+        details={
+            "version": note.version,
+            "attestation_version": attestation_version,
+            "content_sha256": signing.content_hash(note),
+            "late_entry": note.late_entry,
+            "cosign_status": note.cosign_status,
+        },
     )
     return note
+
+
+async def cosign_note(
+    db: AsyncSession,
+    principal: Principal,
+    note_id: uuid.UUID,
+    seen_version: int,
+    attestation_version: int,
+) -> SessionNote:
+    """Co-sign a signed note that awaits it: by an owner or the author's supervisor, never
+    by the author. Recorded like the signature, its content hash in the audit event."""
+    _refuse_outdated_attestation(attestation_version, signing.cosignature_statement())
+    note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
+    if note.cosign_status != CosignStatus.AWAITING.value:
+        raise Conflict(
+            "not_awaiting_cosign",
+            "the note does not await a co-signature (a draft, not a trainee's, or co-signed)",
+            details={"current_version": note.version},
+        )
+    if note.version != seen_version:
+        raise _version_conflict(note.version)
+    if note.author_id == principal.user.id:
+        raise Forbidden("cosign_by_author", "the note's author cannot co-sign it")
+    if not principal.is_owner:
+        supervisor_id = await db.scalar(
+            in_workspace(User, principal.workspace_id)
+            .where(User.id == note.author_id)
+            .with_only_columns(User.supervisor_id)
+        )
+        if supervisor_id != principal.user.id:
+            raise Forbidden(
+                "not_a_supervisor",
+                "only an owner or the author's supervisor can co-sign this note",
+            )
+    now = utc_now()
+    note.cosign_status = CosignStatus.COSIGNED.value
+    note.cosigned_by = principal.user.id
+    note.cosigned_at = now
+    note.cosign_attestation_version = attestation_version
+    note.version = seen_version + 1
+    note.updated_at = now
+    await db.flush()
+    await audit.record(
+        db,
+        principal.actor,
+        "session.cosign",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id],
+        details={
+            "version": note.version,
+            "attestation_version": attestation_version,
+            "content_sha256": signing.content_hash(note),
+            "author_id": str(note.author_id),
+        },
+    )
+    return note
+
+
+async def addenda(
+    db: AsyncSession, workspace_id: uuid.UUID, notes: list[Any]
+) -> dict[uuid.UUID, list[Row[Any]]]:
+    """Each signed note's amendments, oldest first: the version each made, its author, time
+    and reason (no query when every note is a draft)."""
+    signed = [note.id for note in notes if note.status != NoteStatus.DRAFT.value]
+    found: dict[uuid.UUID, list[Row[Any]]] = {note_id: [] for note_id in signed}
+    if not signed:
+        return found
+    rows = await db.execute(
+        in_workspace(SessionNoteVersion, workspace_id)
+        .where(SessionNoteVersion.session_id.in_(signed))
+        .with_only_columns(
+            SessionNoteVersion.session_id,
+            (SessionNoteVersion.version + 1).label("version"),
+            SessionNoteVersion.amended_by,
+            SessionNoteVersion.amended_at,
+            SessionNoteVersion.reason,
+        )
+        .order_by(SessionNoteVersion.session_id, SessionNoteVersion.version)
+    )
+    for row in rows:
+        found[row.session_id].append(cast(Row[Any], row))
+    return found
 
 
 async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> None:

@@ -3,7 +3,16 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, DateTime, ForeignKey, LargeBinary, String, func
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey
@@ -13,6 +22,9 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     """A practice: the tenant every other row belongs to."""
 
     __tablename__ = "workspaces"
+    __table_args__ = (
+        CheckConstraint("late_entry_hours BETWEEN 1 AND 8760", name="late_entry_hours"),
+    )
 
     name: Mapped[str] = mapped_column(String(200), unique=True)
     # IANA zone that decides the practice's "today" (carevault.workspaces.time).
@@ -20,6 +32,9 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     # ISO 3166 region whose national phone numbers the practice writes, such as "GB"
     # (carevault.workspaces.phones); the default is DEFAULT_PHONE_REGION.
     phone_region: Mapped[str] = mapped_column(String(2), server_default="US")
+    # A note signed more than this many hours after its session ended is a late entry
+    # (carevault.notes.signing).
+    late_entry_hours: Mapped[int] = mapped_column(Integer, server_default="72")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

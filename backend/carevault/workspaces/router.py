@@ -1,4 +1,5 @@
-"""The practice's own settings: owners set its time zone and phone region."""
+"""The practice's own settings: owners set its time zone, phone region and the hours after
+which a signed note is a late entry."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.permissions import SESSION_ONLY, declare
 from carevault.auth.schemas import WorkspaceRead
-from carevault.core.fields import invalid, not_nullable
+from carevault.core.fields import StrictInteger, invalid, not_nullable
 from carevault.workspaces.models import Workspace
 from carevault.workspaces.phones import UnknownRegion, region_code
 from carevault.workspaces.time import UnknownTimeZone, zone
@@ -48,6 +49,15 @@ class WorkspaceUpdate(BaseModel):
         "from now on, and searches, are read; stored numbers keep the meaning they had",
         json_schema_extra=not_nullable,
     )
+    late_entry_hours: StrictInteger | None = Field(
+        default=None,
+        ge=1,
+        le=8760,
+        examples=[72],
+        description="A note signed more than this many hours after its session ended is "
+        "flagged as a late entry (default 72); applies to notes signed from now on",
+        json_schema_extra=not_nullable,
+    )
 
 
 @router.patch("", response_model=WorkspaceRead, responses=error_responses(*AUTHENTICATED))
@@ -55,11 +65,14 @@ class WorkspaceUpdate(BaseModel):
 async def update_workspace(
     body: WorkspaceUpdate, owner: CurrentOwner, db: DbSession
 ) -> WorkspaceRead:
-    """Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-    its phone region, which decides how a phone number without a country code is read."""
+    """Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+    phone region, which decides how a phone number without a country code is read, and
+    `late_entry_hours`, after which a signed note is flagged as a late entry."""
     changes = body.model_dump(exclude_unset=True)
     if not changes:
-        raise ApiError(422, "no_changes", "send time_zone, phone_region or both")
+        raise ApiError(
+            422, "no_changes", "send at least one of time_zone, phone_region, late_entry_hours"
+        )
     for name, value in changes.items():
         if value is None:
             raise invalid("validation_error", f"{name} cannot be null", name)

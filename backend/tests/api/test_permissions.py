@@ -291,6 +291,7 @@ class Walk:
     appointment_id: str = ""
     note_id: str = ""
     finalized_id: str = ""
+    awaiting_id: str = ""  # a trainee's signed note, awaiting a co-signature
     versions: dict[str, int] = field(default_factory=dict)
 
 
@@ -319,7 +320,17 @@ async def _create_note(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
 
 async def _finalize(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
     version = walk.versions[walk.finalized_id]
-    return await http.post(f"/sessions/{walk.finalized_id}/finalize", json={"version": version})
+    return await http.post(
+        f"/sessions/{walk.finalized_id}/finalize",
+        json={"version": version, "attestation_version": 1},
+    )
+
+
+async def _cosign(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
+    version = walk.versions[walk.awaiting_id]
+    return await http.post(
+        f"/sessions/{walk.awaiting_id}/cosign", json={"version": version, "attestation_version": 1}
+    )
 
 
 async def _versions(http: httpx.AsyncClient, walk: Walk) -> httpx.Response:
@@ -358,15 +369,34 @@ WALK: dict[tuple[str, str], Call] = {
     ("GET", "/api/v1/sessions"): lambda http, walk: http.get("/sessions"),
     ("GET", "/api/v1/sessions/{note_id}"): lambda http, walk: http.get(f"/sessions/{walk.note_id}"),
     ("POST", "/api/v1/sessions/{note_id}/finalize"): _finalize,
+    ("GET", "/api/v1/sessions/awaiting-cosign"): lambda http, walk: http.get(
+        "/sessions/awaiting-cosign"
+    ),
+    ("POST", "/api/v1/sessions/{note_id}/cosign"): _cosign,
     ("PATCH", "/api/v1/sessions/{note_id}"): lambda http, walk: http.patch(
         f"/sessions/{walk.finalized_id}",
-        json={"version": walk.versions[walk.finalized_id], "objective": "amended"},
+        json={
+            "version": walk.versions[walk.finalized_id],
+            "objective": "amended",
+            "reason": "Example reason.",
+        },
     ),
     ("GET", "/api/v1/sessions/{note_id}/versions"): _versions,
     ("POST", "/api/v1/sessions/{note_id}/restore"): lambda http, walk: http.post(
         f"/sessions/{walk.note_id}/restore"
     ),
 }
+
+
+async def create_and_sign(http: httpx.AsyncClient, client_id: str) -> dict[str, Any]:
+    draft = (await http.post("/sessions", json=note_body(client_id))).json()
+    signed = await http.post(
+        f"/sessions/{draft['id']}/finalize",
+        json={"version": draft["version"], "attestation_version": 1},
+    )
+    assert signed.status_code == 200, signed.text
+    answer: dict[str, Any] = signed.json()
+    return answer
 
 
 def returned_records(body: Any, nested: str | None = None) -> set[str]:
@@ -398,8 +428,15 @@ async def test_every_route_that_answers_with_phi_audits_the_records_and_needs_re
     app: FastAPI, api: ApiContext
 ) -> None:
     declared = {(m, p): operation_of(r.endpoint) for m, p, r in api_routes(app)}
-    space, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    space, (owner, trainee) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
+    await sql(api, "UPDATE users SET requires_cosign = true WHERE email = $1", trainee)
     walk = Walk()
+    async with api.with_token(trainee) as (http, _):
+        # A trainee's signed note, for the co-signature list and the co-signature.
+        theirs = (await http.post("/clients", json=client_body(first_name="Third"))).json()
+        signed = await create_and_sign(http, theirs["id"])
+        assert signed["cosign_status"] == "awaiting"
+        walk.awaiting_id, walk.versions[signed["id"]] = signed["id"], signed["version"]
     async with api.with_token(owner) as (http, _):
         # A second note, to finalize and amend; a client named apart, for the search.
         other = (await http.post("/clients", json=client_body(first_name="Other"))).json()

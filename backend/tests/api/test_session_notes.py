@@ -9,6 +9,7 @@ import uuid
 from collections.abc import AsyncIterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,19 +57,26 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
         assert other_tab.status_code == 409
         assert error_of(other_tab)["code"] == "version_conflict"
         assert error_of(other_tab)["details"] == {"current_version": 2}
-        stale_finalize = await client.post(f"/sessions/{note_id}/finalize", json={"version": 1})
+        stale_finalize = await client.post(
+            f"/sessions/{note_id}/finalize", json={"version": 1, "attestation_version": 1}
+        )
         assert stale_finalize.status_code == 409
         assert error_of(stale_finalize)["details"] == {"current_version": 2}
 
-        finalized = await client.post(f"/sessions/{note_id}/finalize", json={"version": 2})
+        finalized = await client.post(
+            f"/sessions/{note_id}/finalize", json={"version": 2, "attestation_version": 1}
+        )
         assert finalized.status_code == 200, finalized.text
         assert finalized.json()["status"] == "finalized" and finalized.json()["version"] == 3
         assert finalized.json()["finalized_at"] is not None
-        again = await client.post(f"/sessions/{note_id}/finalize", json={"version": 3})
+        again = await client.post(
+            f"/sessions/{note_id}/finalize", json={"version": 3, "attestation_version": 1}
+        )
         assert again.status_code == 409 and error_of(again)["code"] == "already_finalized"
 
         amended = await client.patch(
-            f"/sessions/{note_id}", json={"version": 3, "assessment": "Example: amended."}
+            f"/sessions/{note_id}",
+            json={"version": 3, "assessment": "Example: amended.", "reason": "Example reason."},
         )
         assert amended.status_code == 200, amended.text
         assert amended.json()["version"] == 4 and amended.json()["status"] == "finalized"
@@ -80,12 +88,14 @@ async def test_draft_is_autosaved_finalized_and_amended_with_history(api: ApiCon
         assert stale_amend.status_code == 409
         assert error_of(stale_amend)["details"] == {"current_version": 4}
         moved = await client.patch(
-            f"/sessions/{note_id}", json={"version": 4, "session_date": "2025-01-14"}
+            f"/sessions/{note_id}",
+            json={"version": 4, "session_date": "2025-01-14", "reason": "Example reason."},
         )
         assert fields_named(moved) == {"body.session_date"}
         assert error_of(moved)["code"] == "finalized_field_locked"
         second = await client.patch(
-            f"/sessions/{note_id}", json={"version": 4, "plan": None, "objective": "Example."}
+            f"/sessions/{note_id}",
+            json={"version": 4, "plan": None, "objective": "Example.", "reason": "Example reason."},
         )
         assert second.status_code == 200 and second.json()["plan"] is None
 
@@ -108,15 +118,20 @@ async def test_finalizing_an_empty_note_is_422(api: ApiContext) -> None:
     place = await practice(api, Role.CLINICIAN)
     async with api.signed_in(place.emails[0]) as client:
         blank = await create_note(client, place.client_ids[0], subjective=" \n ", plan="")
-        refused = await client.post(f"/sessions/{blank['id']}/finalize", json={"version": 1})
+        refused = await client.post(
+            f"/sessions/{blank['id']}/finalize", json={"version": 1, "attestation_version": 1}
+        )
         assert refused.status_code == 422 and error_of(refused)["code"] == "empty_note"
         assert "body.subjective" in fields_named(refused)
         assert (await client.get(f"/sessions/{blank['id']}")).json()["status"] == "draft"
 
         note = await create_note(client, place.client_ids[0])
-        await client.post(f"/sessions/{note['id']}/finalize", json={"version": 1})
+        await client.post(
+            f"/sessions/{note['id']}/finalize", json={"version": 1, "attestation_version": 1}
+        )
         emptied = await client.patch(
-            f"/sessions/{note['id']}", json={"version": 2, "subjective": "   "}
+            f"/sessions/{note['id']}",
+            json={"version": 2, "subjective": "   ", "reason": "Example reason."},
         )
         assert emptied.status_code == 422 and error_of(emptied)["code"] == "empty_note"
 
@@ -183,7 +198,9 @@ async def test_notes_of_another_workspace_are_404_on_every_route(api: ApiContext
                 "PATCH": await client.patch(path, json={"version": 2, "plan": "Example."}),
                 "DELETE": await client.delete(path),
                 "restore": await client.post(f"{path}/restore"),
-                "finalize": await client.post(f"{path}/finalize", json={"version": 2}),
+                "finalize": await client.post(
+                    f"{path}/finalize", json={"version": 2, "attestation_version": 1}
+                ),
                 "versions": await client.get(f"{path}/versions"),
             }
             for route, response in attempts.items():
@@ -258,7 +275,7 @@ async def test_soft_deleted_note_is_404_until_restored(api: ApiContext) -> None:
         gone = [
             await client.get(path),
             await client.patch(path, json={"version": 1, "plan": "Example."}),
-            await client.post(f"{path}/finalize", json={"version": 1}),
+            await client.post(f"{path}/finalize", json={"version": 1, "attestation_version": 1}),
             await client.get(f"{path}/versions"),
             await client.delete(path),
         ]
@@ -285,8 +302,13 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         assert listed.json()["total"] == 2
         await client.get(f"/sessions/{a['id']}")
         await client.patch(f"/sessions/{a['id']}", json={"version": 1, "plan": "Example A2."})
-        await client.post(f"/sessions/{a['id']}/finalize", json={"version": 2})
-        await client.patch(f"/sessions/{a['id']}", json={"version": 3, "plan": "Example A3."})
+        await client.post(
+            f"/sessions/{a['id']}/finalize", json={"version": 2, "attestation_version": 1}
+        )
+        await client.patch(
+            f"/sessions/{a['id']}",
+            json={"version": 3, "plan": "Example A3.", "reason": "Example reason."},
+        )
         await client.get(f"/sessions/{a['id']}/versions")
         await client.delete(f"/sessions/{b['id']}")
         await client.post(f"/sessions/{b['id']}/restore")
@@ -308,10 +330,21 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("session.delete", [b["id"]]),
         ("session.restore", [b["id"]]),
     ]
-    details = {r["action"]: event_details(r["details"]) for r in rows}
+    details: dict[str, Any] = {r["action"]: event_details(r["details"]) for r in rows}
     assert details["session.update"] == {"fields": ["plan"], "version": 2}
-    assert details["session.amend"] == {"fields": ["plan"], "previous_version": 3, "version": 4}
-    assert details["session.finalize"] == {"version": 3}
+    assert details["session.amend"] == {
+        "fields": ["plan"],
+        "previous_version": 3,
+        "version": 4,
+        "content_sha256": details["session.amend"]["content_sha256"],
+    }
+    assert details["session.finalize"] == {
+        "version": 3,
+        "attestation_version": 1,
+        "content_sha256": details["session.finalize"]["content_sha256"],
+        "late_entry": True,
+        "cosign_status": None,
+    }
     assert details["session.versions_read"] == {"versions": [3]}
     assert all("Example" not in (r["details"] or "") for r in rows)
     assert len({r["actor_user_id"] for r in rows}) == 1
@@ -327,7 +360,9 @@ async def test_api_token_reaches_notes_without_csrf_and_cookies_need_it(
             f"/sessions/{note['id']}", json={"version": 1, "plan": "Example."}
         )
         assert saved.status_code == 200
-        finalized = await client.post(f"/sessions/{note['id']}/finalize", json={"version": 2})
+        finalized = await client.post(
+            f"/sessions/{note['id']}/finalize", json={"version": 2, "attestation_version": 1}
+        )
         assert finalized.status_code == 200
         assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
     events = await sql(
@@ -349,11 +384,13 @@ async def test_openapi_documents_the_note_routes_with_examples(api: ApiContext) 
     assert set(paths["/api/v1/sessions/{note_id}"]) == {"get", "patch", "delete"}
     error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
     note_paths = [path for path in paths if path.startswith("/api/v1/sessions")]
-    assert len(note_paths) == 5
+    assert len(note_paths) == 8
     for path in note_paths:
         for method, operation in paths[path].items():
             documented = set(operation["responses"])
-            assert {"401", "403", "422"} <= documented, (method, path)
+            # The attestation statements take no parameters: nothing there to refuse as 422.
+            expected = {"401", "403"} if path.endswith("/attestations") else {"401", "403", "422"}
+            assert expected <= documented, (method, path)
             assert "{note_id}" not in path or "404" in documented, (method, path)
             for status, response in operation["responses"].items():
                 if status.startswith("4"):
@@ -429,8 +466,10 @@ async def test_autosave_and_amendment_work_with_the_pgcrypto_backend(
         assert saved.status_code == 200, saved.text
         assert saved.json()["objective"] == "Example, Zoë."
         assert saved.json()["subjective"] == note["subjective"]
-        await client.post(f"{path}/finalize", json={"version": 2})
-        amended = await client.patch(path, json={"version": 3, "plan": "Example, amended."})
+        await client.post(f"{path}/finalize", json={"version": 2, "attestation_version": 1})
+        amended = await client.patch(
+            path, json={"version": 3, "plan": "Example, amended.", "reason": "Example reason."}
+        )
         assert amended.status_code == 200, amended.text
         kept = (await client.get(f"{path}/versions")).json()["items"]
     assert [(v["version"], v["plan"], v["objective"]) for v in kept] == [

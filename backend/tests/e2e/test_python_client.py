@@ -334,7 +334,9 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
 
         # Finalize, then amend (a PATCH on a finalized note keeps what it replaces).
         final = finalize_note.sync_detailed(
-            note_id, client=api, body=SessionNoteFinalize(version=merged.parsed.version)
+            note_id,
+            client=api,
+            body=SessionNoteFinalize(version=merged.parsed.version, attestation_version=1),
         )
         assert final.status_code == 200, final.content
         assert isinstance(final.parsed, SessionNoteRead)
@@ -343,7 +345,11 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
         amended = update_note.sync_detailed(
             note_id,
             client=api,
-            body=SessionNoteUpdate(version=final.parsed.version, plan="Review in four weeks."),
+            body=SessionNoteUpdate(
+                version=final.parsed.version,
+                plan="Review in four weeks.",
+                reason="Example reason: review date agreed.",
+            ),
         )
         assert amended.status_code == 200, amended.content
         assert isinstance(amended.parsed, SessionNoteRead)

@@ -117,7 +117,8 @@ async def test_a_write_whose_commit_timed_out_is_never_stored_afterwards(
             async with asyncio.timeout(BOUND):
                 # Finalizing is a transaction of several statements, then COMMIT.
                 finalized = await client.post(
-                    f"/sessions/{note['id']}/finalize", json={"version": note["version"]}
+                    f"/sessions/{note['id']}/finalize",
+                    json={"version": note["version"], "attestation_version": 1},
                 )
         finally:
             event.remove(engine.sync_engine, "commit", freeze_before_commit)
@@ -269,7 +270,8 @@ async def _timed_finalize(
     try:
         # Finalizing: a transaction of several statements (an autosave is one, sent alone).
         return await client.post(
-            f"/sessions/{note['id']}/finalize", json={"version": note["version"]}
+            f"/sessions/{note['id']}/finalize",
+            json={"version": note["version"], "attestation_version": 1},
         )
     finally:
         transport.app = app

@@ -172,6 +172,11 @@ def create_plaintext_table_sql() -> list[str]:
     ]
 
 
+def author_of(workspace_id: uuid.UUID) -> uuid.UUID:
+    """The id of the clinician `create_owner` adds to the workspace: the notes' author."""
+    return uuid.uuid5(workspace_id, "author")
+
+
 def note_rows(
     workspace_id: uuid.UUID, client_id: uuid.UUID, first_id: int = 1
 ) -> list[dict[str, Any]]:
@@ -188,7 +193,15 @@ def note_rows(
             "duration_minutes": 50,
             "status": "finalized",
             "version": 1,
+            "author_id": author_of(workspace_id),
             "finalized_at": stamp,
+            "signed_by": author_of(workspace_id),
+            "attestation_version": 1,
+            "late_entry": False,
+            "cosign_status": None,
+            "cosigned_by": None,
+            "cosigned_at": None,
+            "cosign_attestation_version": None,
             "deleted_at": None,
             "created_at": stamp,
             "updated_at": stamp,
@@ -234,7 +247,8 @@ class DatabaseHarness:
         return f"PostgreSQL {version}"
 
     async def create_owner(self, engine_name: str) -> tuple[uuid.UUID, uuid.UUID]:
-        """A workspace and a client for notes to belong to."""
+        """A workspace, a client for notes to belong to, and their author."""
+        from carevault.auth.models import User
         from carevault.clients.models import Client
         from carevault.workspaces import service
 
@@ -242,7 +256,14 @@ class DatabaseHarness:
             # The practice's data keys are created and loaded into the installed cipher.
             space = await service.create(session, f"Perf {engine_name} {uuid.uuid4().hex[:6]}")
             owner = Client(workspace_id=space.id, first_name="Ada", last_name="Lovelace")
-            session.add(owner)
+            author = User(
+                id=author_of(space.id),
+                workspace_id=space.id,
+                email=f"author-{space.id.hex[:8]}@example.test",
+                password_hash="not-a-password-hash",
+                role="clinician",
+            )
+            session.add_all([owner, author])
             await session.commit()
             return space.id, owner.id
 

@@ -14,6 +14,7 @@ from carevault.auth.models import Role
 from carevault.clients.models import Client
 from carevault.core.paging import Pagination
 from carevault.notes import service as notes
+from carevault.notes import signing
 from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import SessionNoteCreate, SessionNoteUpdate
 from carevault.workspaces.time import today_in
@@ -157,41 +158,60 @@ async def test_finalize_needs_the_current_version_and_some_content(
 ) -> None:
     empty = await new_draft(db, clinic, subjective="   ")
     with refused("empty_note", 422) as raised:
-        await notes.finalize_note(db, clinic.clinician, empty.id, 1)
+        await notes.finalize_note(db, clinic.clinician, empty.id, 1, 1)
     assert field_names(raised.value) == {"subjective", "objective", "assessment", "plan"}
 
     note = await new_draft(db, clinic)
     with refused("version_conflict", 409):
-        await notes.finalize_note(db, clinic.clinician, note.id, 7)
-    final = await notes.finalize_note(db, clinic.clinician, note.id, 1)
+        await notes.finalize_note(db, clinic.clinician, note.id, 7, 1)
+    final = await notes.finalize_note(db, clinic.clinician, note.id, 1, 1)
     assert (final.status, final.version) == (NoteStatus.FINALIZED.value, 2)
     assert final.finalized_at is not None
     with refused("already_finalized", 409) as raised:
-        await notes.finalize_note(db, clinic.clinician, note.id, 2)
+        await notes.finalize_note(db, clinic.clinician, note.id, 2, 1)
     assert raised.value.details == {"current_version": 2}
     finalized = [e for e in await audit_events(db, clinic.space.id) if e.action.endswith("ize")]
-    assert summary(finalized) == [("session.finalize", [note.id], {"version": 2})]
+    assert summary(finalized) == [
+        (
+            "session.finalize",
+            [note.id],
+            {
+                "version": 2,
+                "attestation_version": 1,
+                "content_sha256": signing.content_hash(final),
+                "late_entry": True,  # the session was in January 2025
+                "cosign_status": None,
+            },
+        )
+    ]
 
 
 async def test_amending_a_finalized_note_keeps_the_replaced_content(
     db: AsyncSession, clinic: Clinic
 ) -> None:
     note = await new_draft(db, clinic, plan="Weekly")
-    await notes.finalize_note(db, clinic.clinician, note.id, 1)
-    amended = await notes.save_changes(db, clinic.clinician, note.id, change(2, plan="Fortnightly"))
+    await notes.finalize_note(db, clinic.clinician, note.id, 1, 1)
+    amended = await notes.save_changes(
+        db, clinic.clinician, note.id, change(2, plan="Fortnightly", reason="Misheard")
+    )
     assert (amended.status, amended.version, amended.plan) == ("finalized", 3, "Fortnightly")
 
     versions, total = await notes.list_versions(db, clinic.clinician, note.id, PAGE)
     assert total == 1
     (kept,) = versions
     assert (kept.version, kept.plan, kept.subjective) == (2, "Weekly", "Reports a calmer week")
-    assert kept.amended_by == clinic.clinician.user.id
+    assert (kept.amended_by, kept.reason) == (clinic.clinician.user.id, "Misheard")
     events = summary(await audit_events(db, clinic.space.id))
     assert events[-2:] == [
         (
             "session.amend",
             [note.id],
-            {"fields": ["plan"], "previous_version": 2, "version": 3},
+            {
+                "fields": ["plan"],
+                "previous_version": 2,
+                "version": 3,
+                "content_sha256": signing.content_hash(amended),
+            },
         ),
         ("session.versions_read", [note.id], {"versions": [2]}),
     ]
@@ -201,14 +221,19 @@ async def test_an_amendment_cannot_change_the_date_or_empty_the_note(
     db: AsyncSession, clinic: Clinic
 ) -> None:
     note = await new_draft(db, clinic)
-    await notes.finalize_note(db, clinic.clinician, note.id, 1)
+    await notes.finalize_note(db, clinic.clinician, note.id, 1, 1)
     with refused("finalized_field_locked", 422) as raised:
         await notes.save_changes(
-            db, clinic.clinician, note.id, change(2, session_date=SESSION_DATE - timedelta(1))
+            db,
+            clinic.clinician,
+            note.id,
+            change(2, session_date=SESSION_DATE - timedelta(1), reason="Wrong day"),
         )
     assert field_names(raised.value) == {"session_date"}
     with refused("empty_note", 422):
-        await notes.save_changes(db, clinic.clinician, note.id, change(2, subjective=None))
+        await notes.save_changes(
+            db, clinic.clinician, note.id, change(2, subjective=None, reason="Wrong note")
+        )
     with refused("version_conflict", 409):
         await notes.save_changes(db, clinic.clinician, note.id, change(1, plan="stale tab"))
     versions, _ = await notes.list_versions(db, clinic.clinician, note.id, PAGE)

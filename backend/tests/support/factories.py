@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, date, datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.appointments.models import Appointment
@@ -91,6 +92,11 @@ async def note(db: AsyncSession, space: Workspace, owner: Client, **fields: obje
         "plan": "Weekly CBT; review in four weeks",
     }
     values.update(fields)
+    if "author_id" not in values:  # the practice's first user, or a new clinician
+        author_id = await db.scalar(
+            select(User.id).where(User.workspace_id == space.id).order_by(User.created_at).limit(1)
+        )
+        values["author_id"] = author_id or (await user(db, space)).id
     row = SessionNote(workspace_id=space.id, client_id=owner.id, **values)
     db.add(row)
     await db.flush()

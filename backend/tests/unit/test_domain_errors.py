@@ -11,7 +11,15 @@ from fastapi import FastAPI
 
 from carevault.api.errors import DOMAIN_STATUS, ApiError, http_status, install_error_handlers
 from carevault.core import errors
-from carevault.core.errors import Conflict, DomainError, Gone, Invalid, NotFound, not_found
+from carevault.core.errors import (
+    Conflict,
+    DomainError,
+    Forbidden,
+    Gone,
+    Invalid,
+    NotFound,
+    not_found,
+)
 from carevault.core.fields import invalid
 
 # The statuses these kinds answered with as ApiError(status, …), before the domains had them.
@@ -20,6 +28,7 @@ STATUS_BEFORE: dict[type[DomainError], int] = {
     Conflict: 409,
     Gone: 410,
     Invalid: 422,
+    Forbidden: 403,  # new with issue 24 (co-signatures): never an ApiError before
 }
 
 
@@ -56,7 +65,7 @@ def test_every_kind_of_domain_error_has_its_status_in_the_one_table() -> None:
     assert DOMAIN_STATUS == STATUS_BEFORE
 
 
-@pytest.mark.parametrize("kind", [NotFound, Conflict, Gone, Invalid])
+@pytest.mark.parametrize("kind", [NotFound, Conflict, Gone, Invalid, Forbidden])
 @pytest.mark.parametrize("details", [None, {"current_version": 4}, [{"field": "body.x"}]])
 async def test_a_domain_error_answers_as_the_api_error_it_replaced(
     kind: type[DomainError], details: Any

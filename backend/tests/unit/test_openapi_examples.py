@@ -157,6 +157,7 @@ def test_operations_show_the_errors_their_dependencies_can_give(
         "no_changes",
         "finalized_field_locked",
         "empty_note",
+        "reason_required",
     }
     assert codes("post", "/api/v1/clients/import", 422) == {"import_rejected"}
     assert "validation_error" not in codes("post", "/api/v1/clients/import", 400) | codes(

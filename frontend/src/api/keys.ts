@@ -24,6 +24,8 @@ export const keys = {
     /** Every page of one client's timeline. */
     ofClient: (clientId: string) => [...notes, 'client', clientId] as const,
     ofClientPage: (clientId: string, page: number) => [...notes, 'client', clientId, page] as const,
+    /** The statements signing and co-signing attest. */
+    attestations: () => [...notes, 'attestations'] as const,
   },
   appointments: {
     all: appointments,

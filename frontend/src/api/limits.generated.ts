@@ -21,7 +21,7 @@ export const maxLength = {
   ReauthRequest: { password: 1024 },
   SessionNoteCreate: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
   SessionNoteRead: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
-  SessionNoteUpdate: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
+  SessionNoteUpdate: { assessment: 5000, objective: 5000, plan: 5000, reason: 1000, subjective: 5000 },
   SessionNoteVersionRead: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
   TemporaryPassword: { temporary_password: 1024 },
   TokenCreate: { name: 200 },

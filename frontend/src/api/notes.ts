@@ -82,13 +82,35 @@ export function useOpenAppointmentNote() {
   return useMutation({ mutationFn: (appointment: Appointment) => findOrCreateNote(appointment, created) });
 }
 
-/** What the note editor's autosave sends for one note. */
-export function noteEditorApi(noteId: string): NoteApi {
+function attestations() {
+  return call(api.GET('/api/v1/sessions/attestations'));
+}
+
+/** The statements a signer and a co-signer attest (shown before signing). */
+export function useAttestations() {
+  return useQuery({ queryKey: keys.notes.attestations(), queryFn: attestations, staleTime: Infinity });
+}
+
+/** What the note editor's autosave sends for one note. `amendmentReason`: the reason typed
+ * for the amendment being made, sent with its save (a save with a reason is an amendment). */
+export function noteEditorApi(noteId: string, amendmentReason: () => string = () => ''): NoteApi {
   const path = { params: { path: { note_id: noteId } } };
   return {
-    save: (version, changes) =>
-      call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body: { version, ...changes } })),
-    finalize: (version) => call(api.POST('/api/v1/sessions/{note_id}/finalize', { ...path, body: { version } })),
+    save: (version, changes) => {
+      const reason = amendmentReason().trim();
+      const body = reason ? { version, ...changes, reason } : { version, ...changes };
+      return call(api.PATCH('/api/v1/sessions/{note_id}', { ...path, body }));
+    },
+    // Signing attests the current signature statement, the one the dialog showed.
+    finalize: async (version) => {
+      const { signature } = await attestations();
+      return call(
+        api.POST('/api/v1/sessions/{note_id}/finalize', {
+          ...path,
+          body: { version, attestation_version: signature.version },
+        }),
+      );
+    },
     load: () => call(api.GET('/api/v1/sessions/{note_id}', path)),
   };
 }

@@ -434,10 +434,33 @@ export interface paths {
         /**
          * Update Session Note
          * @description Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-         *     with `current_version` if the note changed since). On a finalized note this is an
-         *     amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`.
+         *     with `current_version` if the note changed since). On a signed note this is an
+         *     amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+         *     (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`.
          */
         patch: operations["update_session_note_api_v1_sessions__note_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/sessions/{note_id}/cosign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cosign Session Note
+         * @description Co-sign a trainee's signed note, attesting the co-signature statement: an owner or
+         *     the author's supervisor, never the author (403 `cosign_by_author`, `not_a_supervisor`).
+         *     409 `not_awaiting_cosign`, or `version_conflict` if `version` is stale.
+         */
+        post: operations["cosign_session_note_api_v1_sessions__note_id__cosign_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/sessions/{note_id}/finalize": {
@@ -451,8 +474,11 @@ export interface paths {
         put?: never;
         /**
          * Finalize Session Note
-         * @description Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-         *     `already_finalized`, or `version_conflict` if `version` is stale.
+         * @description Sign the note as its author, attesting the statement of `attestation_version`
+         *     (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+         *     entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+         *     awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+         *     empty; 409 `already_finalized`, or `version_conflict` if `version` is stale.
          */
         post: operations["finalize_session_note_api_v1_sessions__note_id__finalize_post"];
         delete?: never;
@@ -502,6 +528,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/attestations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Attestations
+         * @description The statements signing (`POST /sessions/{id}/finalize`) and co-signing attest; send
+         *     the `version` shown with the signature.
+         */
+        get: operations["read_attestations_api_v1_sessions_attestations_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/awaiting-cosign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Notes Awaiting Cosign
+         * @description Signed notes awaiting a co-signature you may give: for an owner every trainee's
+         *     note but your own, for a supervisor those of the clinicians you supervise.
+         */
+        get: operations["list_notes_awaiting_cosign_api_v1_sessions_awaiting_cosign_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/readiness": {
         parameters: {
             query?: never;
@@ -543,6 +611,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update User
+         * @description Owners: require co-signature of a user's notes (a trainee) and name their supervisor,
+         *     who may co-sign them (owners always may). Send the fields that change.
+         */
+        patch: operations["update_user_api_v1_users__user_id__patch"];
         trace?: never;
     };
     "/api/v1/users/{user_id}/disable": {
@@ -621,8 +710,9 @@ export interface paths {
         head?: never;
         /**
          * Update Workspace
-         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-         *     its phone region, which decides how a phone number without a country code is read.
+         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+         *     phone region, which decides how a phone number without a country code is read, and
+         *     `late_entry_hours`, after which a signed note is flagged as a late entry.
          */
         patch: operations["update_workspace_api_v1_workspace_patch"];
         trace?: never;
@@ -665,6 +755,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AddendumRead
+         * @description One amendment of a signed note: the version it made, by whom, when and why (the
+         *     content it replaced is in `GET /sessions/{id}/versions`).
+         */
+        AddendumRead: {
+            /**
+             * Amended At
+             * Format: date-time
+             */
+            amended_at: string;
+            /** Amended By */
+            amended_by: string | null;
+            /**
+             * Reason
+             * @description Null for amendments made before reasons were required
+             */
+            reason: string | null;
+            /**
+             * Version
+             * @description The note's version the amendment made
+             */
+            version: number;
+        };
         /**
          * AppointmentClient
          * @description The client's names (PHI), for drawing the calendar without a client list.
@@ -1021,6 +1135,31 @@ export interface components {
              * @enum {string}
              */
             status?: "scheduled" | "attended" | "cancelled" | "no-show";
+        };
+        /**
+         * AttestationsRead
+         * @description The statements a signer and a co-signer attest, at their current versions.
+         * @example {
+         *       "cosignature": {
+         *         "text": "I have reviewed this note as the supervising clinician and agree with its content.",
+         *         "version": 1
+         *       },
+         *       "signature": {
+         *         "text": "I attest that I provided this service and that this note is an accurate and complete record of it.",
+         *         "version": 1
+         *       }
+         *     }
+         */
+        AttestationsRead: {
+            cosignature: components["schemas"]["AttestationStatement"];
+            signature: components["schemas"]["AttestationStatement"];
+        };
+        /** AttestationStatement */
+        AttestationStatement: {
+            /** Text */
+            text: string;
+            /** Version */
+            version: number;
         };
         /**
          * AuditEventRead
@@ -1442,10 +1581,12 @@ export interface components {
          *         "email": "clinician@example.org",
          *         "id": "00000000-0000-4000-8000-0000000000a1",
          *         "must_change_password": false,
+         *         "requires_cosign": false,
          *         "role": "clinician"
          *       },
          *       "workspace": {
          *         "id": "00000000-0000-4000-8000-0000000000b1",
+         *         "late_entry_hours": 72,
          *         "name": "Example Practice",
          *         "phone_region": "DE",
          *         "time_zone": "Europe/Berlin"
@@ -1482,10 +1623,12 @@ export interface components {
          *         "email": "clinician@example.org",
          *         "id": "00000000-0000-4000-8000-0000000000a1",
          *         "must_change_password": false,
+         *         "requires_cosign": false,
          *         "role": "clinician"
          *       },
          *       "workspace": {
          *         "id": "00000000-0000-4000-8000-0000000000b1",
+         *         "late_entry_hours": 72,
          *         "name": "Example Practice",
          *         "phone_region": "DE",
          *         "time_zone": "Europe/Berlin"
@@ -1515,6 +1658,11 @@ export interface components {
             user: components["schemas"]["UserRead"];
             workspace: components["schemas"]["WorkspaceRead"];
         };
+        /**
+         * NoteStatus
+         * @enum {string}
+         */
+        NoteStatus: "draft" | "finalized";
         /**
          * Page[AuditEventRead]
          * @example {
@@ -1595,17 +1743,27 @@ export interface components {
          * @example {
          *       "items": [
          *         {
+         *           "addenda": [],
          *           "appointment_id": null,
          *           "assessment": "Example assessment: steady progress toward the example goal.",
+         *           "attestation_version": null,
+         *           "author_id": "00000000-0000-4000-8000-0000000000a1",
          *           "client_id": "00000000-0000-4000-8000-000000000001",
+         *           "cosign_attestation_version": null,
+         *           "cosign_status": null,
+         *           "cosigned_at": null,
+         *           "cosigned_by": null,
          *           "created_at": "2025-01-15T10:02:11Z",
          *           "deleted_at": null,
          *           "duration_minutes": 50,
          *           "finalized_at": null,
          *           "id": "00000000-0000-4000-8000-0000000000d1",
+         *           "late_entry": false,
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
          *           "session_date": "2025-01-15",
+         *           "signed_at": null,
+         *           "signed_by": null,
          *           "status": "draft",
          *           "subjective": "Example Client reports sleeping better since the last visit.",
          *           "updated_at": "2025-01-15T10:14:37Z",
@@ -1639,6 +1797,7 @@ export interface components {
          *           "note_id": "00000000-0000-4000-8000-0000000000d1",
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan, as finalized: weekly sessions.",
+         *           "reason": "Example reason: the plan agreed in the session was recorded wrongly.",
          *           "subjective": "Example Client reports sleeping better since the last visit.",
          *           "version": 4
          *         }
@@ -1701,6 +1860,7 @@ export interface components {
          *           "email": "clinician@example.org",
          *           "id": "00000000-0000-4000-8000-0000000000a1",
          *           "must_change_password": false,
+         *           "requires_cosign": false,
          *           "role": "clinician"
          *         }
          *       ],
@@ -1881,6 +2041,27 @@ export interface components {
             until?: string | null;
         };
         /**
+         * SessionNoteCosign
+         * @description Co-sign at the version the caller last saw, attesting the current co-signature
+         *     statement.
+         * @example {
+         *       "attestation_version": 1,
+         *       "version": 5
+         *     }
+         */
+        SessionNoteCosign: {
+            /**
+             * Attestation Version
+             * @description The version of the statement the signer was shown and attests (GET /sessions/attestations); only the current one is accepted
+             */
+            attestation_version: number;
+            /**
+             * Version
+             * @description The note's version as the caller last saw it
+             */
+            version: number;
+        };
+        /**
          * SessionNoteCreate
          * @description A new draft note; its SOAP sections may be written now or autosaved later.
          * @example {
@@ -1939,12 +2120,19 @@ export interface components {
         };
         /**
          * SessionNoteFinalize
-         * @description Finalize at the version the caller last saw.
+         * @description Sign (finalize) at the version the caller last saw, attesting the current signature
+         *     statement.
          * @example {
+         *       "attestation_version": 1,
          *       "version": 4
          *     }
          */
         SessionNoteFinalize: {
+            /**
+             * Attestation Version
+             * @description The version of the statement the signer was shown and attests (GET /sessions/attestations); only the current one is accepted
+             */
+            attestation_version: number;
             /**
              * Version
              * @description The note's version as the caller last saw it
@@ -1954,17 +2142,27 @@ export interface components {
         /**
          * SessionNoteRead
          * @example {
+         *       "addenda": [],
          *       "appointment_id": null,
          *       "assessment": "Example assessment: steady progress toward the example goal.",
+         *       "attestation_version": null,
+         *       "author_id": "00000000-0000-4000-8000-0000000000a1",
          *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "cosign_attestation_version": null,
+         *       "cosign_status": null,
+         *       "cosigned_at": null,
+         *       "cosigned_by": null,
          *       "created_at": "2025-01-15T10:02:11Z",
          *       "deleted_at": null,
          *       "duration_minutes": 50,
          *       "finalized_at": null,
          *       "id": "00000000-0000-4000-8000-0000000000d1",
+         *       "late_entry": false,
          *       "objective": "Example observation: calm, on time, engaged throughout.",
          *       "plan": "Example plan: continue weekly sessions; review in four weeks.",
          *       "session_date": "2025-01-15",
+         *       "signed_at": null,
+         *       "signed_by": null,
          *       "status": "draft",
          *       "subjective": "Example Client reports sleeping better since the last visit.",
          *       "updated_at": "2025-01-15T10:14:37Z",
@@ -1972,6 +2170,11 @@ export interface components {
          *     }
          */
         SessionNoteRead: {
+            /**
+             * Addenda
+             * @description The amendments made after signing, oldest first
+             */
+            addenda?: components["schemas"]["AddendumRead"][];
             /** Appointment Id */
             appointment_id: string | null;
             /**
@@ -1980,10 +2183,37 @@ export interface components {
              */
             assessment?: string | null;
             /**
+             * Attestation
+             * @description The statement the signer attested
+             */
+            attestation?: string | null;
+            /**
+             * Attestation Version
+             * @description The signature statement's version
+             */
+            attestation_version: number | null;
+            /**
+             * Author Id
+             * Format: uuid
+             * @description The user who wrote the note
+             */
+            author_id: string;
+            /**
              * Client Id
              * Format: uuid
              */
             client_id: string;
+            /** Cosign Attestation Version */
+            cosign_attestation_version: number | null;
+            /**
+             * Cosign Status
+             * @description Null when the author needs no co-signature; `awaiting` until an owner or the author's supervisor co-signs (POST /sessions/{id}/cosign)
+             */
+            cosign_status: ("awaiting" | "cosigned") | null;
+            /** Cosigned At */
+            cosigned_at: string | null;
+            /** Cosigned By */
+            cosigned_by: string | null;
             /**
              * Created At
              * Format: date-time
@@ -1993,13 +2223,21 @@ export interface components {
             deleted_at: string | null;
             /** Duration Minutes */
             duration_minutes: number;
-            /** Finalized At */
+            /**
+             * Finalized At
+             * @description When it was signed (as `signed_at`)
+             */
             finalized_at: string | null;
             /**
              * Id
              * Format: uuid
              */
             id: string;
+            /**
+             * Late Entry
+             * @description Signed more than the practice's `late_entry_hours` after the session ended
+             */
+            late_entry: boolean;
             /**
              * Objective
              * @description What the clinician observes
@@ -2016,7 +2254,18 @@ export interface components {
              */
             session_date: string;
             /**
+             * Signed At
+             * @description When the author signed it
+             */
+            signed_at: string | null;
+            /**
+             * Signed By
+             * @description Who signed it; null for notes finalized before signatures were recorded
+             */
+            signed_by: string | null;
+            /**
              * Status
+             * @description `finalized`: signed by its author and locked (amend with a reason)
              * @enum {string}
              */
             status: "draft" | "finalized";
@@ -2038,11 +2287,17 @@ export interface components {
         };
         /**
          * SessionNoteUpdate
-         * @description An autosave of a draft, or an amendment of a finalized note: send `version` and only
-         *     the fields that changed. A SOAP section sent as null is cleared.
+         * @description An autosave of a draft, or an amendment of a signed note: send `version` and only
+         *     the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+         *     is cleared.
          * @example {
          *       "assessment": "Example assessment, revised: goals met for this example.",
          *       "version": 3
+         *     }
+         * @example {
+         *       "plan": "Example plan, corrected: fortnightly sessions.",
+         *       "reason": "Example reason: the frequency agreed in the session was recorded wrongly.",
+         *       "version": 5
          *     }
          */
         SessionNoteUpdate: {
@@ -2063,6 +2318,11 @@ export interface components {
              * @description Next steps
              */
             plan?: string | null;
+            /**
+             * Reason
+             * @description Required to amend a signed note (422 `reason_required` naming it otherwise), and only then: a change with a reason is always an amendment. Kept with the replaced content and shown in the note's `addenda`
+             */
+            reason?: string;
             /**
              * Session Date
              * Format: date
@@ -2090,6 +2350,7 @@ export interface components {
          *       "note_id": "00000000-0000-4000-8000-0000000000d1",
          *       "objective": "Example observation: calm, on time, engaged throughout.",
          *       "plan": "Example plan, as finalized: weekly sessions.",
+         *       "reason": "Example reason: the plan agreed in the session was recorded wrongly.",
          *       "subjective": "Example Client reports sleeping better since the last visit.",
          *       "version": 4
          *     }
@@ -2130,6 +2391,11 @@ export interface components {
              * @description Next steps
              */
             plan?: string | null;
+            /**
+             * Reason
+             * @description Why the amendment replaced it; null for amendments made before reasons were required
+             */
+            reason?: string | null;
             /**
              * Subjective
              * @description What the client reports
@@ -2313,6 +2579,7 @@ export interface components {
          *       "email": "clinician@example.org",
          *       "id": "00000000-0000-4000-8000-0000000000a1",
          *       "must_change_password": false,
+         *       "requires_cosign": false,
          *       "role": "clinician"
          *     }
          */
@@ -2335,15 +2602,45 @@ export interface components {
              */
             must_change_password?: boolean;
             /**
+             * Requires Cosign
+             * @description A trainee: the notes this user signs await a co-signature by an owner or `supervisor_id`
+             * @default false
+             */
+            requires_cosign?: boolean;
+            /**
              * Role
              * @enum {string}
              */
             role: "owner" | "clinician";
+            /**
+             * Supervisor Id
+             * @description The user who may co-sign this user's notes (owners may too)
+             */
+            supervisor_id?: string | null;
+        };
+        /**
+         * UserUpdate
+         * @description Owners: whether a user's notes need a co-signature, and who supervises them. Send
+         *     the fields that change (at least one).
+         * @example {
+         *       "requires_cosign": true,
+         *       "supervisor_id": "00000000-0000-4000-8000-0000000000a2"
+         *     }
+         */
+        UserUpdate: {
+            /** Requires Cosign */
+            requires_cosign?: boolean;
+            /**
+             * Supervisor Id
+             * @description A user of your practice, or null for none
+             */
+            supervisor_id?: string | null;
         };
         /**
          * WorkspaceRead
          * @example {
          *       "id": "00000000-0000-4000-8000-0000000000b1",
+         *       "late_entry_hours": 72,
          *       "name": "Example Practice",
          *       "phone_region": "DE",
          *       "time_zone": "Europe/Berlin"
@@ -2355,6 +2652,13 @@ export interface components {
              * Format: uuid
              */
             id: string;
+            /**
+             * Late Entry Hours
+             * @description A note signed more than this many hours after its session ended is flagged as a late entry
+             * @default 72
+             * @example 72
+             */
+            late_entry_hours?: number;
             /** Name */
             name: string;
             /**
@@ -2379,6 +2683,12 @@ export interface components {
          *     }
          */
         WorkspaceUpdate: {
+            /**
+             * Late Entry Hours
+             * @description A note signed more than this many hours after its session ended is flagged as a late entry (default 72); applies to notes signed from now on
+             * @example 72
+             */
+            late_entry_hours?: number;
             /**
              * Phone Region
              * @description ISO 3166 two-letter region (any case). It decides how numbers written from now on, and searches, are read; stored numbers keep the meaning they had
@@ -4752,6 +5062,8 @@ export interface operations {
             query?: {
                 /** @description Only the note(s) of this appointment */
                 appointment_id?: string | null;
+                /** @description Only this user's notes (your unsigned notes: `status=draft` and your id) */
+                author_id?: string | null;
                 /** @description Only this client's notes */
                 client_id?: string | null;
                 /** @description Include soft-deleted notes */
@@ -4760,6 +5072,8 @@ export interface operations {
                 page?: number;
                 /** @description items per page */
                 page_size?: number;
+                /** @description Only drafts (unsigned) or only finalized (signed) notes */
+                status?: components["schemas"]["NoteStatus"] | null;
             };
             header?: never;
             path?: never;
@@ -5260,6 +5574,122 @@ export interface operations {
             };
         };
     };
+    cosign_session_note_api_v1_sessions__note_id__cosign_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionNoteCosign"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionNoteRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     finalize_session_note_api_v1_sessions__note_id__finalize_post: {
         parameters: {
             query?: never;
@@ -5569,6 +5999,168 @@ export interface operations {
             };
         };
     };
+    read_attestations_api_v1_sessions_attestations_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationsRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_notes_awaiting_cosign_api_v1_sessions_awaiting_cosign_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_SessionNoteRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     readiness_details_api_v1_system_readiness_get: {
         parameters: {
             query?: never;
@@ -5827,6 +6419,113 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_user_api_v1_users__user_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

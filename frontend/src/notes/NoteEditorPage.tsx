@@ -1,8 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { Link, useBlocker, useNavigate, useParams } from 'react-router';
 import type { Note } from '../api/client';
 import { useClient } from '../api/clients';
-import { newNoteEditorApi, noteEditorApi, useNote, useNoteSaved, type NoteCreate } from '../api/notes';
+import { maxLength } from '../api/limits.generated';
+import { newNoteEditorApi, noteEditorApi, useAttestations, useNote, useNoteSaved, type NoteCreate } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
 import { dateKey, formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
@@ -37,6 +38,7 @@ export function NewNotePage() {
   const { clientId = '' } = useParams<RouteParams<'newNote'>>();
   const navigate = useNavigate();
   const noteSaved = useNoteSaved();
+  const { user } = useSignedIn();
   // Read through refs: the editor is made once for the page, whatever re-renders.
   const navigateRef = useRef(navigate);
   const noteSavedRef = useRef(noteSaved);
@@ -58,6 +60,15 @@ export function NewNotePage() {
       updated_at: now,
       deleted_at: null,
       finalized_at: null,
+      author_id: user.id,
+      signed_by: null,
+      signed_at: null,
+      attestation_version: null,
+      late_entry: false,
+      cosign_status: null,
+      cosigned_by: null,
+      cosigned_at: null,
+      cosign_attestation_version: null,
     };
   });
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
@@ -96,7 +107,7 @@ export function NewNotePage() {
 /** Editors of new notes passed on to the note's own address once it exists. */
 const handedOver = new Map<string, NoteAutosave>();
 
-function useAutosave(initial: Note) {
+function useAutosave(initial: Note, amendmentReason: RefObject<string>) {
   const noteSaved = useNoteSaved();
   const [editor, setEditor] = useState<NoteAutosave | null>(null);
   useEffect(() => {
@@ -106,7 +117,7 @@ function useAutosave(initial: Note) {
       new NoteAutosave({
         clock: realClock,
         initial,
-        api: noteEditorApi(initial.id),
+        api: noteEditorApi(initial.id, () => amendmentReason.current),
         onSaved: (saved, kind) => {
           noteSaved(initial, saved, kind);
           // Saved after the editor closed (leaving the page sends what is left): the kept
@@ -124,12 +135,14 @@ function useAutosave(initial: Note) {
 }
 
 function NoteEditor({ initial, latest }: { initial: Note; latest: Note }) {
-  const editor = useAutosave(initial);
+  // The reason of the amendment being made; sent only while amending (see NoteEditorView).
+  const amendmentReason = useRef('');
+  const editor = useAutosave(initial, amendmentReason);
   useEffect(() => {
     editor?.serverUpdate(latest);
   }, [editor, latest]);
   if (!editor) return <Loading label="Opening the editor…" />;
-  return <NoteEditorView editor={editor} note={latest} />;
+  return <NoteEditorView editor={editor} note={latest} amendmentReason={amendmentReason} />;
 }
 
 /**
@@ -208,8 +221,28 @@ function useKeptDraft(editor: NoteAutosave, noteId: string) {
   };
 }
 
-function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) {
+function NoteEditorView({
+  editor,
+  note,
+  amendmentReason,
+}: {
+  editor: NoteAutosave;
+  note: Note;
+  /** Where the amendment's reason is read from when it is saved; a new note has none. */
+  amendmentReason?: RefObject<string>;
+}) {
   const state = useSyncExternalStore(editor.subscribe, editor.getState);
+  const attestations = useAttestations();
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
+  const amending = state.mode === 'amending';
+  // A reason belongs to one amendment: cleared when it is saved or cancelled.
+  useEffect(() => {
+    if (!amending) setReason('');
+  }, [amending]);
+  useEffect(() => {
+    if (amendmentReason) amendmentReason.current = amending ? reason : '';
+  }, [amending, reason, amendmentReason]);
   const client = useClient(note.client_id);
   const { canWrite } = useSignedIn();
   const clientName = client.data ? fullName(client.data) : 'Client';
@@ -334,6 +367,15 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
       {state.mode === 'amending' && (
         <Banner tone="info" title="Amending a finalized note">
           <p>When you save, the current text is kept in the version history and your amendment becomes the note.</p>
+          <label htmlFor={reasonId}>Reason for the amendment (required)</label>
+          <input
+            id={reasonId}
+            className="input"
+            required
+            maxLength={maxLength.SessionNoteUpdate.reason}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
         </Banner>
       )}
 
@@ -383,7 +425,7 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
               <button
                 type="submit"
                 className="button button-primary"
-                disabled={!state.dirty || state.status === 'saving'}
+                disabled={!state.dirty || state.status === 'saving' || !reason.trim()}
               >
                 Save amendment
               </button>
@@ -400,6 +442,11 @@ function NoteEditorView({ editor, note }: { editor: NoteAutosave; note: Note }) 
           A finalized note is locked. Any later change is an amendment, and the earlier text is kept in the version
           history.
         </p>
+        {attestations.data && (
+          <p>
+            By finalizing you sign the note: <strong>{attestations.data.signature.text}</strong>
+          </p>
+        )}
         <div className="actions">
           <button
             type="button"

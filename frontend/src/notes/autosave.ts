@@ -15,8 +15,8 @@ import type { Clock } from '../lib/clock';
 export const SOAP_FIELDS = ['subjective', 'objective', 'assessment', 'plan'] as const;
 export type SoapField = (typeof SOAP_FIELDS)[number];
 export type SoapText = Record<SoapField, string>;
-/** Each section's limit, as the API's schema declares it for a save (generated from it). */
-export const SOAP_MAX_CHARACTERS = maxLength.SessionNoteUpdate satisfies Record<SoapField, number>;
+/** Each section's limit, as the API's schema declares it (generated from it; the same for a save). */
+export const SOAP_MAX_CHARACTERS = maxLength.SessionNoteCreate satisfies Record<SoapField, number>;
 
 /** Characters as the server counts them: code points, so an emoji is one, not two. */
 export function characterCount(text: string): number {

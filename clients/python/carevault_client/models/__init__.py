@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .addendum_read import AddendumRead
 from .appointment_client import AppointmentClient
 from .appointment_clinician import AppointmentClinician
 from .appointment_create import AppointmentCreate
@@ -11,6 +12,8 @@ from .appointment_series_create_status import AppointmentSeriesCreateStatus
 from .appointment_series_read import AppointmentSeriesRead
 from .appointment_update import AppointmentUpdate
 from .appointment_update_status import AppointmentUpdateStatus
+from .attestation_statement import AttestationStatement
+from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
@@ -30,6 +33,7 @@ from .login_request import LoginRequest
 from .login_response import LoginResponse
 from .me_response import MeResponse
 from .me_response_auth_method import MeResponseAuthMethod
+from .note_status import NoteStatus
 from .page_audit_event_read import PageAuditEventRead
 from .page_client_read import PageClientRead
 from .page_session_note_read import PageSessionNoteRead
@@ -46,9 +50,11 @@ from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
+from .session_note_cosign import SessionNoteCosign
 from .session_note_create import SessionNoteCreate
 from .session_note_finalize import SessionNoteFinalize
 from .session_note_read import SessionNoteRead
+from .session_note_read_cosign_status_type_0 import SessionNoteReadCosignStatusType0
 from .session_note_read_status import SessionNoteReadStatus
 from .session_note_update import SessionNoteUpdate
 from .session_note_version_read import SessionNoteVersionRead
@@ -61,10 +67,12 @@ from .user_create import UserCreate
 from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
+from .user_update import UserUpdate
 from .workspace_read import WorkspaceRead
 from .workspace_update import WorkspaceUpdate
 
 __all__ = (
+    "AddendumRead",
     "AppointmentClient",
     "AppointmentClinician",
     "AppointmentCreate",
@@ -76,6 +84,8 @@ __all__ = (
     "AppointmentSeriesRead",
     "AppointmentUpdate",
     "AppointmentUpdateStatus",
+    "AttestationsRead",
+    "AttestationStatement",
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
@@ -95,6 +105,7 @@ __all__ = (
     "LoginResponse",
     "MeResponse",
     "MeResponseAuthMethod",
+    "NoteStatus",
     "PageAuditEventRead",
     "PageClientRead",
     "PageSessionNoteRead",
@@ -111,9 +122,11 @@ __all__ = (
     "ReauthRequest",
     "ReauthResponse",
     "Recurrence",
+    "SessionNoteCosign",
     "SessionNoteCreate",
     "SessionNoteFinalize",
     "SessionNoteRead",
+    "SessionNoteReadCosignStatusType0",
     "SessionNoteReadStatus",
     "SessionNoteUpdate",
     "SessionNoteVersionRead",
@@ -126,6 +139,7 @@ __all__ = (
     "UserCreateRole",
     "UserRead",
     "UserReadRole",
+    "UserUpdate",
     "WorkspaceRead",
     "WorkspaceUpdate",
 )

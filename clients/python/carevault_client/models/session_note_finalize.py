@@ -10,21 +10,28 @@ T = TypeVar("T", bound="SessionNoteFinalize")
 
 @_attrs_define
 class SessionNoteFinalize:
-    """Finalize at the version the caller last saw.
+    """Sign (finalize) at the version the caller last saw, attesting the current signature
+    statement.
 
-    Attributes:
-        version (int): The note's version as the caller last saw it
+        Attributes:
+            attestation_version (int): The version of the statement the signer was shown and attests (GET
+                /sessions/attestations); only the current one is accepted
+            version (int): The note's version as the caller last saw it
     """
 
+    attestation_version: int
     version: int
 
     def to_dict(self) -> dict[str, Any]:
+        attestation_version = self.attestation_version
+
         version = self.version
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
+                "attestation_version": attestation_version,
                 "version": version,
             }
         )
@@ -34,9 +41,12 @@ class SessionNoteFinalize:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        attestation_version = d.pop("attestation_version")
+
         version = d.pop("version")
 
         session_note_finalize = cls(
+            attestation_version=attestation_version,
             version=version,
         )
 

@@ -2,14 +2,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.session_note_read_cosign_status_type_0 import SessionNoteReadCosignStatusType0
 from ..models.session_note_read_status import SessionNoteReadStatus
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.addendum_read import AddendumRead
+
 
 T = TypeVar("T", bound="SessionNoteRead")
 
@@ -19,34 +24,57 @@ class SessionNoteRead:
     """
     Attributes:
         appointment_id (None | UUID):
+        attestation_version (int | None): The signature statement's version
+        author_id (UUID): The user who wrote the note
         client_id (UUID):
+        cosign_attestation_version (int | None):
+        cosign_status (None | SessionNoteReadCosignStatusType0): Null when the author needs no co-signature; `awaiting`
+            until an owner or the author's supervisor co-signs (POST /sessions/{id}/cosign)
+        cosigned_at (datetime.datetime | None):
+        cosigned_by (None | UUID):
         created_at (datetime.datetime):
         deleted_at (datetime.datetime | None):
         duration_minutes (int):
-        finalized_at (datetime.datetime | None):
+        finalized_at (datetime.datetime | None): When it was signed (as `signed_at`)
         id (UUID):
+        late_entry (bool): Signed more than the practice's `late_entry_hours` after the session ended
         session_date (datetime.date):
-        status (SessionNoteReadStatus):
+        signed_at (datetime.datetime | None): When the author signed it
+        signed_by (None | UUID): Who signed it; null for notes finalized before signatures were recorded
+        status (SessionNoteReadStatus): `finalized`: signed by its author and locked (amend with a reason)
         updated_at (datetime.datetime):
         version (int): Send it back with the next change
+        addenda (list[AddendumRead] | Unset): The amendments made after signing, oldest first
         assessment (None | str | Unset): The clinician's assessment
+        attestation (None | str | Unset): The statement the signer attested
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
         subjective (None | str | Unset): What the client reports
     """
 
     appointment_id: None | UUID
+    attestation_version: int | None
+    author_id: UUID
     client_id: UUID
+    cosign_attestation_version: int | None
+    cosign_status: None | SessionNoteReadCosignStatusType0
+    cosigned_at: datetime.datetime | None
+    cosigned_by: None | UUID
     created_at: datetime.datetime
     deleted_at: datetime.datetime | None
     duration_minutes: int
     finalized_at: datetime.datetime | None
     id: UUID
+    late_entry: bool
     session_date: datetime.date
+    signed_at: datetime.datetime | None
+    signed_by: None | UUID
     status: SessionNoteReadStatus
     updated_at: datetime.datetime
     version: int
+    addenda: list[AddendumRead] | Unset = UNSET
     assessment: None | str | Unset = UNSET
+    attestation: None | str | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
     subjective: None | str | Unset = UNSET
@@ -59,7 +87,33 @@ class SessionNoteRead:
         else:
             appointment_id = self.appointment_id
 
+        attestation_version: int | None
+        attestation_version = self.attestation_version
+
+        author_id = str(self.author_id)
+
         client_id = str(self.client_id)
+
+        cosign_attestation_version: int | None
+        cosign_attestation_version = self.cosign_attestation_version
+
+        cosign_status: None | str
+        if isinstance(self.cosign_status, SessionNoteReadCosignStatusType0):
+            cosign_status = self.cosign_status.value
+        else:
+            cosign_status = self.cosign_status
+
+        cosigned_at: None | str
+        if isinstance(self.cosigned_at, datetime.datetime):
+            cosigned_at = self.cosigned_at.isoformat()
+        else:
+            cosigned_at = self.cosigned_at
+
+        cosigned_by: None | str
+        if isinstance(self.cosigned_by, UUID):
+            cosigned_by = str(self.cosigned_by)
+        else:
+            cosigned_by = self.cosigned_by
 
         created_at = self.created_at.isoformat()
 
@@ -79,7 +133,21 @@ class SessionNoteRead:
 
         id = str(self.id)
 
+        late_entry = self.late_entry
+
         session_date = self.session_date.isoformat()
+
+        signed_at: None | str
+        if isinstance(self.signed_at, datetime.datetime):
+            signed_at = self.signed_at.isoformat()
+        else:
+            signed_at = self.signed_at
+
+        signed_by: None | str
+        if isinstance(self.signed_by, UUID):
+            signed_by = str(self.signed_by)
+        else:
+            signed_by = self.signed_by
 
         status = self.status.value
 
@@ -87,11 +155,24 @@ class SessionNoteRead:
 
         version = self.version
 
+        addenda: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.addenda, Unset):
+            addenda = []
+            for addenda_item_data in self.addenda:
+                addenda_item = addenda_item_data.to_dict()
+                addenda.append(addenda_item)
+
         assessment: None | str | Unset
         if isinstance(self.assessment, Unset):
             assessment = UNSET
         else:
             assessment = self.assessment
+
+        attestation: None | str | Unset
+        if isinstance(self.attestation, Unset):
+            attestation = UNSET
+        else:
+            attestation = self.attestation
 
         objective: None | str | Unset
         if isinstance(self.objective, Unset):
@@ -116,20 +197,33 @@ class SessionNoteRead:
         field_dict.update(
             {
                 "appointment_id": appointment_id,
+                "attestation_version": attestation_version,
+                "author_id": author_id,
                 "client_id": client_id,
+                "cosign_attestation_version": cosign_attestation_version,
+                "cosign_status": cosign_status,
+                "cosigned_at": cosigned_at,
+                "cosigned_by": cosigned_by,
                 "created_at": created_at,
                 "deleted_at": deleted_at,
                 "duration_minutes": duration_minutes,
                 "finalized_at": finalized_at,
                 "id": id,
+                "late_entry": late_entry,
                 "session_date": session_date,
+                "signed_at": signed_at,
+                "signed_by": signed_by,
                 "status": status,
                 "updated_at": updated_at,
                 "version": version,
             }
         )
+        if addenda is not UNSET:
+            field_dict["addenda"] = addenda
         if assessment is not UNSET:
             field_dict["assessment"] = assessment
+        if attestation is not UNSET:
+            field_dict["attestation"] = attestation
         if objective is not UNSET:
             field_dict["objective"] = objective
         if plan is not UNSET:
@@ -141,6 +235,8 @@ class SessionNoteRead:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.addendum_read import AddendumRead  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_appointment_id(data: object) -> None | UUID:
@@ -158,7 +254,68 @@ class SessionNoteRead:
 
         appointment_id = _parse_appointment_id(d.pop("appointment_id"))
 
+        def _parse_attestation_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        attestation_version = _parse_attestation_version(d.pop("attestation_version"))
+
+        author_id = UUID(d.pop("author_id"))
+
         client_id = UUID(d.pop("client_id"))
+
+        def _parse_cosign_attestation_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        cosign_attestation_version = _parse_cosign_attestation_version(d.pop("cosign_attestation_version"))
+
+        def _parse_cosign_status(data: object) -> None | SessionNoteReadCosignStatusType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                cosign_status_type_0 = SessionNoteReadCosignStatusType0(data)
+
+                return cosign_status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionNoteReadCosignStatusType0, data)
+
+        cosign_status = _parse_cosign_status(d.pop("cosign_status"))
+
+        def _parse_cosigned_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                cosigned_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return cosigned_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        cosigned_at = _parse_cosigned_at(d.pop("cosigned_at"))
+
+        def _parse_cosigned_by(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                cosigned_by_type_0 = UUID(data)
+
+                return cosigned_by_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        cosigned_by = _parse_cosigned_by(d.pop("cosigned_by"))
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -196,13 +353,54 @@ class SessionNoteRead:
 
         id = UUID(d.pop("id"))
 
+        late_entry = d.pop("late_entry")
+
         session_date = datetime.date.fromisoformat(d.pop("session_date"))
+
+        def _parse_signed_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                signed_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return signed_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        signed_at = _parse_signed_at(d.pop("signed_at"))
+
+        def _parse_signed_by(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                signed_by_type_0 = UUID(data)
+
+                return signed_by_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        signed_by = _parse_signed_by(d.pop("signed_by"))
 
         status = SessionNoteReadStatus(d.pop("status"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
         version = d.pop("version")
+
+        _addenda = d.pop("addenda", UNSET)
+        addenda: list[AddendumRead] | Unset = UNSET
+        if _addenda is not UNSET:
+            addenda = []
+            for addenda_item_data in _addenda:
+                addenda_item = AddendumRead.from_dict(addenda_item_data)
+
+                addenda.append(addenda_item)
 
         def _parse_assessment(data: object) -> None | str | Unset:
             if data is None:
@@ -212,6 +410,15 @@ class SessionNoteRead:
             return cast(None | str | Unset, data)
 
         assessment = _parse_assessment(d.pop("assessment", UNSET))
+
+        def _parse_attestation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        attestation = _parse_attestation(d.pop("attestation", UNSET))
 
         def _parse_objective(data: object) -> None | str | Unset:
             if data is None:
@@ -242,17 +449,28 @@ class SessionNoteRead:
 
         session_note_read = cls(
             appointment_id=appointment_id,
+            attestation_version=attestation_version,
+            author_id=author_id,
             client_id=client_id,
+            cosign_attestation_version=cosign_attestation_version,
+            cosign_status=cosign_status,
+            cosigned_at=cosigned_at,
+            cosigned_by=cosigned_by,
             created_at=created_at,
             deleted_at=deleted_at,
             duration_minutes=duration_minutes,
             finalized_at=finalized_at,
             id=id,
+            late_entry=late_entry,
             session_date=session_date,
+            signed_at=signed_at,
+            signed_by=signed_by,
             status=status,
             updated_at=updated_at,
             version=version,
+            addenda=addenda,
             assessment=assessment,
+            attestation=attestation,
             objective=objective,
             plan=plan,
             subjective=subjective,

@@ -13,8 +13,9 @@ T = TypeVar("T", bound="SessionNoteUpdate")
 
 @_attrs_define
 class SessionNoteUpdate:
-    """An autosave of a draft, or an amendment of a finalized note: send `version` and only
-    the fields that changed. A SOAP section sent as null is cleared.
+    """An autosave of a draft, or an amendment of a signed note: send `version` and only
+    the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+    is cleared.
 
         Attributes:
             version (int): The note's version as the caller last saw it
@@ -22,6 +23,9 @@ class SessionNoteUpdate:
             duration_minutes (int | Unset):
             objective (None | str | Unset): What the clinician observes
             plan (None | str | Unset): Next steps
+            reason (str | Unset): Required to amend a signed note (422 `reason_required` naming it otherwise), and only
+                then: a change with a reason is always an amendment. Kept with the replaced content and shown in the note's
+                `addenda`
             session_date (datetime.date | Unset):
             subjective (None | str | Unset): What the client reports
     """
@@ -31,6 +35,7 @@ class SessionNoteUpdate:
     duration_minutes: int | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
+    reason: str | Unset = UNSET
     session_date: datetime.date | Unset = UNSET
     subjective: None | str | Unset = UNSET
 
@@ -57,6 +62,8 @@ class SessionNoteUpdate:
         else:
             plan = self.plan
 
+        reason = self.reason
+
         session_date: str | Unset = UNSET
         if not isinstance(self.session_date, Unset):
             session_date = self.session_date.isoformat()
@@ -82,6 +89,8 @@ class SessionNoteUpdate:
             field_dict["objective"] = objective
         if plan is not UNSET:
             field_dict["plan"] = plan
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if session_date is not UNSET:
             field_dict["session_date"] = session_date
         if subjective is not UNSET:
@@ -123,6 +132,8 @@ class SessionNoteUpdate:
 
         plan = _parse_plan(d.pop("plan", UNSET))
 
+        reason = d.pop("reason", UNSET)
+
         _session_date = d.pop("session_date", UNSET)
         session_date: datetime.date | Unset
         if isinstance(_session_date, Unset):
@@ -145,6 +156,7 @@ class SessionNoteUpdate:
             duration_minutes=duration_minutes,
             objective=objective,
             plan=plan,
+            reason=reason,
             session_date=session_date,
             subjective=subjective,
         )

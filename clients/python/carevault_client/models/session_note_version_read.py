@@ -26,6 +26,8 @@ class SessionNoteVersionRead:
         assessment (None | str | Unset): The clinician's assessment
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
+        reason (None | str | Unset): Why the amendment replaced it; null for amendments made before reasons were
+            required
         subjective (None | str | Unset): What the client reports
     """
 
@@ -37,6 +39,7 @@ class SessionNoteVersionRead:
     assessment: None | str | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
+    reason: None | str | Unset = UNSET
     subjective: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -73,6 +76,12 @@ class SessionNoteVersionRead:
         else:
             plan = self.plan
 
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
         subjective: None | str | Unset
         if isinstance(self.subjective, Unset):
             subjective = UNSET
@@ -96,6 +105,8 @@ class SessionNoteVersionRead:
             field_dict["objective"] = objective
         if plan is not UNSET:
             field_dict["plan"] = plan
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if subjective is not UNSET:
             field_dict["subjective"] = subjective
 
@@ -154,6 +165,15 @@ class SessionNoteVersionRead:
 
         plan = _parse_plan(d.pop("plan", UNSET))
 
+        def _parse_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
         def _parse_subjective(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -172,6 +192,7 @@ class SessionNoteVersionRead:
             assessment=assessment,
             objective=objective,
             plan=plan,
+            reason=reason,
             subjective=subjective,
         )
 

@@ -24,6 +24,9 @@ class UserRead:
         role (UserReadRole):
         disabled_at (datetime.datetime | None | Unset):
         must_change_password (bool | Unset): Signed in with a temporary password: change it first Default: False.
+        requires_cosign (bool | Unset): A trainee: the notes this user signs await a co-signature by an owner or
+            `supervisor_id` Default: False.
+        supervisor_id (None | Unset | UUID): The user who may co-sign this user's notes (owners may too)
     """
 
     display_name: str
@@ -32,6 +35,8 @@ class UserRead:
     role: UserReadRole
     disabled_at: datetime.datetime | None | Unset = UNSET
     must_change_password: bool | Unset = False
+    requires_cosign: bool | Unset = False
+    supervisor_id: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +58,16 @@ class UserRead:
 
         must_change_password = self.must_change_password
 
+        requires_cosign = self.requires_cosign
+
+        supervisor_id: None | str | Unset
+        if isinstance(self.supervisor_id, Unset):
+            supervisor_id = UNSET
+        elif isinstance(self.supervisor_id, UUID):
+            supervisor_id = str(self.supervisor_id)
+        else:
+            supervisor_id = self.supervisor_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -67,6 +82,10 @@ class UserRead:
             field_dict["disabled_at"] = disabled_at
         if must_change_password is not UNSET:
             field_dict["must_change_password"] = must_change_password
+        if requires_cosign is not UNSET:
+            field_dict["requires_cosign"] = requires_cosign
+        if supervisor_id is not UNSET:
+            field_dict["supervisor_id"] = supervisor_id
 
         return field_dict
 
@@ -100,6 +119,25 @@ class UserRead:
 
         must_change_password = d.pop("must_change_password", UNSET)
 
+        requires_cosign = d.pop("requires_cosign", UNSET)
+
+        def _parse_supervisor_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                supervisor_id_type_0 = UUID(data)
+
+                return supervisor_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        supervisor_id = _parse_supervisor_id(d.pop("supervisor_id", UNSET))
+
         user_read = cls(
             display_name=display_name,
             email=email,
@@ -107,6 +145,8 @@ class UserRead:
             role=role,
             disabled_at=disabled_at,
             must_change_password=must_change_password,
+            requires_cosign=requires_cosign,
+            supervisor_id=supervisor_id,
         )
 
         user_read.additional_properties = d

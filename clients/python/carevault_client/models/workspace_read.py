@@ -7,6 +7,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="WorkspaceRead")
 
 
@@ -20,12 +22,15 @@ class WorkspaceRead:
             country code is read as one of this region's
         time_zone (str): IANA time zone that decides the practice's today (session dates and dates of birth may not be
             after it)
+        late_entry_hours (int | Unset): A note signed more than this many hours after its session ended is flagged as a
+            late entry Default: 72.
     """
 
     id: UUID
     name: str
     phone_region: str
     time_zone: str
+    late_entry_hours: int | Unset = 72
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,6 +42,8 @@ class WorkspaceRead:
 
         time_zone = self.time_zone
 
+        late_entry_hours = self.late_entry_hours
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,6 +54,8 @@ class WorkspaceRead:
                 "time_zone": time_zone,
             }
         )
+        if late_entry_hours is not UNSET:
+            field_dict["late_entry_hours"] = late_entry_hours
 
         return field_dict
 
@@ -61,11 +70,14 @@ class WorkspaceRead:
 
         time_zone = d.pop("time_zone")
 
+        late_entry_hours = d.pop("late_entry_hours", UNSET)
+
         workspace_read = cls(
             id=id,
             name=name,
             phone_region=phone_region,
             time_zone=time_zone,
+            late_entry_hours=late_entry_hours,
         )
 
         workspace_read.additional_properties = d

@@ -118,12 +118,17 @@ def sync_detailed(
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Finalize Session Note
 
-     Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-    `already_finalized`, or `version_conflict` if `version` is stale.
+     Sign the note as its author, attesting the statement of `attestation_version`
+    (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+    entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+    awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+    empty; 409 `already_finalized`, or `version_conflict` if `version` is stale.
 
     Args:
         note_id (UUID):
-        body (SessionNoteFinalize): Finalize at the version the caller last saw.
+        body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
+            the current signature
+            statement.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -153,12 +158,17 @@ def sync(
 ) -> ErrorResponse | SessionNoteRead | None:
     """Finalize Session Note
 
-     Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-    `already_finalized`, or `version_conflict` if `version` is stale.
+     Sign the note as its author, attesting the statement of `attestation_version`
+    (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+    entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+    awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+    empty; 409 `already_finalized`, or `version_conflict` if `version` is stale.
 
     Args:
         note_id (UUID):
-        body (SessionNoteFinalize): Finalize at the version the caller last saw.
+        body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
+            the current signature
+            statement.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,12 +193,17 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Finalize Session Note
 
-     Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-    `already_finalized`, or `version_conflict` if `version` is stale.
+     Sign the note as its author, attesting the statement of `attestation_version`
+    (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+    entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+    awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+    empty; 409 `already_finalized`, or `version_conflict` if `version` is stale.
 
     Args:
         note_id (UUID):
-        body (SessionNoteFinalize): Finalize at the version the caller last saw.
+        body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
+            the current signature
+            statement.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,12 +231,17 @@ async def asyncio(
 ) -> ErrorResponse | SessionNoteRead | None:
     """Finalize Session Note
 
-     Lock the note. 422 `empty_note` if every SOAP section is empty; 409
-    `already_finalized`, or `version_conflict` if `version` is stale.
+     Sign the note as its author, attesting the statement of `attestation_version`
+    (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
+    entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
+    awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
+    empty; 409 `already_finalized`, or `version_conflict` if `version` is stale.
 
     Args:
         note_id (UUID):
-        body (SessionNoteFinalize): Finalize at the version the caller last saw.
+        body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
+            the current signature
+            statement.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

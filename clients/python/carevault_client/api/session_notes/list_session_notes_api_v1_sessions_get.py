@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
+from ...models.note_status import NoteStatus
 from ...models.page_session_note_read import PageSessionNoteRead
 from ...types import UNSET, Response, Unset
 
@@ -16,6 +17,8 @@ def _get_kwargs(
     client_id: None | Unset | UUID = UNSET,
     appointment_id: None | Unset | UUID = UNSET,
     include_deleted: bool | Unset = False,
+    status: None | NoteStatus | Unset = UNSET,
+    author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> dict[str, Any]:
@@ -41,6 +44,24 @@ def _get_kwargs(
     params["appointment_id"] = json_appointment_id
 
     params["include_deleted"] = include_deleted
+
+    json_status: None | str | Unset
+    if isinstance(status, Unset):
+        json_status = UNSET
+    elif isinstance(status, NoteStatus):
+        json_status = status.value
+    else:
+        json_status = status
+    params["status"] = json_status
+
+    json_author_id: None | str | Unset
+    if isinstance(author_id, Unset):
+        json_author_id = UNSET
+    elif isinstance(author_id, UUID):
+        json_author_id = str(author_id)
+    else:
+        json_author_id = author_id
+    params["author_id"] = json_author_id
 
     params["page"] = page
 
@@ -123,6 +144,8 @@ def sync_detailed(
     client_id: None | Unset | UUID = UNSET,
     appointment_id: None | Unset | UUID = UNSET,
     include_deleted: bool | Unset = False,
+    status: None | NoteStatus | Unset = UNSET,
+    author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
@@ -134,6 +157,10 @@ def sync_detailed(
         client_id (None | Unset | UUID): Only this client's notes
         appointment_id (None | Unset | UUID): Only the note(s) of this appointment
         include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        status (None | NoteStatus | Unset): Only drafts (unsigned) or only finalized (signed)
+            notes
+        author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
+            `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -149,6 +176,8 @@ def sync_detailed(
         client_id=client_id,
         appointment_id=appointment_id,
         include_deleted=include_deleted,
+        status=status,
+        author_id=author_id,
         page=page,
         page_size=page_size,
     )
@@ -166,6 +195,8 @@ def sync(
     client_id: None | Unset | UUID = UNSET,
     appointment_id: None | Unset | UUID = UNSET,
     include_deleted: bool | Unset = False,
+    status: None | NoteStatus | Unset = UNSET,
+    author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageSessionNoteRead | None:
@@ -177,6 +208,10 @@ def sync(
         client_id (None | Unset | UUID): Only this client's notes
         appointment_id (None | Unset | UUID): Only the note(s) of this appointment
         include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        status (None | NoteStatus | Unset): Only drafts (unsigned) or only finalized (signed)
+            notes
+        author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
+            `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -193,6 +228,8 @@ def sync(
         client_id=client_id,
         appointment_id=appointment_id,
         include_deleted=include_deleted,
+        status=status,
+        author_id=author_id,
         page=page,
         page_size=page_size,
     ).parsed
@@ -204,6 +241,8 @@ async def asyncio_detailed(
     client_id: None | Unset | UUID = UNSET,
     appointment_id: None | Unset | UUID = UNSET,
     include_deleted: bool | Unset = False,
+    status: None | NoteStatus | Unset = UNSET,
+    author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
@@ -215,6 +254,10 @@ async def asyncio_detailed(
         client_id (None | Unset | UUID): Only this client's notes
         appointment_id (None | Unset | UUID): Only the note(s) of this appointment
         include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        status (None | NoteStatus | Unset): Only drafts (unsigned) or only finalized (signed)
+            notes
+        author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
+            `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -230,6 +273,8 @@ async def asyncio_detailed(
         client_id=client_id,
         appointment_id=appointment_id,
         include_deleted=include_deleted,
+        status=status,
+        author_id=author_id,
         page=page,
         page_size=page_size,
     )
@@ -245,6 +290,8 @@ async def asyncio(
     client_id: None | Unset | UUID = UNSET,
     appointment_id: None | Unset | UUID = UNSET,
     include_deleted: bool | Unset = False,
+    status: None | NoteStatus | Unset = UNSET,
+    author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageSessionNoteRead | None:
@@ -256,6 +303,10 @@ async def asyncio(
         client_id (None | Unset | UUID): Only this client's notes
         appointment_id (None | Unset | UUID): Only the note(s) of this appointment
         include_deleted (bool | Unset): Include soft-deleted notes Default: False.
+        status (None | NoteStatus | Unset): Only drafts (unsigned) or only finalized (signed)
+            notes
+        author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
+            `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -273,6 +324,8 @@ async def asyncio(
             client_id=client_id,
             appointment_id=appointment_id,
             include_deleted=include_deleted,
+            status=status,
+            author_id=author_id,
             page=page,
             page_size=page_size,
         )

@@ -119,14 +119,16 @@ def sync_detailed(
     """Update Session Note
 
      Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-    with `current_version` if the note changed since). On a finalized note this is an
-    amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`.
+    with `current_version` if the note changed since). On a signed note this is an
+    amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+    (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`.
 
     Args:
         note_id (UUID):
-        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a finalized note:
-            send `version` and only
-            the fields that changed. A SOAP section sent as null is cleared.
+        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
+            `version` and only
+            the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+            is cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,14 +159,16 @@ def sync(
     """Update Session Note
 
      Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-    with `current_version` if the note changed since). On a finalized note this is an
-    amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`.
+    with `current_version` if the note changed since). On a signed note this is an
+    amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+    (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`.
 
     Args:
         note_id (UUID):
-        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a finalized note:
-            send `version` and only
-            the fields that changed. A SOAP section sent as null is cleared.
+        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
+            `version` and only
+            the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+            is cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,14 +194,16 @@ async def asyncio_detailed(
     """Update Session Note
 
      Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-    with `current_version` if the note changed since). On a finalized note this is an
-    amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`.
+    with `current_version` if the note changed since). On a signed note this is an
+    amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+    (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`.
 
     Args:
         note_id (UUID):
-        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a finalized note:
-            send `version` and only
-            the fields that changed. A SOAP section sent as null is cleared.
+        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
+            `version` and only
+            the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+            is cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,14 +232,16 @@ async def asyncio(
     """Update Session Note
 
      Save the fields that changed, at the `version` you last saw (409 `version_conflict`
-    with `current_version` if the note changed since). On a finalized note this is an
-    amendment: the replaced content is kept and listed by `GET /sessions/{id}/versions`.
+    with `current_version` if the note changed since). On a signed note this is an
+    amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
+    (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`.
 
     Args:
         note_id (UUID):
-        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a finalized note:
-            send `version` and only
-            the fields that changed. A SOAP section sent as null is cleared.
+        body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
+            `version` and only
+            the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
+            is cleared.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
