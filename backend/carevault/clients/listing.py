@@ -252,6 +252,18 @@ class NameIndex:
         found = self.matching(needle, include_archived=include_archived)
         return [uuid.UUID(int=client) for client in found[offset : offset + size]], len(found)
 
+    def page_names(
+        self, needle: str | None, *, include_archived: bool, offset: int, size: int
+    ) -> tuple[list[tuple[uuid.UUID, str, str]], int]:
+        """Like `page`, each id with the client's first and last name (as spelled)."""
+        found = self.matching(needle, include_archived=include_archived)
+        entries = self.entries
+        names = []
+        for client in found[offset : offset + size]:
+            entry = entries[client]
+            names.append((uuid.UUID(int=client), entry[3], entry[2]))
+        return names, len(found)
+
     def matching(self, needle: str | None, *, include_archived: bool) -> Sequence[int]:
         """Ids (as UUID.int) in list order: everyone (archived too if asked), or those whose
         folded "first last" contains `needle` (already folded)."""

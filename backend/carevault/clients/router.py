@@ -15,7 +15,13 @@ from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import changes, declare, reads
 from carevault.clients import importing, service
-from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
+from carevault.clients.schemas import (
+    ClientCreate,
+    ClientRead,
+    ClientSearch,
+    ClientSummary,
+    ClientUpdate,
+)
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
@@ -108,7 +114,7 @@ async def import_clients(
 
 @router.get(
     "",
-    response_model=Page[ClientRead],
+    response_model=Page[ClientSummary],
     responses=error_responses(*AUTHENTICATED, codes=("search_in_body",)),
 )
 @declare(reads("clients"))
@@ -121,9 +127,11 @@ async def list_clients(
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
     # Accepted only to be refused with the reason: search moved into a request body.
     q: Annotated[str | None, Query(include_in_schema=False)] = None,
-) -> Page[ClientRead]:
-    """Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL."""
+) -> Page[ClientSummary]:
+    """Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL."""
     if q is not None or "q" in request.query_params:
         # Refused rather than ignored: an ignored filter would return everyone.
         raise ApiError(
@@ -136,18 +144,21 @@ async def list_clients(
         include_archived=include_archived,
         cache=state.client_list_cache,
     )
-    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
+    return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
-@router.post("/search", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
+@router.post(
+    "/search", response_model=Page[ClientSummary], responses=error_responses(*AUTHENTICATED)
+)
 @declare(reads("clients"))
 async def search_clients(
     body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
-) -> Page[ClientRead]:
+) -> Page[ClientSummary]:
     """Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session."""
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session."""
     paging = Pagination(body.page, body.page_size)
     clients, total = await service.list_clients(
         db,
@@ -157,7 +168,7 @@ async def search_clients(
         include_archived=body.include_archived,
         cache=state.client_list_cache,
     )
-    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
+    return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
 @router.get(

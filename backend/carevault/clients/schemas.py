@@ -189,6 +189,34 @@ class ClientRead(ClientBase):
     updated_at: datetime
 
 
+class ClientSummary(BaseModel):
+    """What a list shows of a client: the minimum necessary to find them (45 CFR
+    164.502(b)). The whole record is `GET /clients/{client_id}`, the audited chart read."""
+
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "first_name": "Example",
+                    "last_name": "Client",
+                    "date_of_birth": "1985-04-12",
+                    "archived_at": None,
+                    "updated_at": "2025-01-10T14:20:00Z",
+                }
+            ]
+        },
+    )
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    date_of_birth: date | None
+    archived_at: datetime | None = Field(description="Set while the client is archived")
+    updated_at: datetime
+
+
 class ClientSearch(StrictModel):
     """A client search. In a body, not a URL: the term is PHI."""
 

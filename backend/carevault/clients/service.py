@@ -10,7 +10,9 @@ contains `q`. Both come from the practice's name index (`carevault.clients.listi
 decrypted, folded names of its clients, kept per process and checked on every request
 against a change counter PostgreSQL advances on every write to `clients`. A list request
 reads the counter, slices the index (or filters it by substring for a name search; no name
-is decrypted per keystroke), then loads and decrypts only the page's rows by id. After a
+is decrypted per keystroke), then loads the page's rows by id, and of them only what a list
+shows (a `ClientSummary`: names from the index, date of birth, archived, updated; the minimum
+necessary): the rest of a record is decrypted only by `GET /clients/{id}`, the chart read. After a
 change only the changed clients' names are decrypted again, once per process. So a page
 costs the same at 100 and at 10,000 clients; the price is plaintext names in each process's
 memory, bounded by `CAREVAULT_CLIENT_LIST_CACHE_SIZE` (listing's docstring and
@@ -37,7 +39,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -57,7 +60,7 @@ from carevault.core.errors import Gone, Invalid, not_found
 from carevault.core.fields import field_path, invalid
 from carevault.core.paging import Pagination
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone_digits
-from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
+from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.phones import (
@@ -135,9 +138,12 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
 
 _clients = WorkspaceRepository(Client, noun="client")
 
-# The page's rows by id, one array parameter whatever the page size.
-_PAGE = in_workspace(Client, bindparam("workspace_id")).where(
-    Client.id == any_(bindparam("ids", type_=ARRAY(Uuid())))
+# A page's summaries by id, one array parameter whatever the page size: the one encrypted
+# column a summary shows besides the names (which the name index holds).
+_SUMMARY_PAGE = (
+    in_workspace(Client, bindparam("workspace_id"))
+    .where(Client.id == any_(bindparam("ids", type_=ARRAY(Uuid()))))
+    .with_only_columns(Client.id, Client.date_of_birth, Client.archived_at, Client.updated_at)
 )
 
 
@@ -194,6 +200,18 @@ async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UU
     return client
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A client as lists show them (`ClientSummary`): nothing else is decrypted."""
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    date_of_birth: date | None
+    archived_at: datetime | None
+    updated_at: datetime
+
+
 async def list_clients(
     db: AsyncSession,
     principal: Principal,
@@ -202,13 +220,16 @@ async def list_clients(
     q: str | None = None,
     include_archived: bool = False,
     cache: listing.ClientListCache | None = None,
-) -> tuple[list[Client], int]:
-    """By last then first name, case-insensitive; see the module docstring for how. Without
-    `cache` every request builds the name index afresh. One audit event names every client
-    returned; never the search term."""
+) -> tuple[list[Summary], int]:
+    """Summaries (the minimum necessary), by last then first name, case-insensitive; see the
+    module docstring for how. The names come from the name index (or the rows an email or
+    phone search opened anyway); only the page's dates of birth are decrypted. Without
+    `cache` every request builds the name index afresh. One `client.list` event names every
+    client returned, as a summary disclosure (`details.disclosure`); never the search term."""
     workspace_id = principal.workspace_id
     q = (q or "").strip()
     kind = search_kind(q) if q else None
+    names: list[tuple[uuid.UUID, str, str]]
     if kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
         # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
@@ -227,7 +248,8 @@ async def list_clients(
             db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
         )
         matching = _by_name(rows)
-        page_ids = matching[paging.offset : paging.offset + paging.page_size]
+        by_id = {client_id: (client_id, first, last) for client_id, first, last in rows}
+        names = [by_id[i] for i in matching[paging.offset : paging.offset + paging.page_size]]
         total = len(matching)
     else:
         try:
@@ -235,21 +257,26 @@ async def list_clients(
         except WorkspaceShredded:
             raise Gone("workspace_shredded", "this practice's data was shredded") from None
         needle = listing.folded(q) if kind == "name" else None
-        page_ids, total = index.page(
+        names, total = index.page_names(
             needle,
             include_archived=include_archived,
             offset=paging.offset,
             size=paging.page_size,
         )
         unreadable = index.unreadable_ids(include_archived=include_archived)
-    clients: list[Client] = []
-    if page_ids:
-        page, unreadable_on_page = await scalars_skipping_unreadable(
-            db, _PAGE.params(workspace_id=workspace_id, ids=page_ids), Client.id
+    clients: list[Summary] = []
+    if names:
+        rows, unreadable_on_page = await rows_skipping_unreadable(
+            db,
+            _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=[i for i, _, _ in names]),
+            Client.id,
         )
         unreadable += unreadable_on_page
-        loaded = {client.id: client for client in page}
-        clients = [loaded[client_id] for client_id in page_ids if client_id in loaded]
+        loaded = {row[0]: row for row in rows}
+        for client_id, first_name, last_name in names:
+            row = loaded.get(client_id)
+            if row is not None:  # gone since the index was read
+                clients.append(Summary(client_id, first_name, last_name, *row[1:]))
     # A client whose name cannot be opened is left out of the list, never fails the page.
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
     await audit.record(
@@ -258,7 +285,12 @@ async def list_clients(
         "client.list",
         resource_type=RESOURCE_TYPE,
         resource_ids=[client.id for client in clients],
-        details={"search": kind, "include_archived": include_archived, "count": len(clients)},
+        details={
+            "disclosure": "summary",
+            "search": kind,
+            "include_archived": include_archived,
+            "count": len(clients),
+        },
     )
     return clients, total
 
