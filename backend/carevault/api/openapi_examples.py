@@ -188,7 +188,31 @@ EXAMPLES: dict[str, ErrorExample] = {
                 {"line": 7, "field": "last_name", "message": "Field required"},
             ],
         ),
+        ErrorExample(
+            422,
+            "invalid_date_range",
+            "`since` is after `until`: the range is inverted; swap the dates",
+            [
+                {
+                    "field": f"query.{name}",
+                    "message": "`since` is after `until`: the range is inverted; swap the dates",
+                }
+                for name in ("since", "until")
+            ],
+        ),
         ErrorExample(422, "no_changes", "send at least one field to change"),
+        ErrorExample(
+            422,
+            "too_many_events",
+            "more than 50000 events match; export a shorter date range",
+            [
+                {
+                    "field": f"query.{name}",
+                    "message": "more than 50000 events match; export a shorter date range",
+                }
+                for name in ("since", "until")
+            ],
+        ),
         ErrorExample(
             422,
             "validation_error",

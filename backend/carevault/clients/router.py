@@ -2,20 +2,23 @@ from __future__ import annotations
 
 import io
 import uuid
-from typing import Annotated
+from datetime import datetime
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
+from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
-from carevault.auth.permissions import changes, declare, reads
-from carevault.clients import importing, service
+from carevault.auth.permissions import Operation, changes, declare, reads
+from carevault.clients import access_log, importing, service
 from carevault.clients.schemas import (
+    AccessLogEntry,
     ClientCreate,
     ClientRead,
     ClientSearch,
@@ -218,3 +221,69 @@ async def restore_client(
 ) -> ClientRead:
     """Un-archive a client."""
     return ClientRead.model_validate(await service.restore_client(db, principal, client_id))
+
+
+# The history names staff, not client PHI, but it tells that the person is a client and who
+# saw their records: a token needs both the audit and the clients read scopes (and, like
+# every audit:read token, an owner's).
+READS_ACCESS_LOG = Operation(("audit:read", "clients:read"))
+
+
+@router.get(
+    "/{client_id}/access-log",
+    response_model=Page[AccessLogEntry],
+    responses={
+        **error_responses(*AUTHENTICATED, 404, codes=("invalid_date_range", "too_many_events")),
+        200: {
+            "content": {
+                "text/csv": {
+                    "schema": {"type": "string"},
+                    "example": "occurred_at,kind,action,record_type,via,actor_name,actor_role,"
+                    "token_name,actor_user_id,ip_address,event_id\r\n"
+                    "2025-01-15T10:14:37+00:00,chart_read,client.read,client,ui,"
+                    "Dr Example Clinician,clinician,,00000000-0000-4000-8000-0000000000a1,"
+                    "203.0.113.7,4182\r\n",
+                }
+            }
+        },
+    },
+)
+@declare(READS_ACCESS_LOG)
+async def read_access_log(
+    request: Request,
+    client_id: uuid.UUID,
+    owner: CurrentOwner,
+    db: DbSession,
+    paging: PageParams,
+    since: Annotated[
+        datetime | None, AfterValidator(in_range), Query(description="Inclusive, ISO 8601")
+    ] = None,
+    until: Annotated[
+        datetime | None, AfterValidator(in_range), Query(description="Exclusive, ISO 8601")
+    ] = None,
+    kind: Annotated[access_log.Kind | None, Query(description="Only this kind")] = None,
+    actor_user_id: Annotated[uuid.UUID | None, Query(description="Only this user")] = None,
+    format: Annotated[
+        Literal["json", "csv"] | None,
+        Query(description="csv: the whole filtered history as a file (so does Accept: text/csv)"),
+    ] = None,
+) -> Page[AccessLogEntry] | Response:
+    """Owners: who saw or changed this client's records (the client, their notes and
+    appointments), newest first: who (name and role, or token name), what (`kind`), when,
+    from where (`via`, address). Filter by time (`since` after `until` is a 422), kind and
+    user. `?format=csv` or `Accept: text/csv` exports every matching event (up to 50,000; no
+    paging) as CSV, cells neutralised against spreadsheet formulas. Each read is audited
+    (`client.access_log`) and shows in the history."""
+    filters = access_log.AccessFilters(since, until, kind, actor_user_id)
+    wants_csv = format == "csv" or (
+        format is None and "text/csv" in request.headers.get("accept", "").lower()
+    )
+    if wants_csv:
+        text = await access_log.export_access_log(db, owner, client_id, filters)
+        return Response(
+            text,
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="access-log-{client_id}.csv"'},
+        )
+    entries, total = await access_log.read_access_log(db, owner, client_id, filters, paging)
+    return Page.of([AccessLogEntry.model_validate(e) for e in entries], total, paging)
