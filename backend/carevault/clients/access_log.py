@@ -69,7 +69,7 @@ ACTION = "client.access_log"
 CSV_MAX_EVENTS = 50_000
 
 _action = AuditEvent.action
-KIND: ColumnElement[str] = case(
+KIND = case(
     (
         and_(_action == ACTION, AuditEvent.details["format"].astext == "csv"),
         literal("export"),
@@ -88,7 +88,7 @@ KIND: ColumnElement[str] = case(
     (or_(_action.like("phi.%"), _action.like("auth.%")), literal("other")),
     else_=literal("change"),
 )
-VIA: ColumnElement[str] = case(
+VIA = case(
     (AuditEvent.actor_token_id.is_not(None), literal("token")),
     (AuditEvent.actor_user_id.is_not(None), literal("ui")),
     else_=literal("system"),
@@ -156,7 +156,7 @@ def _statement(
     if filters.until is not None:
         conditions.append(AuditEvent.occurred_at < filters.until)
     if filters.kind is not None:
-        conditions.append(filters.kind == KIND)
+        conditions.append(KIND.op("=")(filters.kind))
     if filters.actor_user_id is not None:
         conditions.append(AuditEvent.actor_user_id == filters.actor_user_id)
     return (
