@@ -12,6 +12,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     CTE,
+    BindParameter,
     ColumnElement,
     Insert,
     Row,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     select,
     true,
 )
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import ReturningUpdate
@@ -125,16 +127,23 @@ class AuditedRows:
     """
 
     def __init__(
-        self, target: Select[Any] | ReturningUpdate[Any], *, action: str, resource_type: str
+        self,
+        target: Select[*tuple[Any, ...]] | ReturningUpdate[Any],
+        *,
+        action: str,
+        resource_type: str,
+        ids_in_order_of: BindParameter[Any] | None = None,
     ):
+        """`ids_in_order_of`: an array parameter of `target` (a page's ids, say); the event
+        then names the rows in that order rather than in whatever order they came."""
         self.action = action
         self.resource_type = resource_type
         rows = target.cte("audited_rows")
-        self._plain = self._build(rows, fenced=False)
-        self._fenced = self._build(rows, fenced=True)
+        self._plain = self._build(rows, fenced=False, order=ids_in_order_of)
+        self._fenced = self._build(rows, fenced=True, order=ids_in_order_of)
 
     @staticmethod
-    def _build(rows: CTE, *, fenced: bool) -> Select[Any]:
+    def _build(rows: CTE, *, fenced: bool, order: BindParameter[Any] | None = None) -> Select[Any]:
         table: Table = AuditEvent.__table__  # type: ignore[assignment]
         # The event's parameters are prefixed: `target`'s own (a `workspace_id` too) are
         # separate values, never shared by name.
@@ -143,8 +152,11 @@ class AuditedRows:
         ]
         # One event for all the rows, and none for no row (an aggregate without HAVING
         # would still give one row, of NULL).
+        aggregated: Any = rows.c.id
+        if order is not None:
+            aggregated = aggregate_order_by(rows.c.id, func.array_position(order, rows.c.id))
         ids = (
-            select(func.array_agg(rows.c.id).label("resource_ids"))
+            select(func.array_agg(aggregated).label("resource_ids"))
             .having(func.count() > 0)
             .subquery("audited_ids")
         )

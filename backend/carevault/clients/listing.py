@@ -77,6 +77,7 @@ from sqlalchemy.types import Uuid
 
 from carevault.clients.models import Client
 from carevault.crypto import DecryptionError, KeyRing, current_cipher
+from carevault.db import direct
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.models import Workspace
@@ -436,9 +437,10 @@ async def name_index(
     """The practice's index as of the counter read now: cached, refreshed or built.
 
     Raises WorkspaceShredded (after dropping what this process holds of the practice)."""
-    shredded, changes, changed_at, own_changes = (
-        await db.execute(_VERSION, {"workspace_id": workspace_id})
-    ).one()
+    # Alone (on the direct pool) unless the request holds a transaction: the read needs none.
+    ((shredded, changes, changed_at, own_changes),) = await direct.rows_alone(
+        db, _VERSION, {"workspace_id": workspace_id}
+    )
     if shredded:
         if cache is not None:
             cache.drop(workspace_id)

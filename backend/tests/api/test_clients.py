@@ -382,6 +382,7 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients",
         "/api/v1/clients/{client_id}",
         "/api/v1/clients/{client_id}/restore",
+        "/api/v1/clients/{client_id}/access-log",
         "/api/v1/clients/import",
         "/api/v1/clients/search",
     }
@@ -403,4 +404,9 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
     schemas = document["components"]["schemas"]
     assert schemas["ClientCreate"]["examples"] and schemas["ClientUpdate"]["examples"]
     assert "email_bidx" not in schemas["ClientRead"]["properties"]
+    # Lists answer with summaries (issue 24); the access log also as CSV.
+    listed = paths["/api/v1/clients"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert listed["schema"]["$ref"] == "#/components/schemas/Page_ClientSummary_"
+    log = paths["/api/v1/clients/{client_id}/access-log"]["get"]["responses"]["200"]["content"]
+    assert set(log) == {"application/json", "text/csv"}
     assert schemas["ClientUpdate"]["properties"]["first_name"]["type"] == "string"
