@@ -1,5 +1,8 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .access_log_entry import AccessLogEntry
+from .access_log_entry_kind import AccessLogEntryKind
+from .access_log_entry_via import AccessLogEntryVia
 from .appointment_create import AppointmentCreate
 from .appointment_create_status import AppointmentCreateStatus
 from .appointment_read import AppointmentRead
@@ -13,6 +16,7 @@ from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
 from .client_search import ClientSearch
+from .client_summary import ClientSummary
 from .client_update import ClientUpdate
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
@@ -24,8 +28,9 @@ from .login_request import LoginRequest
 from .login_response import LoginResponse
 from .me_response import MeResponse
 from .me_response_auth_method import MeResponseAuthMethod
+from .page_access_log_entry import PageAccessLogEntry
 from .page_audit_event_read import PageAuditEventRead
-from .page_client_read import PageClientRead
+from .page_client_summary import PageClientSummary
 from .page_session_note_read import PageSessionNoteRead
 from .page_session_note_version_read import PageSessionNoteVersionRead
 from .page_token_read import PageTokenRead
@@ -35,6 +40,12 @@ from .password_changed import PasswordChanged
 from .pgcrypto_readiness import PgcryptoReadiness
 from .public_readiness import PublicReadiness
 from .public_readiness_status import PublicReadinessStatus
+from .read_access_log_api_v1_clients_client_id_access_log_get_format_type_0 import (
+    ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0,
+)
+from .read_access_log_api_v1_clients_client_id_access_log_get_kind_type_0 import (
+    ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0,
+)
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
@@ -58,6 +69,9 @@ from .workspace_read import WorkspaceRead
 from .workspace_update import WorkspaceUpdate
 
 __all__ = (
+    "AccessLogEntry",
+    "AccessLogEntryKind",
+    "AccessLogEntryVia",
     "AppointmentCreate",
     "AppointmentCreateStatus",
     "AppointmentRead",
@@ -71,6 +85,7 @@ __all__ = (
     "ClientImportResult",
     "ClientRead",
     "ClientSearch",
+    "ClientSummary",
     "ClientUpdate",
     "DatabaseReadiness",
     "ErrorDetail",
@@ -82,8 +97,9 @@ __all__ = (
     "LoginResponse",
     "MeResponse",
     "MeResponseAuthMethod",
+    "PageAccessLogEntry",
     "PageAuditEventRead",
-    "PageClientRead",
+    "PageClientSummary",
     "PageSessionNoteRead",
     "PageSessionNoteVersionRead",
     "PageTokenRead",
@@ -93,6 +109,8 @@ __all__ = (
     "PgcryptoReadiness",
     "PublicReadiness",
     "PublicReadinessStatus",
+    "ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0",
+    "ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0",
     "Readiness",
     "ReadinessStatus",
     "ReauthRequest",
