@@ -61,6 +61,7 @@ from sqlalchemy import (
     DateTime,
     LargeBinary,
     Table,
+    and_,
     any_,
     bindparam,
     cast,
@@ -397,6 +398,48 @@ _VERSION = (
     .where(Workspace.id == bindparam("workspace_id"))
     .group_by(Workspace.id)
 )
+
+# True while the practice is unshredded and its counter is still `expected_changes` at
+# `expected_changed_at`: added to a statement that reads a page sliced from a cached index,
+# so that the index's validity is checked in the same round trip (`unchanged_since`).
+_OF_PRACTICE = _changes.c.workspace_id == bindparam("workspace_id")
+UNCHANGED = and_(
+    select(cast(func.coalesce(func.sum(_changes.c.changes), 0), BigInteger))
+    .where(_OF_PRACTICE)
+    .scalar_subquery()
+    == bindparam("expected_changes", type_=BigInteger()),
+    select(func.max(_changes.c.changed_at))
+    .where(_OF_PRACTICE)
+    .scalar_subquery()
+    .is_not_distinct_from(bindparam("expected_changed_at", type_=DateTime(timezone=True))),
+    ~select(Workspace.id)
+    .where(Workspace.id == bindparam("workspace_id"), Workspace.shredded_at.is_not(None))
+    .exists(),
+)
+
+
+def current_index(cache: ClientListCache | None, workspace_id: uuid.UUID) -> NameIndex | None:
+    """The practice's cached index if it can serve a page without being refreshed first,
+    its validity then checked by `UNCHANGED` in the page's own statement (with the values
+    of `unchanged_since`): None if there is none, if a master version it was built under is
+    gone, or if it has names to retry. Reads nothing from the database."""
+    if cache is None or not cache.enabled:
+        return None
+    index = cache.get(workspace_id)
+    if index is None or index.unreadable:
+        return None
+    if not index.key_versions <= usable_key_versions(current_cipher().ring):
+        return None
+    return index
+
+
+def unchanged_since(index: NameIndex) -> dict[str, Any]:
+    """The bound values of `UNCHANGED` for `index`."""
+    return {
+        "expected_changes": index.version.changes,
+        "expected_changed_at": index.version.changed_at,
+    }
+
 
 # Core statements on the table (not the ORM entity): thousands of rows come back as plain
 # rows, without the ORM's per-row loading machinery.

@@ -65,6 +65,7 @@ from carevault.crypto import (
     current_cipher,
     normalize_phone_digits,
 )
+from carevault.db import direct
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
@@ -164,6 +165,15 @@ _SUMMARY_PAGE = (
 _LISTED = audit.AuditedRows(
     _SUMMARY_PAGE, action="client.list", resource_type=RESOURCE_TYPE, ids_in_order_of=_PAGE_IDS
 )
+# The same, from a cached name index that the statement itself checks is still current
+# (listing.UNCHANGED): no row and no event when it is not. A cached page is then two round
+# trips: credentials, and this.
+_LISTED_IF_CURRENT = audit.AuditedRows(
+    _SUMMARY_PAGE.where(listing.UNCHANGED),
+    action="client.list",
+    resource_type=RESOURCE_TYPE,
+    ids_in_order_of=_PAGE_IDS,
+)
 
 
 async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID) -> None:
@@ -248,6 +258,12 @@ async def list_clients(
     workspace_id = principal.workspace_id
     q = (q or "").strip()
     kind = search_kind(q) if q else None
+    if kind != "email" and kind != "phone":
+        listed = await _list_from_current_index(
+            db, principal, paging, q, kind, include_archived, cache
+        )
+        if listed is not None:
+            return listed
     names: list[tuple[uuid.UUID, str, str]]
     if kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
@@ -329,6 +345,63 @@ async def list_clients(
         )
     # A client whose name cannot be opened is left out of the list, never fails the page.
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    return clients, total
+
+
+async def _list_from_current_index(
+    db: AsyncSession,
+    principal: Principal,
+    paging: Pagination,
+    q: str,
+    kind: SearchKind | None,
+    include_archived: bool,
+    cache: listing.ClientListCache | None,
+) -> tuple[list[Summary], int] | None:
+    """The page from the cached name index, its validity checked by the statement that reads
+    the page and writes its event, sent alone: one round trip. None when that cannot serve
+    the page (no usable cached index, the request holds a transaction, an empty page, or the
+    index turned out stale, the practice shredded): the caller then takes the usual path."""
+    if direct.pool_for(db) is None:
+        return None  # a transaction (its own changes, say): the usual path sees them
+    workspace_id = principal.workspace_id
+    index = listing.current_index(cache, workspace_id)
+    if index is None or cache is None:
+        return None
+    needle = listing.folded(q) if kind == "name" else None
+    names, total = index.page_names(
+        needle, include_archived=include_archived, offset=paging.offset, size=paging.page_size
+    )
+    if not names:
+        return None
+    details = {
+        "disclosure": "summary",
+        "search": kind,
+        "include_archived": include_archived,
+        "count": len(names),
+    }
+    ids = [client_id for client_id, _, _ in names]
+    values = {"workspace_id": workspace_id, "ids": ids, **listing.unchanged_since(index)}
+    unreadable: list[uuid.UUID] = []
+    try:
+        rows = await _LISTED_IF_CURRENT.execute(db, principal.actor, values, details=details)
+    except DecryptionError:
+        # A date of birth that cannot be opened: the index was current (rows came back) and
+        # the event, written with them, names the whole page; read it again row by row,
+        # leaving out and naming the unreadable.
+        rows, unreadable = await rows_skipping_unreadable(
+            db, _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=ids), Client.id
+        )
+    else:
+        if not rows:
+            return None  # stale (or shredded): nothing was returned and no event written
+    cache.stats.hits += 1
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    loaded = {row.id: row for row in rows}
+    clients = [
+        Summary(client_id, first, last, row.date_of_birth, row.archived_at, row.updated_at)
+        for client_id, first, last in names
+        if (row := loaded.get(client_id)) is not None
+    ]
     return clients, total
 
 
