@@ -184,6 +184,7 @@ class NameIndex:
         "_active_search",
         "_all_ids",
         "_all_search",
+        "_last_match",
         "_order",
         "entries",
         "key_versions",
@@ -215,6 +216,10 @@ class NameIndex:
         self._all_search = [entry[SEARCH] for entry in self._order]
         self._active_ids = [entry[CLIENT] for entry in self._order if not entry[ARCHIVED]]
         self._active_search = [entry[SEARCH] for entry in self._order if not entry[ARCHIVED]]
+        # The latest name search's matches: a request that tries this index and then finds
+        # it current (an empty page, see clients.service) filters once, not twice. Not in
+        # `nbytes`: a list of references to the ids above, 8 bytes a match at most.
+        self._last_match: tuple[str, bool, list[int]] | None = None
         if nbytes is None:
             nbytes = sum(map(_entry_bytes, self._order))
         self.nbytes = nbytes + UNREADABLE_ENTRY_BYTES * len(unreadable)
@@ -272,9 +277,14 @@ class NameIndex:
         ids = self._all_ids if include_archived else self._active_ids
         if needle is None:
             return ids
+        last = self._last_match
+        if last is not None and last[0] == needle and last[1] == include_archived:
+            return last[2]
         search = self._all_search if include_archived else self._active_search
         # A substring test per client, in C (no Python bytecode per client).
-        return list(compress(ids, map(contains, search, repeat(needle))))
+        found = list(compress(ids, map(contains, search, repeat(needle))))
+        self._last_match = (needle, include_archived, found)
+        return found
 
     def unreadable_ids(self, *, include_archived: bool) -> list[uuid.UUID]:
         return [
