@@ -65,7 +65,7 @@ from carevault.crypto import (
     current_cipher,
     normalize_phone_digits,
 )
-from carevault.db import direct
+from carevault.db.alone import has_pending_changes, holds_connection
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
@@ -361,7 +361,7 @@ async def _list_from_current_index(
     the page and writes its event, sent alone: one round trip. None when that cannot serve
     the page (no usable cached index, the request holds a transaction, an empty page, or the
     index turned out stale, the practice shredded): the caller then takes the usual path."""
-    if direct.pool_for(db) is None:
+    if holds_connection(db) or has_pending_changes(db):
         return None  # a transaction (its own changes, say): the usual path sees them
     workspace_id = principal.workspace_id
     index = listing.current_index(cache, workspace_id)
