@@ -85,9 +85,11 @@ MEANINGS = {
     "finalized_field_locked": "`session_date` and `duration_minutes` cannot be amended",
     "import_rejected": "an import row is invalid: `details` lists `{line, field, message}`; "
     "nothing was imported",
+    "invalid_date_range": "`since` after `until` (audit trail, a client's access log)",
     "no_changes": "a PATCH with nothing to change",
     "not_in_series": "`cancel-following` on an appointment booked alone",
     "invalid_clinician": "`clinician_id` is not an active user of your practice",
+    "too_many_events": "an access-log CSV export over 50,000 events: export a shorter range",
     "validation_error": "`details` lists `{field, message}`, `field` saying where: `body.plan`, "
     "`query.page_size`, `path.note_id`",
     "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "

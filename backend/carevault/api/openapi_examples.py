@@ -240,6 +240,18 @@ EXAMPLES: dict[str, ErrorExample] = {
                 }
             ],
         ),
+        ErrorExample(
+            422,
+            "invalid_date_range",
+            "`since` is after `until`: the range is inverted; swap the dates",
+            [
+                {
+                    "field": f"query.{name}",
+                    "message": "`since` is after `until`: the range is inverted; swap the dates",
+                }
+                for name in ("since", "until")
+            ],
+        ),
         ErrorExample(422, "no_changes", "send at least one field to change"),
         ErrorExample(422, "not_in_series", "the appointment is not part of a recurring series"),
         ErrorExample(
@@ -252,6 +264,18 @@ EXAMPLES: dict[str, ErrorExample] = {
                     "message": "the note is signed: an amendment needs a reason (why the "
                     "signed note changes)",
                 }
+            ],
+        ),
+        ErrorExample(
+            422,
+            "too_many_events",
+            "more than 50000 events match; export a shorter date range",
+            [
+                {
+                    "field": f"query.{name}",
+                    "message": "more than 50000 events match; export a shorter date range",
+                }
+                for name in ("since", "until")
             ],
         ),
         ErrorExample(

@@ -39,6 +39,8 @@ class AuditEvent(Base):
         Index("ix_audit_events_workspace_time", "workspace_id", "occurred_at"),
         Index("ix_audit_events_workspace_id_desc", "workspace_id", "id"),
         Index("ix_audit_events_txid", "txid"),
+        # A client's access log: the events naming its records (migration 0021).
+        Index("ix_audit_events_resource_ids", "resource_ids", postgresql_using="gin"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)

@@ -20,7 +20,7 @@ from carevault.core.fields import OptionalSingleLine
 router = APIRouter(prefix="/audit-events", tags=["audit"], route_class=ApiRoute)
 
 
-def _in_range(value: datetime | None) -> datetime | None:
+def in_range(value: datetime | None) -> datetime | None:
     """0001-01-01T00:00:00+14:00 is a valid ISO 8601 time but before the first instant a
     datetime can hold in UTC, which is how the database compares it."""
     if value is not None and value.tzinfo is not None:
@@ -31,7 +31,11 @@ def _in_range(value: datetime | None) -> datetime | None:
     return value
 
 
-@router.get("", response_model=Page[AuditEventRead], responses=error_responses(*AUTHENTICATED))
+@router.get(
+    "",
+    response_model=Page[AuditEventRead],
+    responses=error_responses(*AUTHENTICATED, codes=("invalid_date_range",)),
+)
 @declare(reads("audit"))
 async def list_audit_events(
     owner: CurrentOwner,
@@ -42,13 +46,14 @@ async def list_audit_events(
     resource_type: Annotated[OptionalSingleLine, Query(max_length=64)] = None,
     resource_id: Annotated[uuid.UUID | None, Query(description="Named among resource_ids")] = None,
     since: Annotated[
-        datetime | None, AfterValidator(_in_range), Query(description="Inclusive, ISO 8601")
+        datetime | None, AfterValidator(in_range), Query(description="Inclusive, ISO 8601")
     ] = None,
     until: Annotated[
-        datetime | None, AfterValidator(_in_range), Query(description="Exclusive, ISO 8601")
+        datetime | None, AfterValidator(in_range), Query(description="Exclusive, ISO 8601")
     ] = None,
 ) -> Page[AuditEventRead]:
-    """The workspace's audit trail, newest first. Owners only."""
+    """The workspace's audit trail, newest first, each event with its actor's name and role
+    and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only."""
     filters = service.EventFilters(user_id, action, resource_type, resource_id, since, until)
     events, total = await service.list_events(db, owner.workspace_id, filters, paging)
     await service.record(

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class AuditEventRead(BaseModel):
@@ -17,6 +17,9 @@ class AuditEventRead(BaseModel):
                     "occurred_at": "2025-01-15T10:14:37Z",
                     "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
                     "actor_token_id": None,
+                    "actor_name": "Dr Example Clinician",
+                    "actor_role": "clinician",
+                    "token_name": None,
                     "action": "session.update",
                     "resource_type": "session",
                     "resource_ids": ["00000000-0000-4000-8000-0000000000d1"],
@@ -35,6 +38,11 @@ class AuditEventRead(BaseModel):
     occurred_at: datetime
     actor_user_id: uuid.UUID | None
     actor_token_id: uuid.UUID | None
+    actor_name: str | None = Field(
+        description="The user's display name, or their sign-in address when they have none"
+    )
+    actor_role: str | None = Field(description="owner or clinician")
+    token_name: str | None = Field(description="The API token's name, when one was used")
     action: str
     resource_type: str | None
     resource_ids: list[uuid.UUID] | None

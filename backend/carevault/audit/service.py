@@ -12,6 +12,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     CTE,
+    BindParameter,
     ColumnElement,
     Insert,
     Row,
@@ -19,22 +20,26 @@ from sqlalchemy import (
     Subquery,
     Table,
     Text,
+    and_,
     bindparam,
     func,
     insert,
     select,
     true,
 )
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import ReturningUpdate
 
 from carevault.audit.models import AuditEvent
+from carevault.auth.models import ApiToken, User
+from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
 from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
-from carevault.db.paging import fetch_page
+from carevault.db.scoping import workspace_filter
 from carevault.observability.request_id import current_request_id
 
 
@@ -122,16 +127,23 @@ class AuditedRows:
     """
 
     def __init__(
-        self, target: Select[Any] | ReturningUpdate[Any], *, action: str, resource_type: str
+        self,
+        target: Select[*tuple[Any, ...]] | ReturningUpdate[Any],
+        *,
+        action: str,
+        resource_type: str,
+        ids_in_order_of: BindParameter[Any] | None = None,
     ):
+        """`ids_in_order_of`: an array parameter of `target` (a page's ids, say); the event
+        then names the rows in that order rather than in whatever order they came."""
         self.action = action
         self.resource_type = resource_type
         rows = target.cte("audited_rows")
-        self._plain = self._build(rows, fenced=False)
-        self._fenced = self._build(rows, fenced=True)
+        self._plain = self._build(rows, fenced=False, order=ids_in_order_of)
+        self._fenced = self._build(rows, fenced=True, order=ids_in_order_of)
 
     @staticmethod
-    def _build(rows: CTE, *, fenced: bool) -> Select[Any]:
+    def _build(rows: CTE, *, fenced: bool, order: BindParameter[Any] | None = None) -> Select[Any]:
         table: Table = AuditEvent.__table__  # type: ignore[assignment]
         # The event's parameters are prefixed: `target`'s own (a `workspace_id` too) are
         # separate values, never shared by name.
@@ -140,8 +152,11 @@ class AuditedRows:
         ]
         # One event for all the rows, and none for no row (an aggregate without HAVING
         # would still give one row, of NULL).
+        aggregated: Any = rows.c.id
+        if order is not None:
+            aggregated = aggregate_order_by(rows.c.id, func.array_position(order, rows.c.id))
         ids = (
-            select(func.array_agg(rows.c.id).label("resource_ids"))
+            select(func.array_agg(aggregated).label("resource_ids"))
             .having(func.count() > 0)
             .subquery("audited_ids")
         )
@@ -238,6 +253,19 @@ _APPEND = _append_statement(fenced=False)
 _APPEND_FENCED = _append_statement(fenced=True)
 
 
+def refuse_inverted_range(since: datetime | None, until: datetime | None) -> None:
+    """A 422 naming both query parameters when `since` is after `until` (an empty answer
+    would look like "nothing happened")."""
+    if since is not None and until is not None and since > until:
+        raise invalid(
+            "invalid_date_range",
+            "`since` is after `until`: the range is inverted; swap the dates",
+            "since",
+            "until",
+            location="query",
+        )
+
+
 @dataclass(frozen=True)
 class EventFilters:
     user_id: uuid.UUID | None = None
@@ -248,9 +276,30 @@ class EventFilters:
     until: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class NamedEvent:
+    """An event with its actor's name and role and its token's name (`AuditEventRead`)."""
+
+    id: int
+    occurred_at: datetime
+    actor_user_id: uuid.UUID | None
+    actor_token_id: uuid.UUID | None
+    actor_name: str | None
+    actor_role: str | None
+    token_name: str | None
+    action: str
+    resource_type: str | None
+    resource_ids: list[uuid.UUID] | None
+    ip_address: Any
+    details: dict[str, Any] | None
+
+
 async def list_events(
     db: AsyncSession, workspace_id: uuid.UUID, filters: EventFilters, paging: Pagination
-) -> tuple[list[AuditEvent], int]:
+) -> tuple[list[NamedEvent], int]:
+    """Newest first, each with who did it by name (a user's display name, or their sign-in
+    address when they have none; the token's name): staff names, not PHI."""
+    refuse_inverted_range(filters.since, filters.until)
     conditions = [AuditEvent.workspace_id == workspace_id]
     if filters.user_id:
         conditions.append(AuditEvent.actor_user_id == filters.user_id)
@@ -264,5 +313,44 @@ async def list_events(
         conditions.append(AuditEvent.occurred_at >= filters.since)
     if filters.until:
         conditions.append(AuditEvent.occurred_at < filters.until)
-    statement = select(AuditEvent).where(*conditions).order_by(AuditEvent.id.desc())
-    return await fetch_page(db, statement, paging)
+    statement = select(AuditEvent.id).where(*conditions).order_by(AuditEvent.id.desc())
+    total = await db.scalar(select(func.count()).select_from(statement.order_by(None).subquery()))
+    page = statement.offset(paging.offset).limit(paging.page_size).subquery("page")
+    named = (
+        select(
+            AuditEvent,
+            func.coalesce(func.nullif(User.display_name, ""), User.email),
+            User.role,
+            ApiToken.name,
+        )
+        .join(page, page.c.id == AuditEvent.id)
+        .outerjoin(
+            User, and_(User.id == AuditEvent.actor_user_id, workspace_filter(User, workspace_id))
+        )
+        .outerjoin(
+            ApiToken,
+            and_(
+                ApiToken.id == AuditEvent.actor_token_id,
+                workspace_filter(ApiToken, workspace_id),
+            ),
+        )
+        .order_by(AuditEvent.id.desc())
+    )
+    events = [
+        NamedEvent(
+            id=event.id,
+            occurred_at=event.occurred_at,
+            actor_user_id=event.actor_user_id,
+            actor_token_id=event.actor_token_id,
+            actor_name=name,
+            actor_role=role,
+            token_name=token_name,
+            action=event.action,
+            resource_type=event.resource_type,
+            resource_ids=event.resource_ids,
+            ip_address=event.ip_address,
+            details=event.details,
+        )
+        for event, name, role, token_name in (await db.execute(named)).all()
+    ]
+    return events, int(total or 0)

@@ -2,20 +2,29 @@ from __future__ import annotations
 
 import io
 import uuid
-from typing import Annotated
+from datetime import datetime
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
+from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
-from carevault.auth.permissions import changes, declare, reads
-from carevault.clients import importing, service
-from carevault.clients.schemas import ClientCreate, ClientRead, ClientSearch, ClientUpdate
+from carevault.auth.permissions import Operation, changes, declare, reads
+from carevault.clients import access_log, importing, service
+from carevault.clients.schemas import (
+    AccessLogEntry,
+    ClientCreate,
+    ClientRead,
+    ClientSearch,
+    ClientSummary,
+    ClientUpdate,
+)
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
@@ -108,7 +117,7 @@ async def import_clients(
 
 @router.get(
     "",
-    response_model=Page[ClientRead],
+    response_model=Page[ClientSummary],
     responses=error_responses(*AUTHENTICATED, codes=("search_in_body",)),
 )
 @declare(reads("clients"))
@@ -121,9 +130,11 @@ async def list_clients(
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
     # Accepted only to be refused with the reason: search moved into a request body.
     q: Annotated[str | None, Query(include_in_schema=False)] = None,
-) -> Page[ClientRead]:
-    """Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL."""
+) -> Page[ClientSummary]:
+    """Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL."""
     if q is not None or "q" in request.query_params:
         # Refused rather than ignored: an ignored filter would return everyone.
         raise ApiError(
@@ -136,18 +147,21 @@ async def list_clients(
         include_archived=include_archived,
         cache=state.client_list_cache,
     )
-    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
+    return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
-@router.post("/search", response_model=Page[ClientRead], responses=error_responses(*AUTHENTICATED))
+@router.post(
+    "/search", response_model=Page[ClientSummary], responses=error_responses(*AUTHENTICATED)
+)
 @declare(reads("clients"))
 async def search_clients(
     body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
-) -> Page[ClientRead]:
+) -> Page[ClientSummary]:
     """Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session."""
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session."""
     paging = Pagination(body.page, body.page_size)
     clients, total = await service.list_clients(
         db,
@@ -157,7 +171,7 @@ async def search_clients(
         include_archived=body.include_archived,
         cache=state.client_list_cache,
     )
-    return Page.of([ClientRead.model_validate(client) for client in clients], total, paging)
+    return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
 @router.get(
@@ -207,3 +221,69 @@ async def restore_client(
 ) -> ClientRead:
     """Un-archive a client."""
     return ClientRead.model_validate(await service.restore_client(db, principal, client_id))
+
+
+# The history names staff, not client PHI, but it tells that the person is a client and who
+# saw their records: a token needs both the audit and the clients read scopes (and, like
+# every audit:read token, an owner's).
+READS_ACCESS_LOG = Operation(("audit:read", "clients:read"))
+
+
+@router.get(
+    "/{client_id}/access-log",
+    response_model=Page[AccessLogEntry],
+    responses={
+        **error_responses(*AUTHENTICATED, 404, codes=("invalid_date_range", "too_many_events")),
+        200: {
+            "content": {
+                "text/csv": {
+                    "schema": {"type": "string"},
+                    "example": "occurred_at,kind,action,record_type,via,actor_name,actor_role,"
+                    "token_name,actor_user_id,ip_address,event_id\r\n"
+                    "2025-01-15T10:14:37+00:00,chart_read,client.read,client,ui,"
+                    "Dr Example Clinician,clinician,,00000000-0000-4000-8000-0000000000a1,"
+                    "203.0.113.7,4182\r\n",
+                }
+            }
+        },
+    },
+)
+@declare(READS_ACCESS_LOG)
+async def read_access_log(
+    request: Request,
+    client_id: uuid.UUID,
+    owner: CurrentOwner,
+    db: DbSession,
+    paging: PageParams,
+    since: Annotated[
+        datetime | None, AfterValidator(in_range), Query(description="Inclusive, ISO 8601")
+    ] = None,
+    until: Annotated[
+        datetime | None, AfterValidator(in_range), Query(description="Exclusive, ISO 8601")
+    ] = None,
+    kind: Annotated[access_log.Kind | None, Query(description="Only this kind")] = None,
+    actor_user_id: Annotated[uuid.UUID | None, Query(description="Only this user")] = None,
+    format: Annotated[
+        Literal["json", "csv"] | None,
+        Query(description="csv: the whole filtered history as a file (so does Accept: text/csv)"),
+    ] = None,
+) -> Page[AccessLogEntry] | Response:
+    """Owners: who saw or changed this client's records (the client, their notes and
+    appointments), newest first: who (name and role, or token name), what (`kind`), when,
+    from where (`via`, address). Filter by time (`since` after `until` is a 422), kind and
+    user. `?format=csv` or `Accept: text/csv` exports every matching event (up to 50,000; no
+    paging) as CSV, cells neutralised against spreadsheet formulas. Each read is audited
+    (`client.access_log`) and shows in the history."""
+    filters = access_log.AccessFilters(since, until, kind, actor_user_id)
+    wants_csv = format == "csv" or (
+        format is None and "text/csv" in request.headers.get("accept", "").lower()
+    )
+    if wants_csv:
+        text = await access_log.export_access_log(db, owner, client_id, filters)
+        return Response(
+            text,
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="access-log-{client_id}.csv"'},
+        )
+    entries, total = await access_log.read_access_log(db, owner, client_id, filters, paging)
+    return Page.of([AccessLogEntry.model_validate(e) for e in entries], total, paging)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -187,6 +187,80 @@ class ClientRead(ClientBase):
     archived_at: datetime | None = Field(description="Set while the client is archived")
     created_at: datetime
     updated_at: datetime
+
+
+class ClientSummary(BaseModel):
+    """What a list shows of a client: the minimum necessary to find them (45 CFR
+    164.502(b)). The whole record is `GET /clients/{client_id}`, the audited chart read."""
+
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-000000000001",
+                    "first_name": "Example",
+                    "last_name": "Client",
+                    "date_of_birth": "1985-04-12",
+                    "archived_at": None,
+                    "updated_at": "2025-01-10T14:20:00Z",
+                }
+            ]
+        },
+    )
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    date_of_birth: date | None
+    archived_at: datetime | None = Field(description="Set while the client is archived")
+    updated_at: datetime
+
+
+class AccessLogEntry(BaseModel):
+    """One access to a client's records: who, what, when, from where. Staff and token names
+    are not client PHI; nothing of the client is in it."""
+
+    model_config = ConfigDict(
+        from_attributes=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 4182,
+                    "occurred_at": "2025-01-15T10:14:37Z",
+                    "kind": "chart_read",
+                    "action": "client.read",
+                    "resource_type": "client",
+                    "via": "ui",
+                    "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+                    "actor_name": "Dr Example Clinician",
+                    "actor_role": "clinician",
+                    "token_name": None,
+                    "ip_address": "203.0.113.7",
+                }
+            ]
+        },
+    )
+
+    id: int = Field(description="The audit event's id")
+    occurred_at: datetime
+    kind: Literal["chart_read", "list_appearance", "change", "export", "access_log", "other"] = (
+        Field(
+            description="chart_read: the record was read; list_appearance: the client (or "
+            "their note or appointment) was in a list or search, as a summary; change; "
+            "export: data left as a file; access_log: this history was read; other"
+        )
+    )
+    action: str = Field(description="The audit action, e.g. `client.read`")
+    resource_type: str | None = Field(description="client, session (a note) or appointment")
+    via: Literal["ui", "token", "system"] = Field(
+        description="ui: a signed-in session; token: an API token; system: a server command"
+    )
+    actor_user_id: uuid.UUID | None
+    actor_name: str | None = Field(description="The user's display name, or sign-in address")
+    actor_role: str | None
+    token_name: str | None = Field(description="The API token's name, when one was used")
+    ip_address: str | None
 
 
 class ClientSearch(StrictModel):

@@ -10,7 +10,9 @@ contains `q`. Both come from the practice's name index (`carevault.clients.listi
 decrypted, folded names of its clients, kept per process and checked on every request
 against a change counter PostgreSQL advances on every write to `clients`. A list request
 reads the counter, slices the index (or filters it by substring for a name search; no name
-is decrypted per keystroke), then loads and decrypts only the page's rows by id. After a
+is decrypted per keystroke), then loads the page's rows by id, and of them only what a list
+shows (a `ClientSummary`: names from the index, date of birth, archived, updated; the minimum
+necessary): the rest of a record is decrypted only by `GET /clients/{id}`, the chart read. After a
 change only the changed clients' names are decrypted again, once per process. So a page
 costs the same at 100 and at 10,000 clients; the price is plaintext names in each process's
 memory, bounded by `CAREVAULT_CLIENT_LIST_CACHE_SIZE` (listing's docstring and
@@ -37,7 +39,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -56,8 +59,14 @@ from carevault.core.clock import utc_now
 from carevault.core.errors import Gone, Invalid, not_found
 from carevault.core.fields import field_path, invalid
 from carevault.core.paging import Pagination
-from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone_digits
-from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
+from carevault.crypto import (
+    DecryptionError,
+    PracticeBlindIndex,
+    current_cipher,
+    normalize_phone_digits,
+)
+from carevault.db.alone import has_pending_changes, holds_connection
+from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.phones import (
@@ -135,9 +144,35 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
 
 _clients = WorkspaceRepository(Client, noun="client")
 
-# The page's rows by id, one array parameter whatever the page size.
-_PAGE = in_workspace(Client, bindparam("workspace_id")).where(
-    Client.id == any_(bindparam("ids", type_=ARRAY(Uuid())))
+# A page's summaries by id, one array parameter whatever the page size: the one encrypted
+# column a summary shows besides the names (which the name index holds).
+_PAGE_IDS = bindparam("ids", type_=ARRAY(Uuid()))
+_SUMMARY_PAGE = (
+    in_workspace(Client, bindparam("workspace_id"))
+    .where(Client.id == any_(_PAGE_IDS))
+    .with_only_columns(
+        # workspace_id: the date of birth is opened bound to its row (practice and id).
+        Client.id,
+        Client.workspace_id,
+        Client.date_of_birth,
+        Client.archived_at,
+        Client.updated_at,
+    )
+)
+# The same rows and their `client.list` event in one statement, sent alone when the request
+# holds no transaction (the usual case: the name index came from the cache), so a page is
+# three round trips (credentials, the change counter, this), not six (BEGIN … COMMIT).
+_LISTED = audit.AuditedRows(
+    _SUMMARY_PAGE, action="client.list", resource_type=RESOURCE_TYPE, ids_in_order_of=_PAGE_IDS
+)
+# The same, from a cached name index that the statement itself checks is still current
+# (listing.UNCHANGED): no row and no event when it is not. A cached page is then two round
+# trips: credentials, and this.
+_LISTED_IF_CURRENT = audit.AuditedRows(
+    _SUMMARY_PAGE.where(listing.UNCHANGED),
+    action="client.list",
+    resource_type=RESOURCE_TYPE,
+    ids_in_order_of=_PAGE_IDS,
 )
 
 
@@ -194,6 +229,18 @@ async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UU
     return client
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A client as lists show them (`ClientSummary`): nothing else is decrypted."""
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    date_of_birth: date | None
+    archived_at: datetime | None
+    updated_at: datetime
+
+
 async def list_clients(
     db: AsyncSession,
     principal: Principal,
@@ -202,13 +249,22 @@ async def list_clients(
     q: str | None = None,
     include_archived: bool = False,
     cache: listing.ClientListCache | None = None,
-) -> tuple[list[Client], int]:
-    """By last then first name, case-insensitive; see the module docstring for how. Without
-    `cache` every request builds the name index afresh. One audit event names every client
-    returned; never the search term."""
+) -> tuple[list[Summary], int]:
+    """Summaries (the minimum necessary), by last then first name, case-insensitive; see the
+    module docstring for how. The names come from the name index (or the rows an email or
+    phone search opened anyway); only the page's dates of birth are decrypted. Without
+    `cache` every request builds the name index afresh. One `client.list` event names every
+    client returned, as a summary disclosure (`details.disclosure`); never the search term."""
     workspace_id = principal.workspace_id
     q = (q or "").strip()
     kind = search_kind(q) if q else None
+    if kind != "email" and kind != "phone":
+        listed = await _list_from_current_index(
+            db, principal, paging, q, kind, include_archived, cache
+        )
+        if listed is not None:
+            return listed
+    names: list[tuple[uuid.UUID, str, str]]
     if kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
         # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
@@ -227,7 +283,8 @@ async def list_clients(
             db, scope.with_only_columns(Client.id, Client.first_name, Client.last_name), Client.id
         )
         matching = _by_name(rows)
-        page_ids = matching[paging.offset : paging.offset + paging.page_size]
+        by_id = {client_id: (client_id, first, last) for client_id, first, last in rows}
+        names = [by_id[i] for i in matching[paging.offset : paging.offset + paging.page_size]]
         total = len(matching)
     else:
         try:
@@ -235,31 +292,116 @@ async def list_clients(
         except WorkspaceShredded:
             raise Gone("workspace_shredded", "this practice's data was shredded") from None
         needle = listing.folded(q) if kind == "name" else None
-        page_ids, total = index.page(
+        names, total = index.page_names(
             needle,
             include_archived=include_archived,
             offset=paging.offset,
             size=paging.page_size,
         )
         unreadable = index.unreadable_ids(include_archived=include_archived)
-    clients: list[Client] = []
-    if page_ids:
-        page, unreadable_on_page = await scalars_skipping_unreadable(
-            db, _PAGE.params(workspace_id=workspace_id, ids=page_ids), Client.id
+    details = {
+        "disclosure": "summary",
+        "search": kind,
+        "include_archived": include_archived,
+        "count": len(names),
+    }
+    clients: list[Summary] = []
+    if names:
+        ids = [client_id for client_id, _, _ in names]
+        try:
+            rows = await _LISTED.execute(
+                db, principal.actor, {"workspace_id": workspace_id, "ids": ids}, details=details
+            )
+        except DecryptionError:
+            # A date of birth that cannot be opened: the event (written with the rows) names
+            # the whole page; read it again row by row, leaving out and naming the unreadable.
+            rows, unreadable_on_page = await rows_skipping_unreadable(
+                db, _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=ids), Client.id
+            )
+            unreadable += unreadable_on_page
+        loaded = {row[0]: row for row in rows}
+        for client_id, first_name, last_name in names:
+            row = loaded.get(client_id)
+            if row is not None:  # gone since the index was read
+                clients.append(
+                    Summary(
+                        client_id,
+                        first_name,
+                        last_name,
+                        row.date_of_birth,
+                        row.archived_at,
+                        row.updated_at,
+                    )
+                )
+    else:
+        # Nothing listed is audited too: a search that found no one.
+        await audit.record(
+            db,
+            principal.actor,
+            "client.list",
+            resource_type=RESOURCE_TYPE,
+            resource_ids=[],
+            details=details,
         )
-        unreadable += unreadable_on_page
-        loaded = {client.id: client for client in page}
-        clients = [loaded[client_id] for client_id in page_ids if client_id in loaded]
     # A client whose name cannot be opened is left out of the list, never fails the page.
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
-    await audit.record(
-        db,
-        principal.actor,
-        "client.list",
-        resource_type=RESOURCE_TYPE,
-        resource_ids=[client.id for client in clients],
-        details={"search": kind, "include_archived": include_archived, "count": len(clients)},
+    return clients, total
+
+
+async def _list_from_current_index(
+    db: AsyncSession,
+    principal: Principal,
+    paging: Pagination,
+    q: str,
+    kind: SearchKind | None,
+    include_archived: bool,
+    cache: listing.ClientListCache | None,
+) -> tuple[list[Summary], int] | None:
+    """The page from the cached name index, its validity checked by the statement that reads
+    the page and writes its event, sent alone: one round trip. None when that cannot serve
+    the page (no usable cached index, the request holds a transaction, an empty page, or the
+    index turned out stale, the practice shredded): the caller then takes the usual path."""
+    if holds_connection(db) or has_pending_changes(db):
+        return None  # a transaction (its own changes, say): the usual path sees them
+    workspace_id = principal.workspace_id
+    index = listing.current_index(cache, workspace_id)
+    if index is None or cache is None:
+        return None
+    needle = listing.folded(q) if kind == "name" else None
+    names, total = index.page_names(
+        needle, include_archived=include_archived, offset=paging.offset, size=paging.page_size
     )
+    if not names:
+        return None
+    details = {
+        "disclosure": "summary",
+        "search": kind,
+        "include_archived": include_archived,
+        "count": len(names),
+    }
+    ids = [client_id for client_id, _, _ in names]
+    values = {"workspace_id": workspace_id, "ids": ids, **listing.unchanged_since(index)}
+    unreadable: list[uuid.UUID] = []
+    try:
+        rows = await _LISTED_IF_CURRENT.execute(db, principal.actor, values, details=details)
+    except DecryptionError:
+        # A date of birth that cannot be opened: the index was current (rows came back) and
+        # the event, written with them, names the whole page; read it again row by row,
+        # leaving out and naming the unreadable.
+        rows, unreadable = await rows_skipping_unreadable(
+            db, _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=ids), Client.id
+        )
+    else:
+        if not rows:
+            return None  # stale (or shredded): nothing was returned and no event written
+    cache.stats.hits += 1
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    loaded = {row.id: row for row in rows}
+    clients = [
+        Summary(client_id, first, last, row.date_of_birth, row.archived_at, row.updated_at)
+        for client_id, first, last in names
+        if (row := loaded.get(client_id)) is not None
+    ]
     return clients, total
 
 

@@ -54,6 +54,50 @@ async def test_owners_read_the_audit_log_with_filters(audit_api: ApiContext) -> 
         assert not_an_id.status_code == 422
 
 
+async def test_the_audit_screen_names_actors_and_refuses_an_inverted_range(
+    audit_api: ApiContext,
+) -> None:
+    """Issue 24: the owner's audit screen showed raw ids only, and an inverted date range
+    answered an empty page, as if nothing had happened."""
+    api = audit_api
+    _, (owner, clinician) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
+    await sql(
+        api, "UPDATE users SET display_name = 'Dr Cleo Clinician' WHERE email = $1", clinician
+    )
+    async with api.signed_in(clinician) as client:
+        created = await client.post(
+            "/auth/tokens", json={"name": "billing", "scopes": ["clients:read"]}
+        )
+    async with api.with_token(clinician, ("clients:read",)) as (token, _):
+        assert (await token.get("/clients")).status_code == 200
+    async with api.signed_in(owner) as client:
+        page = (await client.get("/audit-events", params={"action": "api_token.create"})).json()
+        (made,) = [e for e in page["items"] if e["resource_ids"] == [created.json()["id"]]]
+        assert (made["actor_name"], made["actor_role"], made["token_name"]) == (
+            "Dr Cleo Clinician",
+            "clinician",
+            None,
+        )
+        listed = (await client.get("/audit-events", params={"action": "client.list"})).json()
+        (by_token,) = listed["items"]
+        assert (by_token["actor_name"], by_token["token_name"]) == ("Dr Cleo Clinician", "tests")
+        logins = (await client.get("/audit-events", params={"action": "auth.login"})).json()
+        assert owner.split("@")[0] in {e["actor_name"] for e in logins["items"]}
+        inverted = await client.get(
+            "/audit-events",
+            params={"since": "2026-02-01T00:00:00Z", "until": "2026-01-01T00:00:00Z"},
+        )
+        assert inverted.status_code == 422, inverted.text
+        error = inverted.json()["error"]
+        assert error["code"] == "invalid_date_range" and "inverted" in error["message"]
+        assert {d["field"] for d in error["details"]} == {"query.since", "query.until"}
+        same = await client.get(
+            "/audit-events",
+            params={"since": "2026-01-01T00:00:00Z", "until": "2026-01-01T00:00:00Z"},
+        )
+        assert same.status_code == 200 and same.json()["total"] == 0
+
+
 async def test_audit_events_of_another_workspace_are_invisible(audit_api: ApiContext) -> None:
     api = audit_api
     _, (owner_a,) = await api.workspace_with_users(None, Role.OWNER)

@@ -33,6 +33,55 @@ CLIENT_FIELDS = {
     "created_at",
     "updated_at",
 }
+# What a list or search shows of a client: the minimum necessary (issue 24).
+SUMMARY_FIELDS = {"id", "first_name", "last_name", "date_of_birth", "archived_at", "updated_at"}
+
+
+async def test_lists_and_searches_answer_with_summaries_never_whole_charts(
+    api: ApiContext,
+) -> None:
+    """The defect (issue 24): `GET /clients` and `POST /clients/search` returned every PHI
+    field of every client on the page, medical history included. A list shows names, date of
+    birth, archived and updated; the chart is `GET /clients/{id}`, audited as a read."""
+    _, (email,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.signed_in(email) as client:
+        ada = await create_client(
+            client,
+            email="ada@example.org",
+            phone="+44 20 7946 0000",
+            date_of_birth="1990-12-10",
+            address="12 Example Row",
+            emergency_contact_name="Example Contact",
+            emergency_contact_phone="+44 20 7946 0001",
+            medical_history="zqhistorymark",
+            notes="zqnotesmark",
+        )
+        answers = [
+            await client.get("/clients"),
+            await client.get("/clients", params={"include_archived": "true"}),
+            await client.post("/clients/search", json={"q": "ada"}),
+            await client.post("/clients/search", json={"q": "ada@example.org"}),
+            await client.post("/clients/search", json={"q": "+44 20 7946 0000"}),
+        ]
+        for answer in answers:
+            assert answer.status_code == 200, answer.text
+            (item,) = answer.json()["items"]
+            assert set(item) == SUMMARY_FIELDS
+            assert item == {key: ada[key] for key in SUMMARY_FIELDS}
+            for phi in ("zqhistorymark", "zqnotesmark", "ada@example.org", "7946", "Example Row"):
+                assert phi not in answer.text
+        chart = await client.get(f"/clients/{ada['id']}")
+        assert chart.json()["medical_history"] == "zqhistorymark"
+    rows = await sql(
+        api,
+        "SELECT action, details->>'disclosure' AS disclosure FROM audit_events "
+        "WHERE resource_type = 'client' AND action IN ('client.list', 'client.read') "
+        "ORDER BY id",
+    )
+    assert [(r["action"], r["disclosure"]) for r in rows] == [
+        *[("client.list", "summary")] * len(answers),
+        ("client.read", None),
+    ]
 
 
 async def test_client_is_created_read_updated_archived_and_restored(api: ApiContext) -> None:
@@ -282,9 +331,10 @@ async def test_reads_and_changes_are_audited_without_phi(api: ApiContext) -> Non
         ("client.restore", [ada["id"]]),
     ]
     details = [event_details(r["details"]) for r in rows]
-    assert details[2] == {"search": None, "include_archived": False, "count": 2}
-    assert details[3] == {"search": "email", "include_archived": False, "count": 1}
-    assert details[4] == {"search": "name", "include_archived": False, "count": 0}
+    SUMMARY = {"disclosure": "summary"}
+    assert details[2] == SUMMARY | {"search": None, "include_archived": False, "count": 2}
+    assert details[3] == SUMMARY | {"search": "email", "include_archived": False, "count": 1}
+    assert details[4] == SUMMARY | {"search": "name", "include_archived": False, "count": 0}
     assert details[6] == {"fields": ["notes", "phone"]}
     assert details[7] == {"archived": True} and details[8] == {"restored": True}
     # Checked on the details without their request id: a random hex id can contain "555".
@@ -332,6 +382,7 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients",
         "/api/v1/clients/{client_id}",
         "/api/v1/clients/{client_id}/restore",
+        "/api/v1/clients/{client_id}/access-log",
         "/api/v1/clients/import",
         "/api/v1/clients/search",
     }
@@ -353,4 +404,9 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
     schemas = document["components"]["schemas"]
     assert schemas["ClientCreate"]["examples"] and schemas["ClientUpdate"]["examples"]
     assert "email_bidx" not in schemas["ClientRead"]["properties"]
+    # Lists answer with summaries (issue 24); the access log also as CSV.
+    listed = paths["/api/v1/clients"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert listed["schema"]["$ref"] == "#/components/schemas/Page_ClientSummary_"
+    log = paths["/api/v1/clients/{client_id}/access-log"]["get"]["responses"]["200"]["content"]
+    assert set(log) == {"application/json", "text/csv"}
     assert schemas["ClientUpdate"]["properties"]["first_name"]["type"] == "string"

@@ -219,7 +219,9 @@ async def test_practice_keys_are_read_once_per_refresh_not_per_request(api: ApiC
 
 async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiContext) -> None:
     """POST /clients/search lists like GET /clients: a client whose name (or, on the page,
-    any other field) cannot be opened is left out and audited, never a 500 for the page."""
+    date of birth: the one other field a summary opens) cannot be opened is left out and
+    audited, never a 500 for the page. A field a summary does not show (medical history) is
+    not opened by a list at all (issue 24), so damage there leaves the client listed."""
 
     _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
     async with api.signed_in(owner) as client:
@@ -231,13 +233,18 @@ async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiC
                     "first_name": f"Ada{index}",
                     "last_name": "Lovelace",
                     "email": "ada@example.org",
+                    "date_of_birth": "1990-12-10",
                     "medical_history": "Migraine since 2015",
                 },
             )
             assert created.status_code == 201, created.text
             ids.append(created.json()["id"])
-        bad_name, bad_history = uuid.UUID(ids[0]), uuid.UUID(ids[1])
-        for column, row in (("last_name", bad_name), ("medical_history", bad_history)):
+        bad_name, bad_birth, bad_history = (uuid.UUID(i) for i in ids[:3])
+        for column, row in (
+            ("last_name", bad_name),
+            ("date_of_birth", bad_birth),
+            ("medical_history", bad_history),
+        ):
             await sql(
                 api,
                 f"UPDATE clients SET {column} = set_byte({column}, 25, "
@@ -254,7 +261,42 @@ async def test_search_skips_an_undecryptable_client_instead_of_failing(api: ApiC
         api, "SELECT resource_ids FROM audit_events WHERE action = 'phi.decryption_failed'"
     )
     audited = {rid for event in events for rid in event["resource_ids"]}
-    assert {bad_name, bad_history} <= audited
+    assert {bad_name, bad_birth} <= audited and bad_history not in audited
+
+
+async def test_a_cached_page_leaves_out_a_date_of_birth_that_cannot_be_opened(
+    api: ApiContext,
+) -> None:
+    """With the names cached, a page and its audit event are one statement sent alone; a
+    date of birth that fails to open there still leaves only that client out, audited."""
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        ids = []
+        for last in ("Byron", "Lovelace"):
+            created = await client.post(
+                "/clients",
+                json={"first_name": "Ada", "last_name": last, "date_of_birth": "1990-12-10"},
+            )
+            ids.append(created.json()["id"])
+        assert len((await client.get("/clients")).json()["items"]) == 2  # fills the cache
+        bad = uuid.UUID(ids[0])
+        await sql(
+            api,
+            "UPDATE clients SET date_of_birth = set_byte(date_of_birth, 25, "
+            "get_byte(date_of_birth, 25) # 1) WHERE id = $1",
+            bad,
+        )
+        listed = await client.get("/clients")
+    assert listed.status_code == 200, listed.text
+    assert [item["id"] for item in listed.json()["items"]] == [ids[1]]
+    events = await sql(
+        api,
+        "SELECT action, resource_ids FROM audit_events WHERE details->>'request_id' = $1 "
+        "ORDER BY id",
+        listed.headers["X-Request-ID"],
+    )
+    assert [e["action"] for e in events] == ["client.list", "phi.decryption_failed"]
+    assert events[1]["resource_ids"] == [bad]
 
 
 async def test_a_shredded_practice_answers_410_workspace_shredded(api: ApiContext) -> None:

@@ -20,8 +20,9 @@ import pytest
 from sqlalchemy import bindparam, event, select
 
 from carevault.auth.models import Role, User
+from carevault.clients.models import Client
 from carevault.db import direct
-from tests.support.db import NewDatabase
+from tests.support.db import NewDatabase, sql
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
 from tests.support.statements import watching_statements
@@ -107,6 +108,42 @@ async def test_an_autosave_is_two_round_trips(api: ApiContext) -> None:
     assert len(sent) == 2, sent
     assert sent[0].startswith("SELECT login_sessions."), sent
     assert sent[1].startswith("WITH audited_rows AS (UPDATE sessions SET"), sent
+
+
+async def test_a_cached_client_page_is_two_round_trips_and_a_stale_one_is_not_served(
+    api: ApiContext,
+) -> None:
+    """Issue 24: a page of summaries from the cached name index is read together with its
+    audit event, in a statement that also checks the index is current: credentials, then
+    that. A name changed by another connection makes it return nothing (no event), and the
+    request then refreshes the index and answers the new name."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.with_token(place.emails[0]) as (client, _):
+        assert (await client.get("/clients")).status_code == 200  # caches the names
+        assert (await client.get("/clients")).status_code == 200
+        async with statements_of(api) as sent:
+            warm = await client.get("/clients")
+        assert warm.status_code == 200 and warm.json()["items"]
+        assert len(sent) == 2, sent
+        assert sent[0].startswith("SELECT api_tokens."), sent
+        assert sent[1].startswith("WITH audited_rows AS (SELECT clients."), sent
+
+        renamed = warm.json()["items"][0]["id"]
+        async with api.sessions() as db, db.begin():
+            found = await db.get(Client, renamed)
+            assert found is not None
+            found.last_name = "Aaronson"
+        async with statements_of(api) as sent:
+            fresh = await client.get("/clients")
+    assert fresh.status_code == 200
+    assert fresh.json()["items"][0]["last_name"] == "Aaronson"
+    assert len(sent) > 2, sent  # the stale attempt, then the counter and the refresh
+    events = await sql(
+        api,
+        "SELECT action FROM audit_events WHERE details->>'request_id' = $1",
+        fresh.headers["X-Request-ID"],
+    )
+    assert [e["action"] for e in events] == ["client.list"]
 
 
 async def test_a_stale_autosave_is_refused_in_three_round_trips(api: ApiContext) -> None:

@@ -68,7 +68,7 @@ from carevault_client.models import (  # noqa: E402
     ClientRead,
     ClientSearch,
     ErrorResponse,
-    PageClientRead,
+    PageClientSummary,
     PageSessionNoteRead,
     PageSessionNoteVersionRead,
     SessionNoteCreate,
@@ -214,7 +214,7 @@ def test_clients_are_imported_with_the_client_package(live_server: LiveServer) -
         assert retry.status_code == 201, retry.content
         assert retry.headers.get("Idempotent-Replayed") == "true"
         found = search_clients.sync(client=api, body=ClientSearch(q="imported@client.example"))
-        assert isinstance(found, PageClientRead)
+        assert isinstance(found, PageClientSummary)
         assert found.total == 1  # the retry imported nothing
         assert found.items[0].first_name == "Imported"
 
@@ -268,7 +268,7 @@ def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> N
             client=api, body=ClientSearch(q="ADA@client.example ", page=1, page_size=10)
         )
         assert found.status_code == 200, found.content
-        assert isinstance(found.parsed, PageClientRead)
+        assert isinstance(found.parsed, PageClientSummary)
         assert (found.parsed.total, found.parsed.page, found.parsed.page_size) == (1, 1, 10)
         client_id = found.parsed.items[0].id
         assert client_id == added.parsed.id

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
+from pytest_benchmark.utils import NameWrapper
 
 from tests.perf.budget_check import Budget, check, load_budgets
 from tests.perf.plugin import budget_scale
@@ -113,6 +114,10 @@ def _sibling(benchmark: BenchmarkFixture, request: pytest.FixtureRequest) -> Ben
     session: Any = request.config._benchmarksession  # type: ignore[attr-defined]
     marker = request.node.get_closest_marker("benchmark")
     options = dict(session.options, **(marker.kwargs if marker else {}))
+    if marker is not None and "timer" in marker.kwargs:
+        # As pytest-benchmark does for the test's own fixture (a marker's timer is a plain
+        # function; the fixture reads it as a NameWrapper).
+        options["timer"] = NameWrapper(marker.kwargs["timer"])  # type: ignore[no-untyped-call]
     return BenchmarkFixture(  # type: ignore[no-untyped-call]
         request.node,
         add_stats=session.benchmarks.append,

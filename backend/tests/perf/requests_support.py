@@ -207,3 +207,58 @@ def autosaver(app: InProcessApp, practice: Practice) -> Callable[[], Awaitable[A
         return answer
 
     return save
+
+
+def full_clients(count: int, seed: int) -> str:
+    """Like `fake_clients`, with every field of a client filled, as a practice's charts are:
+    what a page of whole records had to decrypt (issue 24's benchmark)."""
+    first = ["Ann", "Bea", "Cem", "Dana", "Émile", "Farid", "Greta", "Hiro", "Ines", "Jon"]
+    last = ["Lee", "Ångström", "Okafor", "Novak", "Schmidt", "Tanaka", "Reyes", "Kowalski"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [
+            "first_name",
+            "last_name",
+            "email",
+            "phone",
+            "date_of_birth",
+            "address",
+            "emergency_contact_name",
+            "emergency_contact_phone",
+            "medical_history",
+            "notes",
+        ]
+    )
+    for n in range(count):
+        writer.writerow(
+            [
+                f"{first[(n + seed) % len(first)]}{n % 97}",
+                f"{last[(n * 7 + seed) % len(last)]}{n % 89}",
+                f"client{seed}-{n}@example.test",
+                f"+1 555 {n % 1000:03d} {n % 10000:04d}",
+                f"19{50 + n % 50}-0{1 + n % 9}-1{n % 10}",
+                f"{n} Example Street, Exampletown EX{n % 90:02d}",
+                f"Contact {n}",
+                f"+1 555 {(n + 1) % 1000:03d} {(n + 7) % 10000:04d}",
+                "Allergies: none known. Prior episodes documented in intake. " * 6,
+                "Prefers afternoon appointments; reminders by text. " * 3,
+            ]
+        )
+    return out.getvalue()
+
+
+async def seed_full_practice(app: InProcessApp, clients: int, seed: int) -> Practice:
+    """A practice whose `clients` clients have every field filled, and an API token."""
+    _, emails = await app.context.workspace_with_users(None, Role.OWNER)
+    async with app.context.with_token(emails[0]) as (client, _):
+        token = client.headers["Authorization"].removeprefix("Bearer ")
+    practice = Practice(bearer(token))
+    imported = await app.call(
+        "POST",
+        "/api/v1/clients/import",
+        [*practice.auth, (b"content-type", b"text/csv")],
+        full_clients(clients, seed).encode(),
+    )
+    assert imported.status == 201, imported.body[:500]
+    return practice

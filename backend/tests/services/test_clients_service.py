@@ -6,19 +6,24 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import date
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.auth.principal import Principal
+from carevault.clients import listing
 from carevault.clients import service as clients
 from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.paging import Pagination
+from carevault.crypto.registry import operation_counts
 from carevault.workspaces.time import today_in
 from tests.support import factories
 from tests.support.services import Clinic, audit_events, field_names, refused, summary
 
 PAGE = Pagination(page=1, page_size=20)
+# A list discloses summaries, not charts (issue 24).
+SUMMARY = {"disclosure": "summary"}
 
 
 async def new_client(
@@ -190,12 +195,41 @@ async def test_list_events_name_the_clients_returned_and_the_kind_of_search_only
     events = await audit_events(db, clinic.space.id)
     lists = [(e.resource_ids, e.details) for e in events if e.action == "client.list"]
     assert lists == [
-        ([grace.id, ada.id], {"search": None, "include_archived": False, "count": 2}),
-        ([ada.id], {"search": "email", "include_archived": False, "count": 1}),
-        ([grace.id], {"search": "name", "include_archived": True, "count": 1}),
-        ([], {"search": "name", "include_archived": False, "count": 0}),
+        ([grace.id, ada.id], SUMMARY | {"search": None, "include_archived": False, "count": 2}),
+        ([ada.id], SUMMARY | {"search": "email", "include_archived": False, "count": 1}),
+        ([grace.id], SUMMARY | {"search": "name", "include_archived": True, "count": 1}),
+        ([], SUMMARY | {"search": "name", "include_archived": False, "count": 0}),
     ]
     for event in events:
         written = json.dumps(event.details)
         for searched in ("ada@", "Lovelace", "Hopper", "hop", "nobody"):
             assert searched not in written
+
+
+async def test_a_list_opens_only_the_summary_of_each_client_on_the_page(
+    db: AsyncSession, clinic: Clinic
+) -> None:
+    """Issue 24, minimum necessary: a page opens the names (for the name index: this test's
+    transaction never commits, so nothing is cached) and each date of birth, nothing else;
+    it opened all ten fields of every client on the page (36 values here)."""
+    everything = {
+        "email": "ada@example.org",
+        "phone": "+1 555 010 4477",
+        "date_of_birth": "1990-12-10",
+        "address": "1 Example Row",
+        "emergency_contact_name": "Contact",
+        "emergency_contact_phone": "+1 555 010 4478",
+        "medical_history": "History",
+        "notes": "Notes",
+    }
+    for last in ("Lovelace", "Hopper", "Byron"):
+        await new_client(db, clinic.clinician, "Ada", last, **everything)
+    counts = operation_counts()
+    before = counts.decrypted
+    page, total = await clients.list_clients(
+        db, clinic.clinician, PAGE, cache=listing.ClientListCache()
+    )
+    assert counts.decrypted - before == 3 * (2 + 1)
+    assert total == 3 and [c.last_name for c in page] == ["Byron", "Hopper", "Lovelace"]
+    assert {c.date_of_birth for c in page} == {date(1990, 12, 10)}
+    assert not any(hasattr(c, "medical_history") for c in page)

@@ -11,6 +11,8 @@ export type Note = Schemas['SessionNoteRead'];
 export type NoteVersion = Schemas['SessionNoteVersionRead'];
 export type NoteUpdate = Schemas['SessionNoteUpdate'];
 export type Client = Schemas['ClientRead'];
+/** What lists and searches show of a client (the minimum necessary); the chart is `Client`. */
+export type ClientSummary = Schemas['ClientSummary'];
 export type ClientCreate = Schemas['ClientCreate'];
 export type ClientUpdate = Schemas['ClientUpdate'];
 export type Appointment = Schemas['AppointmentRead'];

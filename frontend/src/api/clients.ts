@@ -1,6 +1,6 @@
 /** Clients: the reads and the changes, with the cache entries each change refreshes. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Client, type ClientCreate, type ClientUpdate } from './client';
+import { api, call, type Client, type ClientCreate, type ClientSummary, type ClientUpdate } from './client';
 import { createOnce } from './idempotency';
 import { keys } from './keys';
 
@@ -12,7 +12,7 @@ export function useClientDirectory() {
   return useQuery({
     queryKey: keys.clients.directory(),
     queryFn: async () => {
-      const all: Client[] = [];
+      const all: ClientSummary[] = [];
       for (let page = 1; page <= DIRECTORY_MAX_PAGES; page++) {
         const result = await call(
           api.GET('/api/v1/clients', { params: { query: { page, page_size: 100, include_archived: true } } }),

@@ -118,7 +118,8 @@ export interface paths {
         };
         /**
          * List Audit Events
-         * @description The workspace's audit trail, newest first. Owners only.
+         * @description The workspace's audit trail, newest first, each event with its actor's name and role
+         *     and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only.
          */
         get: operations["list_audit_events_api_v1_audit_events_get"];
         put?: never;
@@ -277,8 +278,10 @@ export interface paths {
         };
         /**
          * List Clients
-         * @description Clients of your workspace by last name, then first name (case-insensitive). To search,
-         *     use `POST /clients/search`: search terms are PHI and never go in a URL.
+         * @description Clients of your workspace by last name, then first name (case-insensitive), as
+         *     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+         *     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+         *     terms are PHI and never go in a URL.
          */
         get: operations["list_clients_api_v1_clients_get"];
         put?: never;
@@ -320,6 +323,31 @@ export interface paths {
          * @description Change the fields sent and only those (422 `no_changes` for an empty body).
          */
         patch: operations["update_client_api_v1_clients__client_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/clients/{client_id}/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Access Log
+         * @description Owners: who saw or changed this client's records (the client, their notes and
+         *     appointments), newest first: who (name and role, or token name), what (`kind`), when,
+         *     from where (`via`, address). Filter by time (`since` after `until` is a 422), kind and
+         *     user. `?format=csv` or `Accept: text/csv` exports every matching event (up to 50,000; no
+         *     paging) as CSV, cells neutralised against spreadsheet formulas. Each read is audited
+         *     (`client.access_log`) and shows in the history.
+         */
+        get: operations["read_access_log_api_v1_clients__client_id__access_log_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/clients/{client_id}/restore": {
@@ -377,9 +405,10 @@ export interface paths {
         /**
          * Search Clients
          * @description Find clients by email or phone (exact match, however it is written) or part of a first
-         *     or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-         *     term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-         *     history. Reads nothing but does need the CSRF header with a cookie session.
+         *     or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+         *     that the search term, which is PHI, travels in the body: URLs end up in access logs,
+         *     proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+         *     session.
          */
         post: operations["search_clients_api_v1_clients_search_post"];
         delete?: never;
@@ -755,6 +784,74 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AccessLogEntry
+         * @description One access to a client's records: who, what, when, from where. Staff and token names
+         *     are not client PHI; nothing of the client is in it.
+         * @example {
+         *       "action": "client.read",
+         *       "actor_name": "Dr Example Clinician",
+         *       "actor_role": "clinician",
+         *       "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+         *       "id": 4182,
+         *       "ip_address": "203.0.113.7",
+         *       "kind": "chart_read",
+         *       "occurred_at": "2025-01-15T10:14:37Z",
+         *       "resource_type": "client",
+         *       "token_name": null,
+         *       "via": "ui"
+         *     }
+         */
+        AccessLogEntry: {
+            /**
+             * Action
+             * @description The audit action, e.g. `client.read`
+             */
+            action: string;
+            /**
+             * Actor Name
+             * @description The user's display name, or sign-in address
+             */
+            actor_name: string | null;
+            /** Actor Role */
+            actor_role: string | null;
+            /** Actor User Id */
+            actor_user_id: string | null;
+            /**
+             * Id
+             * @description The audit event's id
+             */
+            id: number;
+            /** Ip Address */
+            ip_address: string | null;
+            /**
+             * Kind
+             * @description chart_read: the record was read; list_appearance: the client (or their note or appointment) was in a list or search, as a summary; change; export: data left as a file; access_log: this history was read; other
+             * @enum {string}
+             */
+            kind: "chart_read" | "list_appearance" | "change" | "export" | "access_log" | "other";
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /**
+             * Resource Type
+             * @description client, session (a note) or appointment
+             */
+            resource_type: string | null;
+            /**
+             * Token Name
+             * @description The API token's name, when one was used
+             */
+            token_name: string | null;
+            /**
+             * Via
+             * @description ui: a signed-in session; token: an API token; system: a server command
+             * @enum {string}
+             */
+            via: "ui" | "token" | "system";
+        };
         /**
          * AddendumRead
          * @description One amendment of a signed note: the version it made, by whom, when and why (the
@@ -1165,6 +1262,8 @@ export interface components {
          * AuditEventRead
          * @example {
          *       "action": "session.update",
+         *       "actor_name": "Dr Example Clinician",
+         *       "actor_role": "clinician",
          *       "actor_token_id": null,
          *       "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
          *       "details": {
@@ -1180,12 +1279,23 @@ export interface components {
          *       "resource_ids": [
          *         "00000000-0000-4000-8000-0000000000d1"
          *       ],
-         *       "resource_type": "session"
+         *       "resource_type": "session",
+         *       "token_name": null
          *     }
          */
         AuditEventRead: {
             /** Action */
             action: string;
+            /**
+             * Actor Name
+             * @description The user's display name, or their sign-in address when they have none
+             */
+            actor_name: string | null;
+            /**
+             * Actor Role
+             * @description owner or clinician
+             */
+            actor_role: string | null;
             /** Actor Token Id */
             actor_token_id: string | null;
             /** Actor User Id */
@@ -1207,6 +1317,11 @@ export interface components {
             resource_ids: string[] | null;
             /** Resource Type */
             resource_type: string | null;
+            /**
+             * Token Name
+             * @description The API token's name, when one was used
+             */
+            token_name: string | null;
         };
         /**
          * AuditReadiness
@@ -1411,6 +1526,42 @@ export interface components {
              * @description An email or phone number (exact match, however it is written), or part of a first or last name (case-insensitive); empty or omitted lists everyone
              */
             q?: string | null;
+        };
+        /**
+         * ClientSummary
+         * @description What a list shows of a client: the minimum necessary to find them (45 CFR
+         *     164.502(b)). The whole record is `GET /clients/{client_id}`, the audited chart read.
+         * @example {
+         *       "archived_at": null,
+         *       "date_of_birth": "1985-04-12",
+         *       "first_name": "Example",
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "last_name": "Client",
+         *       "updated_at": "2025-01-10T14:20:00Z"
+         *     }
+         */
+        ClientSummary: {
+            /**
+             * Archived At
+             * @description Set while the client is archived
+             */
+            archived_at: string | null;
+            /** Date Of Birth */
+            date_of_birth: string | null;
+            /** First Name */
+            first_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Name */
+            last_name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
         };
         /**
          * ClientUpdate
@@ -1664,11 +1815,46 @@ export interface components {
          */
         NoteStatus: "draft" | "finalized";
         /**
+         * Page[AccessLogEntry]
+         * @example {
+         *       "items": [
+         *         {
+         *           "action": "client.read",
+         *           "actor_name": "Dr Example Clinician",
+         *           "actor_role": "clinician",
+         *           "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
+         *           "id": 4182,
+         *           "ip_address": "203.0.113.7",
+         *           "kind": "chart_read",
+         *           "occurred_at": "2025-01-15T10:14:37Z",
+         *           "resource_type": "client",
+         *           "token_name": null,
+         *           "via": "ui"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
+        Page_AccessLogEntry_: {
+            /** Items */
+            items: components["schemas"]["AccessLogEntry"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * Page[AuditEventRead]
          * @example {
          *       "items": [
          *         {
          *           "action": "session.update",
+         *           "actor_name": "Dr Example Clinician",
+         *           "actor_role": "clinician",
          *           "actor_token_id": null,
          *           "actor_user_id": "00000000-0000-4000-8000-0000000000a1",
          *           "details": {
@@ -1684,7 +1870,8 @@ export interface components {
          *           "resource_ids": [
          *             "00000000-0000-4000-8000-0000000000d1"
          *           ],
-         *           "resource_type": "session"
+         *           "resource_type": "session",
+         *           "token_name": null
          *         }
          *       ],
          *       "page": 2,
@@ -1703,23 +1890,15 @@ export interface components {
             total: number;
         };
         /**
-         * Page[ClientRead]
+         * Page[ClientSummary]
          * @example {
          *       "items": [
          *         {
-         *           "address": "1 Example Street, Exampletown",
          *           "archived_at": null,
-         *           "created_at": "2025-01-10T14:20:00Z",
          *           "date_of_birth": "1985-04-12",
-         *           "email": "example.client@example.org",
-         *           "emergency_contact_name": "Example Contact",
-         *           "emergency_contact_phone": "+1 555 0101",
          *           "first_name": "Example",
          *           "id": "00000000-0000-4000-8000-000000000001",
          *           "last_name": "Client",
-         *           "medical_history": "Example history: none relevant.",
-         *           "notes": "Example: prefers afternoon appointments.",
-         *           "phone": "+1 555 0100",
          *           "updated_at": "2025-01-10T14:20:00Z"
          *         }
          *       ],
@@ -1728,9 +1907,9 @@ export interface components {
          *       "total": 21
          *     }
          */
-        Page_ClientRead_: {
+        Page_ClientSummary_: {
             /** Items */
-            items: components["schemas"]["ClientRead"][];
+            items: components["schemas"]["ClientSummary"][];
             /** Page */
             page: number;
             /** Page Size */
@@ -4275,7 +4454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_ClientRead_"];
+                    "application/json": components["schemas"]["Page_ClientSummary_"];
                 };
             };
             /** @description Bad request */
@@ -4744,6 +4923,120 @@ export interface operations {
             };
         };
     };
+    read_access_log_api_v1_clients__client_id__access_log_get: {
+        parameters: {
+            query?: {
+                /** @description Only this user */
+                actor_user_id?: string | null;
+                /** @description csv: the whole filtered history as a file (so does Accept: text/csv) */
+                format?: ("json" | "csv") | null;
+                /** @description Only this kind */
+                kind?: ("chart_read" | "list_appearance" | "change" | "export" | "access_log" | "other") | null;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+                /** @description Inclusive, ISO 8601 */
+                since?: string | null;
+                /** @description Exclusive, ISO 8601 */
+                until?: string | null;
+            };
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_AccessLogEntry_"];
+                    /**
+                     * @example occurred_at,kind,action,record_type,via,actor_name,actor_role,token_name,actor_user_id,ip_address,event_id
+                     *     2025-01-15T10:14:37+00:00,chart_read,client.read,client,ui,Dr Example Clinician,clinician,,00000000-0000-4000-8000-0000000000a1,203.0.113.7,4182
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     restore_client_api_v1_clients__client_id__restore_post: {
         parameters: {
             query?: never;
@@ -4980,7 +5273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_ClientRead_"];
+                    "application/json": components["schemas"]["Page_ClientSummary_"];
                 };
             };
             /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */

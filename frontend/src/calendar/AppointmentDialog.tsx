@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useCreateAppointment, useDeleteAppointment, useUpdateAppointment } from '../api/appointments';
-import type { Appointment, Client } from '../api/client';
+import type { Appointment, ClientSummary } from '../api/client';
 import { describeError, fieldErrors, isApiError } from '../api/errors';
 import { maxLength } from '../api/limits.generated';
 import { dateKey, formatTime } from '../lib/format';
@@ -32,7 +32,8 @@ export function AppointmentDialog({
   onOpenNote,
 }: {
   target: DialogTarget;
-  clients: Client[];
+  /** Whole records or list summaries: only names and archived are shown. */
+  clients: Pick<ClientSummary, 'id' | 'first_name' | 'last_name' | 'archived_at'>[];
   clientsLoading: boolean;
   appointments: Appointment[];
   nameOf: (appointment: Appointment) => string;

@@ -118,8 +118,6 @@ export function ClientsPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Phone</th>
                   <th scope="col">Date of birth</th>
                 </tr>
               </thead>
@@ -130,8 +128,6 @@ export function ClientsPage() {
                       <Link to={routes.client(client.id)}>{fullName(client)}</Link>
                       {client.archived_at && <span className="badge badge-archived">Archived</span>}
                     </td>
-                    <td data-label="Email">{client.email ?? '—'}</td>
-                    <td data-label="Phone">{client.phone ?? '—'}</td>
                     <td data-label="Date of birth">
                       {client.date_of_birth ? formatDateKey(client.date_of_birth) : '—'}
                     </td>

@@ -1,5 +1,8 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .access_log_entry import AccessLogEntry
+from .access_log_entry_kind import AccessLogEntryKind
+from .access_log_entry_via import AccessLogEntryVia
 from .addendum_read import AddendumRead
 from .appointment_client import AppointmentClient
 from .appointment_clinician import AppointmentClinician
@@ -22,6 +25,7 @@ from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
 from .client_search import ClientSearch
+from .client_summary import ClientSummary
 from .client_update import ClientUpdate
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
@@ -34,8 +38,9 @@ from .login_response import LoginResponse
 from .me_response import MeResponse
 from .me_response_auth_method import MeResponseAuthMethod
 from .note_status import NoteStatus
+from .page_access_log_entry import PageAccessLogEntry
 from .page_audit_event_read import PageAuditEventRead
-from .page_client_read import PageClientRead
+from .page_client_summary import PageClientSummary
 from .page_session_note_read import PageSessionNoteRead
 from .page_session_note_version_read import PageSessionNoteVersionRead
 from .page_token_read import PageTokenRead
@@ -45,6 +50,12 @@ from .password_changed import PasswordChanged
 from .pgcrypto_readiness import PgcryptoReadiness
 from .public_readiness import PublicReadiness
 from .public_readiness_status import PublicReadinessStatus
+from .read_access_log_api_v1_clients_client_id_access_log_get_format_type_0 import (
+    ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0,
+)
+from .read_access_log_api_v1_clients_client_id_access_log_get_kind_type_0 import (
+    ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0,
+)
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
@@ -72,6 +83,9 @@ from .workspace_read import WorkspaceRead
 from .workspace_update import WorkspaceUpdate
 
 __all__ = (
+    "AccessLogEntry",
+    "AccessLogEntryKind",
+    "AccessLogEntryVia",
     "AddendumRead",
     "AppointmentClient",
     "AppointmentClinician",
@@ -94,6 +108,7 @@ __all__ = (
     "ClientImportResult",
     "ClientRead",
     "ClientSearch",
+    "ClientSummary",
     "ClientUpdate",
     "DatabaseReadiness",
     "ErrorDetail",
@@ -106,8 +121,9 @@ __all__ = (
     "MeResponse",
     "MeResponseAuthMethod",
     "NoteStatus",
+    "PageAccessLogEntry",
     "PageAuditEventRead",
-    "PageClientRead",
+    "PageClientSummary",
     "PageSessionNoteRead",
     "PageSessionNoteVersionRead",
     "PageTokenRead",
@@ -117,6 +133,8 @@ __all__ = (
     "PgcryptoReadiness",
     "PublicReadiness",
     "PublicReadinessStatus",
+    "ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0",
+    "ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0",
     "Readiness",
     "ReadinessStatus",
     "ReauthRequest",

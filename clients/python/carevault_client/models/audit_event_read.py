@@ -20,6 +20,8 @@ class AuditEventRead:
     """
     Attributes:
         action (str):
+        actor_name (None | str): The user's display name, or their sign-in address when they have none
+        actor_role (None | str): owner or clinician
         actor_token_id (None | UUID):
         actor_user_id (None | UUID):
         details (AuditEventReadDetailsType0 | None):
@@ -28,9 +30,12 @@ class AuditEventRead:
         occurred_at (datetime.datetime):
         resource_ids (list[UUID] | None):
         resource_type (None | str):
+        token_name (None | str): The API token's name, when one was used
     """
 
     action: str
+    actor_name: None | str
+    actor_role: None | str
     actor_token_id: None | UUID
     actor_user_id: None | UUID
     details: AuditEventReadDetailsType0 | None
@@ -39,12 +44,19 @@ class AuditEventRead:
     occurred_at: datetime.datetime
     resource_ids: list[UUID] | None
     resource_type: None | str
+    token_name: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0  # noqa: PLC0415
 
         action = self.action
+
+        actor_name: None | str
+        actor_name = self.actor_name
+
+        actor_role: None | str
+        actor_role = self.actor_role
 
         actor_token_id: None | str
         if isinstance(self.actor_token_id, UUID):
@@ -84,11 +96,16 @@ class AuditEventRead:
         resource_type: None | str
         resource_type = self.resource_type
 
+        token_name: None | str
+        token_name = self.token_name
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "action": action,
+                "actor_name": actor_name,
+                "actor_role": actor_role,
                 "actor_token_id": actor_token_id,
                 "actor_user_id": actor_user_id,
                 "details": details,
@@ -97,6 +114,7 @@ class AuditEventRead:
                 "occurred_at": occurred_at,
                 "resource_ids": resource_ids,
                 "resource_type": resource_type,
+                "token_name": token_name,
             }
         )
 
@@ -108,6 +126,20 @@ class AuditEventRead:
 
         d = dict(src_dict)
         action = d.pop("action")
+
+        def _parse_actor_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        actor_name = _parse_actor_name(d.pop("actor_name"))
+
+        def _parse_actor_role(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        actor_role = _parse_actor_role(d.pop("actor_role"))
 
         def _parse_actor_token_id(data: object) -> None | UUID:
             if data is None:
@@ -192,8 +224,17 @@ class AuditEventRead:
 
         resource_type = _parse_resource_type(d.pop("resource_type"))
 
+        def _parse_token_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        token_name = _parse_token_name(d.pop("token_name"))
+
         audit_event_read = cls(
             action=action,
+            actor_name=actor_name,
+            actor_role=actor_role,
             actor_token_id=actor_token_id,
             actor_user_id=actor_user_id,
             details=details,
@@ -202,6 +243,7 @@ class AuditEventRead:
             occurred_at=occurred_at,
             resource_ids=resource_ids,
             resource_type=resource_type,
+            token_name=token_name,
         )
 
         audit_event_read.additional_properties = d

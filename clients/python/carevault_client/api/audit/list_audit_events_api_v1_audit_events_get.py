@@ -165,7 +165,8 @@ def sync_detailed(
 ) -> Response[ErrorResponse | PageAuditEventRead]:
     """List Audit Events
 
-     The workspace's audit trail, newest first. Owners only.
+     The workspace's audit trail, newest first, each event with its actor's name and role
+    and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only.
 
     Args:
         user_id (None | Unset | UUID): Actor
@@ -217,7 +218,8 @@ def sync(
 ) -> ErrorResponse | PageAuditEventRead | None:
     """List Audit Events
 
-     The workspace's audit trail, newest first. Owners only.
+     The workspace's audit trail, newest first, each event with its actor's name and role
+    and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only.
 
     Args:
         user_id (None | Unset | UUID): Actor
@@ -264,7 +266,8 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | PageAuditEventRead]:
     """List Audit Events
 
-     The workspace's audit trail, newest first. Owners only.
+     The workspace's audit trail, newest first, each event with its actor's name and role
+    and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only.
 
     Args:
         user_id (None | Unset | UUID): Actor
@@ -314,7 +317,8 @@ async def asyncio(
 ) -> ErrorResponse | PageAuditEventRead | None:
     """List Audit Events
 
-     The workspace's audit trail, newest first. Owners only.
+     The workspace's audit trail, newest first, each event with its actor's name and role
+    and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only.
 
     Args:
         user_id (None | Unset | UUID): Actor

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
-from ...models.page_client_read import PageClientRead
+from ...models.page_client_summary import PageClientSummary
 from ...types import UNSET, Response, Unset
 
 
@@ -38,9 +38,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     if response.status_code == 200:
-        response_200 = PageClientRead.from_dict(response.json())
+        response_200 = PageClientSummary.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,11 +102,13 @@ def sync_detailed(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     """List Clients
 
-     Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL.
+     Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
@@ -118,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PageClientRead]
+        Response[ErrorResponse | PageClientSummary]
     """
 
     kwargs = _get_kwargs(
@@ -140,11 +142,13 @@ def sync(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     """List Clients
 
-     Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL.
+     Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
@@ -156,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PageClientRead
+        ErrorResponse | PageClientSummary
     """
 
     return sync_detailed(
@@ -173,11 +177,13 @@ async def asyncio_detailed(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     """List Clients
 
-     Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL.
+     Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
@@ -189,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PageClientRead]
+        Response[ErrorResponse | PageClientSummary]
     """
 
     kwargs = _get_kwargs(
@@ -209,11 +215,13 @@ async def asyncio(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     """List Clients
 
-     Clients of your workspace by last name, then first name (case-insensitive). To search,
-    use `POST /clients/search`: search terms are PHI and never go in a URL.
+     Clients of your workspace by last name, then first name (case-insensitive), as
+    summaries: names, date of birth, archived, updated (the minimum necessary; the whole
+    record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
+    terms are PHI and never go in a URL.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
@@ -225,7 +233,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PageClientRead
+        ErrorResponse | PageClientSummary
     """
 
     return (

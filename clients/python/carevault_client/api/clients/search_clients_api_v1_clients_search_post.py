@@ -7,7 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.client_search import ClientSearch
 from ...models.error_response import ErrorResponse
-from ...models.page_client_read import PageClientRead
+from ...models.page_client_summary import PageClientSummary
 from ...types import Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     if response.status_code == 200:
-        response_200 = PageClientRead.from_dict(response.json())
+        response_200 = PageClientSummary.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,13 +99,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ClientSearch,
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     """Search Clients
 
      Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session.
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session.
 
     Args:
         body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
@@ -115,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PageClientRead]
+        Response[ErrorResponse | PageClientSummary]
     """
 
     kwargs = _get_kwargs(
@@ -133,13 +134,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ClientSearch,
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     """Search Clients
 
      Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session.
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session.
 
     Args:
         body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
@@ -149,7 +151,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PageClientRead
+        ErrorResponse | PageClientSummary
     """
 
     return sync_detailed(
@@ -162,13 +164,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ClientSearch,
-) -> Response[ErrorResponse | PageClientRead]:
+) -> Response[ErrorResponse | PageClientSummary]:
     """Search Clients
 
      Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session.
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session.
 
     Args:
         body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
@@ -178,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PageClientRead]
+        Response[ErrorResponse | PageClientSummary]
     """
 
     kwargs = _get_kwargs(
@@ -194,13 +197,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ClientSearch,
-) -> ErrorResponse | PageClientRead | None:
+) -> ErrorResponse | PageClientSummary | None:
     """Search Clients
 
      Find clients by email or phone (exact match, however it is written) or part of a first
-    or last name (case-insensitive), ordered like `GET /clients`. A POST so that the search
-    term, which is PHI, travels in the body: URLs end up in access logs, proxies and browser
-    history. Reads nothing but does need the CSRF header with a cookie session.
+    or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so
+    that the search term, which is PHI, travels in the body: URLs end up in access logs,
+    proxies and browser history. Reads nothing but does need the CSRF header with a cookie
+    session.
 
     Args:
         body (ClientSearch): A client search. In a body, not a URL: the term is PHI.
@@ -210,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PageClientRead
+        ErrorResponse | PageClientSummary
     """
 
     return (

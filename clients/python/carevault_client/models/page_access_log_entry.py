@@ -7,23 +7,23 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.client_read import ClientRead
+    from ..models.access_log_entry import AccessLogEntry
 
 
-T = TypeVar("T", bound="PageClientRead")
+T = TypeVar("T", bound="PageAccessLogEntry")
 
 
 @_attrs_define
-class PageClientRead:
+class PageAccessLogEntry:
     """
     Attributes:
-        items (list[ClientRead]):
+        items (list[AccessLogEntry]):
         page (int):
         page_size (int):
         total (int):
     """
 
-    items: list[ClientRead]
+    items: list[AccessLogEntry]
     page: int
     page_size: int
     total: int
@@ -56,13 +56,13 @@ class PageClientRead:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.client_read import ClientRead  # noqa: PLC0415
+        from ..models.access_log_entry import AccessLogEntry  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = ClientRead.from_dict(items_item_data)
+            items_item = AccessLogEntry.from_dict(items_item_data)
 
             items.append(items_item)
 
@@ -72,15 +72,15 @@ class PageClientRead:
 
         total = d.pop("total")
 
-        page_client_read = cls(
+        page_access_log_entry = cls(
             items=items,
             page=page,
             page_size=page_size,
             total=total,
         )
 
-        page_client_read.additional_properties = d
-        return page_client_read
+        page_access_log_entry.additional_properties = d
+        return page_access_log_entry
 
     @property
     def additional_keys(self) -> list[str]:
