@@ -211,10 +211,14 @@ describe('text typed into a note is never lost', () => {
 
   it('loss 3: an amendment is not discarded by a click on "Clients"', async () => {
     const note = await api.note(clientId, { subjective: 'Original text.' });
-    await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, { version: note.version });
+    await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, {
+      version: note.version,
+      attestation_version: 1,
+    });
     await page.goto(routes.note(note.id));
     await page.getByRole('button', { name: 'Amend note' }).click();
     await page.getByLabel('Plan').fill('Amended plan: refer to sleep clinic.');
+    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed after the session.');
 
     await page.getByRole('link', { name: 'Clients', exact: true }).first().click();
     const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
