@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from carevault.core.errors import Conflict, DomainError, Gone, Invalid, NotFound
+from carevault.core.errors import Conflict, DomainError, Forbidden, Gone, Invalid, NotFound
 from carevault.core.fields import field_path
 from carevault.crypto import DecryptionError
 from carevault.observability.metrics import route_template
@@ -100,6 +100,7 @@ _STATUS_CODES = {
 # (carevault.core.errors) to its status. The domains raise the kind; only the web layer
 # knows the number. tools/error_codes reads this table to list the codes by status.
 DOMAIN_STATUS: dict[type[DomainError], int] = {
+    Forbidden: 403,
     NotFound: 404,
     Conflict: 409,
     Gone: 410,

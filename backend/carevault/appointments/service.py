@@ -20,6 +20,7 @@ from carevault.appointments.schemas import (
 )
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
+from carevault.clients import access
 from carevault.clients import service as client_service
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
@@ -51,6 +52,7 @@ async def _refuse_overlap(
     any time with [starts_at, ends_at). Back-to-back appointments do not overlap."""
     await _lock_schedule(db, workspace_id)
     statement = (
+        # chart-wide: an overlap is one whoever's client it is; the 409 names ids only
         in_workspace(Appointment, workspace_id)
         .where(
             Appointment.status != _CANCELLED,
@@ -71,14 +73,16 @@ async def _refuse_overlap(
         )
 
 
-_appointments = WorkspaceRepository(Appointment, noun="appointment")
+_appointments = WorkspaceRepository(
+    Appointment, noun="appointment", condition=access.chart_condition(Appointment)
+)
 
 
 async def create_appointment(
     db: AsyncSession, principal: Principal, body: AppointmentCreate
 ) -> Appointment:
     workspace_id = principal.workspace_id
-    await client_service.ensure_bookable(db, workspace_id, body.client_id)
+    await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
     if body.status != _CANCELLED and not body.allow_overlap:
         await _refuse_overlap(db, workspace_id, body.starts_at, body.ends_at)
     appointment = Appointment(
@@ -100,7 +104,9 @@ async def create_appointment(
 async def read_appointment(
     db: AsyncSession, principal: Principal, appointment_id: uuid.UUID
 ) -> Appointment:
-    appointment = await _appointments.get(db, principal.workspace_id, appointment_id)
+    appointment = await _appointments.get(
+        db, principal.workspace_id, appointment_id, values=access.chart_values(principal)
+    )
     await audit.record(
         db,
         principal.actor,
@@ -128,9 +134,13 @@ async def list_appointments(
         )
     appointments, unreadable = await scalars_skipping_unreadable(
         db,
-        in_workspace(Appointment, principal.workspace_id)
-        .where(Appointment.starts_at < end, Appointment.ends_at > start)
-        .order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id),
+        access.charted(
+            in_workspace(Appointment, principal.workspace_id)
+            .where(Appointment.starts_at < end, Appointment.ends_at > start)
+            .order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id),
+            principal,
+            Appointment,
+        ),
         Appointment.id,
     )
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
@@ -154,7 +164,9 @@ async def update_appointment(
     if not changes:
         raise Invalid("no_changes", "send at least one field to change")
     workspace_id = principal.workspace_id
-    appointment = await _appointments.get(db, workspace_id, appointment_id, lock=True)
+    appointment = await _appointments.get(
+        db, workspace_id, appointment_id, lock=True, values=access.chart_values(principal)
+    )
     starts_at = changes.get("starts_at", appointment.starts_at)
     ends_at = changes.get("ends_at", appointment.ends_at)
     status = changes.get("status", appointment.status)
@@ -187,10 +199,13 @@ async def delete_appointment(
 ) -> None:
     """Remove the appointment; a session note tied to it keeps its content, untied."""
     client_id = await db.scalar(
-        delete(Appointment)
-        .where(
-            workspace_filter(Appointment, principal.workspace_id),
-            Appointment.id == appointment_id,
+        access.charted(
+            delete(Appointment).where(
+                workspace_filter(Appointment, principal.workspace_id),
+                Appointment.id == appointment_id,
+            ),
+            principal,
+            Appointment,
         )
         .returning(Appointment.client_id)
         .execution_options(synchronize_session=False)

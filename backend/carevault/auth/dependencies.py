@@ -62,7 +62,13 @@ async def current_principal(request: Request) -> Principal:
             if scheme.lower() != "bearer" or not credentials.strip():
                 raise service.AuthFailure("invalid_token", "use Authorization: Bearer <token>")
             by_token = await service.resolve_api_token(db, credentials.strip(), ip)
-            principal = Principal(by_token.user, ip, token_id=by_token.token_id)
+            principal = Principal(
+                by_token.user,
+                ip,
+                token_id=by_token.token_id,
+                chart_access=by_token.policy.chart_access,
+                break_the_glass=by_token.policy.break_the_glass,
+            )
             request.state.actor = principal.actor
             _count_request(request, state, "token", by_token.token_id)
             _check_token_scope(request, by_token.scopes)
@@ -81,7 +87,13 @@ async def current_principal(request: Request) -> Principal:
         by_session.login_session, request.headers.get(CSRF_HEADER)
     ):
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
-    principal = Principal(by_session.user, ip, login_session=by_session.login_session)
+    principal = Principal(
+        by_session.user,
+        ip,
+        login_session=by_session.login_session,
+        chart_access=by_session.policy.chart_access,
+        break_the_glass=by_session.policy.break_the_glass,
+    )
     request.state.actor = principal.actor
     _count_request(request, state, "session", by_session.login_session.id)
     if (

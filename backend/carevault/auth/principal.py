@@ -43,10 +43,15 @@ ACCOUNT_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(Account)
 
 @dataclass(frozen=True)
 class Principal:
+    """`chart_access` and `break_the_glass`: the practice's settings, read by the credential
+    lookup in its round trip (carevault.clients.access decides from them)."""
+
     user: Account
     ip_address: str | None
     token_id: uuid.UUID | None = None
     login_session: LoginSession | None = None
+    chart_access: str = "practice"
+    break_the_glass: bool = False
 
     @property
     def workspace_id(self) -> uuid.UUID:
@@ -55,6 +60,11 @@ class Principal:
     @property
     def is_owner(self) -> bool:
         return self.user.role == Role.OWNER.value
+
+    @property
+    def sees_every_chart(self) -> bool:
+        """Owners always; clinicians unless the practice limits them to their care teams."""
+        return self.is_owner or self.chart_access == "practice"
 
     @property
     def actor(self) -> Actor:

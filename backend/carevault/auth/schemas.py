@@ -31,6 +31,8 @@ WORKSPACE_EXAMPLE = {
     "name": "Example Practice",
     "time_zone": "Europe/Berlin",
     "phone_region": "DE",
+    "chart_access": "practice",
+    "break_the_glass": False,
 }
 TOKEN_SECRET_EXAMPLE = "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"  # noqa: S105 (made up)
 TOKEN_EXAMPLE = {
@@ -91,6 +93,14 @@ class WorkspaceRead(BaseModel):
         description="ISO 3166 region whose national phone numbers the practice writes: a "
         "number without its country code is read as one of this region's",
         examples=["GB"],
+    )
+    chart_access: Literal["practice", "care_team"] = Field(
+        description="`practice`: every clinician sees every chart; `care_team`: clinicians "
+        "see only the charts of clients whose care team they are on (owners see every chart)"
+    )
+    break_the_glass: bool = Field(
+        description="Whether a clinician may open a chart outside their care team by stating "
+        "a reason (time-limited, flagged in the audit trail)"
     )
 
 

@@ -48,12 +48,12 @@ from sqlalchemy.types import Uuid
 
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
-from carevault.clients import listing, phone_index
+from carevault.clients import access, listing, phone_index
 from carevault.clients.models import Client
 from carevault.clients.phone_index import PHONE_FIELDS
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.clock import utc_now
-from carevault.core.errors import Gone, Invalid, not_found
+from carevault.core.errors import Forbidden, Gone, Invalid, not_found
 from carevault.core.fields import field_path, invalid
 from carevault.core.paging import Pagination
 from carevault.crypto import PracticeBlindIndex, current_cipher, normalize_phone_digits
@@ -133,21 +133,28 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
     return [client_id for _, client_id in keyed]
 
 
-_clients = WorkspaceRepository(Client, noun="client")
+_clients = WorkspaceRepository(Client, noun="client", condition=access.chart_condition(Client))
 
 # The page's rows by id, one array parameter whatever the page size.
 _PAGE = in_workspace(Client, bindparam("workspace_id")).where(
-    Client.id == any_(bindparam("ids", type_=ARRAY(Uuid())))
+    Client.id == any_(bindparam("ids", type_=ARRAY(Uuid()))), access.chart_condition(Client)
 )
 
 
-async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID) -> None:
-    """404 unless the client is in the workspace; 422 if archived. Reads no PHI."""
+async def ensure_bookable(
+    db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID, *, principal: Principal
+) -> None:
+    """404 unless the client is in the workspace and `principal` sees their chart; 422 if
+    archived. Reads no PHI."""
     found = (
         await db.execute(
-            in_workspace(Client, workspace_id)
-            .where(Client.id == client_id)
-            .with_only_columns(Client.archived_at)
+            access.charted(
+                in_workspace(Client, workspace_id)
+                .where(Client.id == client_id)
+                .with_only_columns(Client.archived_at),
+                principal,
+                Client,
+            )
         )
     ).one_or_none()
     if found is None:
@@ -179,6 +186,9 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
     )
     db.add(client)
     await db.flush()
+    # Whoever adds a client is on their care team: under `care_team` chart access a clinician
+    # keeps the chart they just opened.
+    await access.add_to_care_team(db, principal.workspace_id, client.id, [principal.user.id])
     await audit.record(
         db, principal.actor, "client.create", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
     )
@@ -186,12 +196,52 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
 
 
 async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
-    """Archived clients are readable too (archived_at says so), so they can be restored."""
-    client = await _clients.get(db, principal.workspace_id, client_id)
+    """Archived clients are readable too (archived_at says so), so they can be restored.
+
+    A chart outside the caller's care team is a 404, or, when the practice allows
+    break-the-glass, a 403 `chart_access_denied` saying how to open it; a read under a
+    break-the-glass grant is flagged in its audit event."""
+    client = await _clients.find(
+        db, principal.workspace_id, client_id, values=access.chart_values(principal)
+    )
+    if client is None:
+        await _refuse_outside_care_team(db, principal, client_id)
+        raise not_found("client")
+    details = None
+    if not principal.sees_every_chart and not await access.on_care_team(db, principal, client_id):
+        details = {"break_the_glass": True}
     await audit.record(
-        db, principal.actor, "client.read", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
+        db,
+        principal.actor,
+        "client.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[client.id],
+        details=details,
     )
     return client
+
+
+async def _refuse_outside_care_team(
+    db: AsyncSession, principal: Principal, client_id: uuid.UUID
+) -> None:
+    """403 `chart_access_denied` for a chart that exists outside the caller's care team when
+    the practice allows break-the-glass (the caller may then state a reason); otherwise
+    nothing, and the caller answers 404 as for any client it cannot see."""
+    if principal.sees_every_chart or not principal.break_the_glass:
+        return
+    exists = await db.scalar(
+        # chart-wide: tells 403 from 404 for break-the-glass; reads the id only, no PHI
+        in_workspace(Client, principal.workspace_id)
+        .where(Client.id == client_id)
+        .with_only_columns(Client.id)
+    )
+    if exists is not None:
+        raise Forbidden(
+            "chart_access_denied",
+            "this client is outside your care team; to open the chart, state a reason with "
+            "POST /api/v1/clients/{client_id}/break-the-glass",
+            details={"break_the_glass": True},
+        )
 
 
 async def list_clients(
@@ -220,7 +270,9 @@ async def list_clients(
             region = await practice_phone_region(db, workspace_id)
             candidates = phone_index.search_candidates(blind, q, region, str(workspace_id))
             column = Client.phone_bidx
-        scope = in_workspace(Client, workspace_id).where(column.in_(candidates))
+        scope = access.charted(
+            in_workspace(Client, workspace_id).where(column.in_(candidates)), principal, Client
+        )
         if not include_archived:
             scope = scope.where(Client.archived_at.is_(None))
         rows, unreadable = await rows_skipping_unreadable(
@@ -235,17 +287,34 @@ async def list_clients(
         except WorkspaceShredded:
             raise Gone("workspace_shredded", "this practice's data was shredded") from None
         needle = listing.folded(q) if kind == "name" else None
-        page_ids, total = index.page(
-            needle,
-            include_archived=include_archived,
-            offset=paging.offset,
-            size=paging.page_size,
-        )
-        unreadable = index.unreadable_ids(include_archived=include_archived)
+        visible = await access.visible_client_ids(db, principal)
+        if visible is None:
+            page_ids, total = index.page(
+                needle,
+                include_archived=include_archived,
+                offset=paging.offset,
+                size=paging.page_size,
+            )
+            unreadable = index.unreadable_ids(include_archived=include_archived)
+        else:  # the care team's clients only, in the same order
+            ints = {client_id.int for client_id in visible}
+            found = [
+                i for i in index.matching(needle, include_archived=include_archived) if i in ints
+            ]
+            total = len(found)
+            end = paging.offset + paging.page_size
+            page_ids = [uuid.UUID(int=i) for i in found[paging.offset : end]]
+            unreadable = [
+                client_id
+                for client_id in index.unreadable_ids(include_archived=include_archived)
+                if client_id in visible
+            ]
     clients: list[Client] = []
     if page_ids:
         page, unreadable_on_page = await scalars_skipping_unreadable(
-            db, _PAGE.params(workspace_id=workspace_id, ids=page_ids), Client.id
+            db,
+            _PAGE.params(workspace_id=workspace_id, ids=page_ids, **access.chart_values(principal)),
+            Client.id,
         )
         unreadable += unreadable_on_page
         loaded = {client.id: client for client in page}
@@ -272,7 +341,9 @@ async def update_client(
         raise Invalid("no_changes", "send at least one field to change")
     await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
     numbers = await _read_phones(db, principal.workspace_id, changes)
-    client = await _clients.get(db, principal.workspace_id, client_id)
+    client = await _clients.get(
+        db, principal.workspace_id, client_id, values=access.chart_values(principal)
+    )
     indexes = _blind_indexes(changes, principal.workspace_id, numbers)
     for field, value in (changes | indexes).items():
         setattr(client, field, value)
@@ -294,11 +365,14 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
     client changes nothing."""
     now = utc_now()
     archived_id = await db.scalar(
-        update(Client)
-        .where(
-            workspace_filter(Client, principal.workspace_id),
-            Client.id == client_id,
-            Client.archived_at.is_(None),
+        access.charted(
+            update(Client).where(
+                workspace_filter(Client, principal.workspace_id),
+                Client.id == client_id,
+                Client.archived_at.is_(None),
+            ),
+            principal,
+            Client,
         )
         .values(archived_at=now, updated_at=now)
         .returning(Client.id)
@@ -306,9 +380,13 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
     )
     if archived_id is None:
         exists = await db.scalar(
-            in_workspace(Client, principal.workspace_id)
-            .where(Client.id == client_id)
-            .with_only_columns(Client.id)
+            access.charted(
+                in_workspace(Client, principal.workspace_id)
+                .where(Client.id == client_id)
+                .with_only_columns(Client.id),
+                principal,
+                Client,
+            )
         )
         if exists is None:
             raise not_found("client")
@@ -324,7 +402,9 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
 
 async def restore_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
     """Un-archive; a client who is not archived is returned as they are."""
-    client = await _clients.get(db, principal.workspace_id, client_id, lock=True)
+    client = await _clients.get(
+        db, principal.workspace_id, client_id, lock=True, values=access.chart_values(principal)
+    )
     restored = client.archived_at is not None
     if restored:
         client.archived_at = None

@@ -28,6 +28,10 @@ class NotFound(DomainError):
     """No such record, or one of another practice (never said which)."""
 
 
+class Forbidden(DomainError):
+    """The caller may not do this, though the record exists (and saying so is allowed)."""
+
+
 class Conflict(DomainError):
     """The request clashes with the current state: a stale version, an overlap."""
 

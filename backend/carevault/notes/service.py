@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
+from carevault.clients import access
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
@@ -50,21 +51,32 @@ def _content(note: SessionNote) -> dict[str, Any]:
     return {field: getattr(note, field) for field in SOAP_FIELDS}
 
 
-_notes = WorkspaceRepository(SessionNote, noun="session note")
+# Every statement on notes is limited to the charts the caller sees (carevault.clients.access).
+_notes = WorkspaceRepository(
+    SessionNote, noun="session note", condition=access.chart_condition(SessionNote)
+)
 
 
 # Built once, the workspace a bound value like the note's id.
 _STATE = (
     in_workspace(SessionNote, bindparam("workspace_id"))
-    .where(SessionNote.id == bindparam("note_id"))
+    .where(SessionNote.id == bindparam("note_id"), access.chart_condition(SessionNote))
     .with_only_columns(SessionNote.version, SessionNote.status, SessionNote.deleted_at)
 )
 
 
-async def _state(db: AsyncSession, workspace_id: uuid.UUID, note_id: uuid.UUID) -> Any | None:
+async def _state(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Any | None:
     """Version, status and deletion time only: no encrypted column is read. Sent alone when
     the request holds no transaction (a stale autosave's 409 needs no BEGIN and ROLLBACK)."""
-    rows = await direct.rows_alone(db, _STATE, {"workspace_id": workspace_id, "note_id": note_id})
+    rows = await direct.rows_alone(
+        db,
+        _STATE,
+        {
+            "workspace_id": principal.workspace_id,
+            "note_id": note_id,
+            **access.chart_values(principal),
+        },
+    )
     return rows[0] if rows else None
 
 
@@ -85,14 +97,19 @@ async def create_note(
 ) -> SessionNote:
     workspace_id = principal.workspace_id
     client_id = await db.scalar(
-        in_workspace(Client, workspace_id)
-        .where(Client.id == body.client_id)
-        .with_only_columns(Client.id)
+        access.charted(
+            in_workspace(Client, workspace_id)
+            .where(Client.id == body.client_id)
+            .with_only_columns(Client.id),
+            principal,
+            Client,
+        )
     )
     if client_id is None:
         raise not_found("client")
     if body.appointment_id is not None:
         appointment_client_id = await db.scalar(
+            # chart-wide: the client's chart was checked above; a mismatch is refused below
             in_workspace(Appointment, workspace_id)
             .where(Appointment.id == body.appointment_id)
             .with_only_columns(Appointment.client_id)
@@ -128,13 +145,19 @@ async def create_note(
 # The hottest read: the note and its audit event in one statement (see AuditedRows).
 _READ_NOTE = audit.AuditedRows(
     _notes.statement(), action="session.read", resource_type=RESOURCE_TYPE
-)
+)  # the repository's statement: chart access included
 
 
 async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Row[Any]:
     """The note's columns (a row, not an ORM instance: nothing here changes it)."""
     rows = await _READ_NOTE.execute(
-        db, principal.actor, {"workspace_id": principal.workspace_id, "row_id": note_id}
+        db,
+        principal.actor,
+        {
+            "workspace_id": principal.workspace_id,
+            "row_id": note_id,
+            **access.chart_values(principal),
+        },
     )
     if not rows:
         raise not_found("session note")
@@ -151,7 +174,9 @@ async def list_notes(
     include_deleted: bool = False,
 ) -> tuple[list[SessionNote], int]:
     """Newest first; one audit event names every note returned."""
-    statement = in_workspace(SessionNote, principal.workspace_id)
+    statement = access.charted(
+        in_workspace(SessionNote, principal.workspace_id), principal, SessionNote
+    )
     if client_id is not None:
         statement = statement.where(SessionNote.client_id == client_id)
     if appointment_id is not None:
@@ -205,6 +230,7 @@ def _draft_save(fields: frozenset[str]) -> audit.AuditedRows:
                 table.c.version == bindparam("seen_version"),
                 table.c.status == NoteStatus.DRAFT.value,
                 table.c.deleted_at.is_(None),
+                access.chart_condition(SessionNote),
             )
             .values(
                 {
@@ -245,6 +271,7 @@ async def save_changes(
             "in_workspace": workspace_id,
             "row_id": note_id,
             "seen_version": body.version,
+            **access.chart_values(principal),
             **{
                 f"new_{name}": value
                 for name, value in bound_changes(
@@ -256,7 +283,7 @@ async def save_changes(
     )
     if saved:
         return saved[0]
-    state = await _state(db, workspace_id, note_id)
+    state = await _state(db, principal, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")
     if state.version != body.version or state.status != NoteStatus.FINALIZED.value:
@@ -280,16 +307,18 @@ async def _amend(
         )
     workspace_id = principal.workspace_id
     note = await db.scalar(
-        in_workspace(SessionNote, workspace_id)
-        .where(
-            SessionNote.id == note_id,
-            SessionNote.version == seen_version,
-            SessionNote.deleted_at.is_(None),
-        )
-        .with_for_update()
+        access.charted(
+            in_workspace(SessionNote, workspace_id).where(
+                SessionNote.id == note_id,
+                SessionNote.version == seen_version,
+                SessionNote.deleted_at.is_(None),
+            ),
+            principal,
+            SessionNote,
+        ).with_for_update()
     )
     if note is None:  # changed between the check and the lock
-        state = await _state(db, workspace_id, note_id)
+        state = await _state(db, principal, note_id)
         if state is None or state.deleted_at is not None:
             raise not_found("session note")
         raise _version_conflict(state.version)
@@ -332,7 +361,9 @@ async def _amend(
 async def finalize_note(
     db: AsyncSession, principal: Principal, note_id: uuid.UUID, seen_version: int
 ) -> SessionNote:
-    note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
+    note = await _notes.get(
+        db, principal.workspace_id, note_id, lock=True, values=access.chart_values(principal)
+    )
     if note.status == NoteStatus.FINALIZED.value:
         raise Conflict(
             "already_finalized",
@@ -365,11 +396,14 @@ async def finalize_note(
 async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> None:
     """Soft delete: the note disappears from reads and lists until it is restored."""
     deleted_id = await db.scalar(
-        update(SessionNote)
-        .where(
-            workspace_filter(SessionNote, principal.workspace_id),
-            SessionNote.id == note_id,
-            SessionNote.deleted_at.is_(None),
+        access.charted(
+            update(SessionNote).where(
+                workspace_filter(SessionNote, principal.workspace_id),
+                SessionNote.id == note_id,
+                SessionNote.deleted_at.is_(None),
+            ),
+            principal,
+            SessionNote,
         )
         .values(deleted_at=utc_now())
         .returning(SessionNote.id)
@@ -384,7 +418,14 @@ async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID
 
 async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
     """Bring back a deleted note; a note that is not deleted is returned as it is."""
-    note = await _notes.get(db, principal.workspace_id, note_id, include_deleted=True, lock=True)
+    note = await _notes.get(
+        db,
+        principal.workspace_id,
+        note_id,
+        include_deleted=True,
+        lock=True,
+        values=access.chart_values(principal),
+    )
     restored = note.deleted_at is not None
     if restored:
         note.deleted_at = None
@@ -406,7 +447,7 @@ async def list_versions(
 ) -> tuple[list[SessionNoteVersion], int]:
     """The content each amendment replaced, newest first."""
     workspace_id = principal.workspace_id
-    state = await _state(db, workspace_id, note_id)
+    state = await _state(db, principal, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")
     versions, total = await fetch_page(

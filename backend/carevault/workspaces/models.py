@@ -3,7 +3,16 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, DateTime, ForeignKey, LargeBinary, String, func
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    LargeBinary,
+    String,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey
@@ -13,6 +22,9 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     """A practice: the tenant every other row belongs to."""
 
     __tablename__ = "workspaces"
+    __table_args__ = (
+        CheckConstraint("chart_access IN ('practice', 'care_team')", name="chart_access"),
+    )
 
     name: Mapped[str] = mapped_column(String(200), unique=True)
     # IANA zone that decides the practice's "today" (carevault.workspaces.time).
@@ -20,6 +32,11 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     # ISO 3166 region whose national phone numbers the practice writes, such as "GB"
     # (carevault.workspaces.phones); the default is DEFAULT_PHONE_REGION.
     phone_region: Mapped[str] = mapped_column(String(2), server_default="US")
+    # Who sees which charts (carevault.clients.access): `practice`, every clinician every
+    # chart; `care_team`, clinicians only their clients' (owners always every chart).
+    chart_access: Mapped[str] = mapped_column(String(16), server_default="practice")
+    # Whether a clinician may open a chart outside their care team with a stated reason.
+    break_the_glass: Mapped[bool] = mapped_column(Boolean, server_default="false")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
