@@ -24,6 +24,7 @@ from carevault.clients import access
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Forbidden, Invalid, not_found
+from carevault.core.fields import field_path
 from carevault.db.scoping import in_workspace, workspace_filter
 
 RESOURCE_TYPE = "client"
@@ -92,14 +93,17 @@ async def set_care_team(
             in_workspace(User, workspace_id).where(User.id.in_(wanted), User.disabled_at.is_(None))
         )
     }
-    unknown = [str(user_id) for user_id in wanted if user_id not in found]
+    unknown = [index for index, user_id in enumerate(clinician_ids) if user_id not in found]
     if unknown:
         raise Invalid(
             "unknown_clinician",
             "clinician_ids names users who are not active users of this practice",
             details=[
-                {"field": "body.clinician_ids", "message": "not an active user", "value": value}
-                for value in unknown
+                {
+                    "field": field_path(("body", "clinician_ids", index)),
+                    "message": "not an active user of the practice",
+                }
+                for index in unknown
             ],
         )
     before = {user.id for user in await _members(db, workspace_id, client_id)}

@@ -452,6 +452,7 @@ async def list_versions(
         raise not_found("session note")
     versions, total = await fetch_page(
         db,
+        # chart-wide: versions have no client of their own; _state checked the note's chart
         in_workspace(SessionNoteVersion, workspace_id)
         .where(SessionNoteVersion.session_id == note_id)
         .order_by(SessionNoteVersion.version.desc()),
