@@ -335,7 +335,7 @@ async def test_only_owners_assign_care_teams_and_only_to_active_users(api: ApiCo
             f"/clients/{c.client_id}/care-team", json={"clinician_ids": [c.member_id]}
         )
     assert refused.status_code == 403 and error_of(refused)["code"] == "owner_required"
-    other_space, (stranger,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    _, (stranger,) = await api.workspace_with_users(None, Role.CLINICIAN)
     (stranger_id,) = await _user_ids(api, stranger)
     async with api.signed_in(c.owner) as owner:
         bad = await owner.put(
@@ -345,9 +345,7 @@ async def test_only_owners_assign_care_teams_and_only_to_active_users(api: ApiCo
         assert bad.status_code == 422 and error_of(bad)["code"] == "unknown_clinician"
         assert error_of(bad)["details"][0]["field"] == "body.clinician_ids.1"
         # Another practice's client is not found.
-        elsewhere = await owner.put(
-            f"/clients/{stranger_id}/care-team", json={"clinician_ids": []}
-        )
+        elsewhere = await owner.put(f"/clients/{stranger_id}/care-team", json={"clinician_ids": []})
         assert elsewhere.status_code == 404
 
 
