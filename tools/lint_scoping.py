@@ -139,7 +139,7 @@ def check_source(
     lines = source.splitlines()
     if chart is None:
         chart = path not in CHART_EXEMPT and _serves_a_caller(tree)
-    findings = []
+    findings: list[Finding] = []
     for statement in _statements(tree):
         calls = [node for node in ast.walk(statement) if isinstance(node, ast.Call)]
         names = {_called_name(call) for call in calls}

@@ -71,7 +71,10 @@ def chart_filter(principal: Principal, model: Any) -> ColumnElement[bool] | None
 def charted(statement: StatementT, principal: Principal, model: Any) -> StatementT:
     """`statement` (a SELECT, UPDATE or DELETE on `model`) limited to `principal`'s charts."""
     condition = chart_filter(principal, model)
-    return statement if condition is None else statement.where(condition)
+    if condition is None:
+        return statement
+    limited: StatementT = statement.where(condition)
+    return limited
 
 
 def chart_condition(model: Any) -> ColumnElement[bool]:

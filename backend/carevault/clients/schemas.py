@@ -235,6 +235,23 @@ class CareTeamRead(BaseModel):
     """Who is assigned to the client: under the practice's `care_team` chart access, the
     clinicians who see the chart (owners see every chart)."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "client_id": "00000000-0000-4000-8000-0000000000d1",
+                    "clinicians": [
+                        {
+                            "id": "00000000-0000-4000-8000-0000000000a2",
+                            "display_name": "Dr. Example",
+                            "role": "clinician",
+                        }
+                    ],
+                }
+            ]
+        }
+    )
+
     client_id: uuid.UUID
     clinicians: list[CareTeamMemberRead]
 
@@ -254,6 +271,18 @@ class BreakTheGlass(StrictModel):
 
 class ChartAccessGrantRead(BaseModel):
     """A time-limited opening of one chart (the record, its appointments and notes)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-0000000000f1",
+                    "client_id": "00000000-0000-4000-8000-0000000000d1",
+                    "expires_at": "2025-01-15T10:00:00Z",
+                }
+            ]
+        }
+    )
 
     id: uuid.UUID
     client_id: uuid.UUID

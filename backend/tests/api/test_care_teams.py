@@ -17,9 +17,9 @@ from fastapi import FastAPI
 from carevault.api.app import create_app
 from carevault.auth.models import Role
 from carevault.auth.permissions import PHI_RESOURCES, operation_of
-from tests.api.test_permissions import api_routes
 from tests.support.db import sql
 from tests.support.http import ApiContext, error_of
+from tests.support.routes import api_routes
 
 MARK = "zqchartmark"
 WEEK = {"start": "2026-03-01T00:00:00Z", "end": "2026-03-08T00:00:00Z"}

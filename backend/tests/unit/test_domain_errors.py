@@ -11,7 +11,15 @@ from fastapi import FastAPI
 
 from carevault.api.errors import DOMAIN_STATUS, ApiError, http_status, install_error_handlers
 from carevault.core import errors
-from carevault.core.errors import Conflict, DomainError, Gone, Invalid, NotFound, not_found
+from carevault.core.errors import (
+    Conflict,
+    DomainError,
+    Forbidden,
+    Gone,
+    Invalid,
+    NotFound,
+    not_found,
+)
 from carevault.core.fields import invalid
 
 # The statuses these kinds answered with as ApiError(status, …), before the domains had them.
@@ -21,6 +29,8 @@ STATUS_BEFORE: dict[type[DomainError], int] = {
     Gone: 410,
     Invalid: 422,
 }
+# Kinds added since, with their statuses.
+STATUS_ADDED: dict[type[DomainError], int] = {Forbidden: 403}
 
 
 def _kinds() -> set[type[DomainError]]:
@@ -52,16 +62,16 @@ async def _answer(raised: Exception) -> tuple[int, dict[str, Any]]:
 
 def test_every_kind_of_domain_error_has_its_status_in_the_one_table() -> None:
     kinds = {kind for kind in _kinds() if kind.__module__ == errors.__name__}
-    assert kinds == set(DOMAIN_STATUS) == set(STATUS_BEFORE)
-    assert DOMAIN_STATUS == STATUS_BEFORE
+    assert kinds == set(DOMAIN_STATUS) == set(STATUS_BEFORE | STATUS_ADDED)
+    assert DOMAIN_STATUS == STATUS_BEFORE | STATUS_ADDED
 
 
-@pytest.mark.parametrize("kind", [NotFound, Conflict, Gone, Invalid])
+@pytest.mark.parametrize("kind", [NotFound, Conflict, Gone, Invalid, Forbidden])
 @pytest.mark.parametrize("details", [None, {"current_version": 4}, [{"field": "body.x"}]])
 async def test_a_domain_error_answers_as_the_api_error_it_replaced(
     kind: type[DomainError], details: Any
 ) -> None:
-    status = STATUS_BEFORE[kind]
+    status = (STATUS_BEFORE | STATUS_ADDED)[kind]
     domain = await _answer(kind("some_code", "what went wrong", details=details))
     api = await _answer(ApiError(status, "some_code", "what went wrong", details=details))
     assert domain == api
