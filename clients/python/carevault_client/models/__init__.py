@@ -9,6 +9,11 @@ from .appointment_update_status import AppointmentUpdateStatus
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
+from .break_the_glass import BreakTheGlass
+from .care_team_member_read import CareTeamMemberRead
+from .care_team_read import CareTeamRead
+from .care_team_update import CareTeamUpdate
+from .chart_access_grant_read import ChartAccessGrantRead
 from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
@@ -55,7 +60,9 @@ from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .workspace_read import WorkspaceRead
+from .workspace_read_chart_access import WorkspaceReadChartAccess
 from .workspace_update import WorkspaceUpdate
+from .workspace_update_chart_access import WorkspaceUpdateChartAccess
 
 __all__ = (
     "AppointmentCreate",
@@ -67,6 +74,11 @@ __all__ = (
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
+    "BreakTheGlass",
+    "CareTeamMemberRead",
+    "CareTeamRead",
+    "CareTeamUpdate",
+    "ChartAccessGrantRead",
     "ClientCreate",
     "ClientImportResult",
     "ClientRead",
@@ -113,5 +125,7 @@ __all__ = (
     "UserRead",
     "UserReadRole",
     "WorkspaceRead",
+    "WorkspaceReadChartAccess",
     "WorkspaceUpdate",
+    "WorkspaceUpdateChartAccess",
 )

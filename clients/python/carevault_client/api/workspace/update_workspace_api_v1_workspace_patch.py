@@ -102,8 +102,9 @@ def sync_detailed(
 ) -> Response[ErrorResponse | WorkspaceRead]:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-    its phone region, which decides how a phone number without a country code is read.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+    phone region, which decides how a phone number without a country code is read, and its
+    chart access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -134,8 +135,9 @@ def sync(
 ) -> ErrorResponse | WorkspaceRead | None:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-    its phone region, which decides how a phone number without a country code is read.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+    phone region, which decides how a phone number without a country code is read, and its
+    chart access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -161,8 +163,9 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | WorkspaceRead]:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-    its phone region, which decides how a phone number without a country code is read.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+    phone region, which decides how a phone number without a country code is read, and its
+    chart access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -191,8 +194,9 @@ async def asyncio(
 ) -> ErrorResponse | WorkspaceRead | None:
     """Update Workspace
 
-     Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-    its phone region, which decides how a phone number without a country code is read.
+     Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+    phone region, which decides how a phone number without a country code is read, and its
+    chart access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
