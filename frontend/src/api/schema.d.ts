@@ -250,7 +250,9 @@ export interface paths {
         };
         /**
          * Read Client
-         * @description A client, archived or not.
+         * @description A client, archived or not. Under `care_team` chart access, a clinician outside the
+         *     client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+         *     break-the-glass (`POST /clients/{client_id}/break-the-glass`).
          */
         get: operations["read_client_api_v1_clients__client_id__get"];
         put?: never;
@@ -268,6 +270,56 @@ export interface paths {
          * @description Change the fields sent and only those (422 `no_changes` for an empty body).
          */
         patch: operations["update_client_api_v1_clients__client_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/clients/{client_id}/break-the-glass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Break The Glass
+         * @description Open a chart outside your care team, stating why (in the body: a reason can hold PHI,
+         *     so never in a URL). Only when the practice allows break-the-glass (else 403
+         *     `break_the_glass_disabled`); grants you the chart, its appointments and notes for 60
+         *     minutes, and is flagged `break_the_glass` in the audit trail (the reason is kept sealed,
+         *     not in the audit event). Then read the chart with `GET /clients/{client_id}`.
+         */
+        post: operations["break_the_glass_api_v1_clients__client_id__break_the_glass_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{client_id}/care-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Care Team
+         * @description The clinicians assigned to the client (ids, names, roles: no PHI).
+         */
+        get: operations["read_care_team_api_v1_clients__client_id__care_team_get"];
+        /**
+         * Set Care Team
+         * @description Owners: assign the client's clinicians (the whole list; 422 `unknown_clinician` for
+         *     an id that is not an active user of the practice). Under `care_team` chart access they
+         *     are the clinicians who see the client's chart, appointments and notes.
+         */
+        put: operations["set_care_team_api_v1_clients__client_id__care_team_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/clients/{client_id}/restore": {
@@ -569,8 +621,9 @@ export interface paths {
         head?: never;
         /**
          * Update Workspace
-         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, and
-         *     its phone region, which decides how a phone number without a country code is read.
+         * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, its
+         *     phone region, which decides how a phone number without a country code is read, and its
+         *     chart access (`chart_access`, `break_the_glass`).
          */
         patch: operations["update_workspace_api_v1_workspace_patch"];
         trace?: never;
@@ -839,6 +892,99 @@ export interface components {
             unsealed_events: number | null;
             /** Untrusted Seals */
             untrusted_seals?: number | null;
+        };
+        /**
+         * BreakTheGlass
+         * @description Why you must open a chart outside your care team. Kept sealed like PHI and shown to
+         *     the practice's owners; never written to the audit trail or logs.
+         * @example {
+         *       "reason": "Covering for the client's clinician"
+         *     }
+         */
+        BreakTheGlass: {
+            /** Reason */
+            reason: string;
+        };
+        /** CareTeamMemberRead */
+        CareTeamMemberRead: {
+            /** Display Name */
+            display_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Role
+             * @description `owner` or `clinician`
+             */
+            role: string;
+        };
+        /**
+         * CareTeamRead
+         * @description Who is assigned to the client: under the practice's `care_team` chart access, the
+         *     clinicians who see the chart (owners see every chart).
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-0000000000d1",
+         *       "clinicians": [
+         *         {
+         *           "display_name": "Dr. Example",
+         *           "id": "00000000-0000-4000-8000-0000000000a2",
+         *           "role": "clinician"
+         *         }
+         *       ]
+         *     }
+         */
+        CareTeamRead: {
+            /**
+             * Client Id
+             * Format: uuid
+             */
+            client_id: string;
+            /** Clinicians */
+            clinicians: components["schemas"]["CareTeamMemberRead"][];
+        };
+        /**
+         * CareTeamUpdate
+         * @description The whole care team: the users listed, and only they, are on it afterwards.
+         * @example {
+         *       "clinician_ids": [
+         *         "00000000-0000-4000-8000-0000000000a2"
+         *       ]
+         *     }
+         */
+        CareTeamUpdate: {
+            /**
+             * Clinician Ids
+             * @description Active users of the practice (an empty list empties it)
+             */
+            clinician_ids: string[];
+        };
+        /**
+         * ChartAccessGrantRead
+         * @description A time-limited opening of one chart (the record, its appointments and notes).
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-0000000000d1",
+         *       "expires_at": "2025-01-15T10:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000f1"
+         *     }
+         */
+        ChartAccessGrantRead: {
+            /**
+             * Client Id
+             * Format: uuid
+             */
+            client_id: string;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
         };
         /**
          * ClientCreate
@@ -1178,6 +1324,8 @@ export interface components {
          *         "role": "clinician"
          *       },
          *       "workspace": {
+         *         "break_the_glass": false,
+         *         "chart_access": "practice",
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "name": "Example Practice",
          *         "phone_region": "DE",
@@ -1208,6 +1356,8 @@ export interface components {
          *         "role": "clinician"
          *       },
          *       "workspace": {
+         *         "break_the_glass": false,
+         *         "chart_access": "practice",
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "name": "Example Practice",
          *         "phone_region": "DE",
@@ -2031,6 +2181,8 @@ export interface components {
         /**
          * WorkspaceRead
          * @example {
+         *       "break_the_glass": false,
+         *       "chart_access": "practice",
          *       "id": "00000000-0000-4000-8000-0000000000b1",
          *       "name": "Example Practice",
          *       "phone_region": "DE",
@@ -2038,6 +2190,17 @@ export interface components {
          *     }
          */
         WorkspaceRead: {
+            /**
+             * Break The Glass
+             * @description Whether a clinician may open a chart outside their care team by stating a reason (time-limited, flagged in the audit trail)
+             */
+            break_the_glass: boolean;
+            /**
+             * Chart Access
+             * @description `practice`: every clinician sees every chart; `care_team`: clinicians see only the charts of clients whose care team they are on (owners see every chart)
+             * @enum {string}
+             */
+            chart_access: "practice" | "care_team";
             /**
              * Id
              * Format: uuid
@@ -2067,6 +2230,17 @@ export interface components {
          *     }
          */
         WorkspaceUpdate: {
+            /**
+             * Break The Glass
+             * @description Allow a clinician to open a chart outside their care team by stating a reason (POST /clients/{client_id}/break-the-glass); turning it off ends every open grant
+             */
+            break_the_glass?: boolean;
+            /**
+             * Chart Access
+             * @description `practice`: every clinician sees every chart; `care_team`: clinicians see only their care teams' charts (owners see every chart). Takes effect on the next request
+             * @enum {string}
+             */
+            chart_access?: "practice" | "care_team";
             /**
              * Phone Region
              * @description ISO 3166 two-letter region (any case). It decides how numbers written from now on, and searches, are read; stored numbers keep the meaning they had
@@ -3810,6 +3984,323 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClientRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    break_the_glass_api_v1_clients__client_id__break_the_glass_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakTheGlass"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartAccessGrantRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_care_team_api_v1_clients__client_id__care_team_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CareTeamRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_care_team_api_v1_clients__client_id__care_team_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CareTeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CareTeamRead"];
                 };
             };
             /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
