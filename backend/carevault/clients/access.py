@@ -150,3 +150,20 @@ async def add_to_care_team(
         )
         .on_conflict_do_nothing()
     )
+
+
+async def sees_chart(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> bool:
+    """Whether `principal` sees the client's chart (for an answer that names it, such as a
+    replayed create)."""
+    if principal.sees_every_chart:
+        return True
+    found = await db.scalar(
+        charted(
+            in_workspace(Client, principal.workspace_id)
+            .where(Client.id == client_id)
+            .with_only_columns(Client.id),
+            principal,
+            Client,
+        )
+    )
+    return found is not None

@@ -452,3 +452,22 @@ async def test_the_workspace_reports_and_validates_its_chart_access(api: ApiCont
         api, "SELECT details FROM audit_events WHERE action = 'workspace.update' ORDER BY id"
     )
     assert events == []
+
+
+async def test_a_replayed_create_of_a_chart_no_longer_seen_is_not_found(api: ApiContext) -> None:
+    c = await chart(api)
+    body = {"first_name": f"Kim {MARK}", "last_name": "Replay"}
+    key = {"Idempotency-Key": "replay-1"}
+    async with api.signed_in(c.member) as member:
+        first = await member.post("/clients", json=body, headers=key)
+        assert first.status_code == 201
+        again = await member.post("/clients", json=body, headers=key)
+        assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+        async with api.signed_in(c.owner) as owner:
+            emptied = await owner.put(
+                f"/clients/{first.json()['id']}/care-team", json={"clinician_ids": []}
+            )
+            assert emptied.status_code == 200
+        refused = await member.post("/clients", json=body, headers=key)
+    assert refused.status_code == 404, refused.text
+    assert MARK not in refused.text
