@@ -136,6 +136,51 @@ class Grant:
     expires_at: datetime
 
 
+@dataclass(frozen=True)
+class GrantReview:
+    """A grant as its owner reviews it: who, why, when."""
+
+    id: uuid.UUID
+    user_id: uuid.UUID
+    display_name: str
+    reason: str
+    granted_at: datetime
+    expires_at: datetime
+
+
+async def review_grants(
+    db: AsyncSession, owner: Principal, client_id: uuid.UUID
+) -> list[GrantReview]:
+    """Owners: every break-the-glass grant on the client's chart, newest first, with its
+    reason. Reading the reasons is audited (`client.break_the_glass_review`)."""
+    if not await _client_exists(db, owner, client_id):
+        raise not_found("client")
+    rows = await db.execute(
+        in_workspace(ChartAccessGrant, owner.workspace_id)
+        .join(
+            User,
+            (User.workspace_id == ChartAccessGrant.workspace_id)
+            & (User.id == ChartAccessGrant.user_id),
+        )
+        .where(ChartAccessGrant.client_id == client_id)
+        .add_columns(User.display_name)
+        .order_by(ChartAccessGrant.granted_at.desc(), ChartAccessGrant.id)
+    )
+    reviews = [
+        GrantReview(grant.id, grant.user_id, name, grant.reason, grant.granted_at, grant.expires_at)
+        for grant, name in rows
+    ]
+    await audit.record(
+        db,
+        owner.actor,
+        "client.break_the_glass_review",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[client_id],
+        details={"grants": [str(review.id) for review in reviews]},
+    )
+    return reviews
+
+
 async def break_the_glass(
     db: AsyncSession, principal: Principal, client_id: uuid.UUID, reason: str
 ) -> Grant:

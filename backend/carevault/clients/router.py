@@ -16,11 +16,13 @@ from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import SESSION_ONLY, Operation, changes, declare, reads
 from carevault.clients import care_teams, importing, service
 from carevault.clients.schemas import (
+    GRANT_REVIEW_EXAMPLE,
     BreakTheGlass,
     CareTeamMemberRead,
     CareTeamRead,
     CareTeamUpdate,
     ChartAccessGrantRead,
+    ChartAccessGrantReview,
     ClientCreate,
     ClientRead,
     ClientSearch,
@@ -280,3 +282,21 @@ async def break_the_glass(
     not in the audit event). Then read the chart with `GET /clients/{client_id}`."""
     grant = await care_teams.break_the_glass(db, principal, client_id, body.reason)
     return ChartAccessGrantRead(id=grant.id, client_id=grant.client_id, expires_at=grant.expires_at)
+
+
+@router.get(
+    "/{client_id}/break-the-glass",
+    response_model=list[ChartAccessGrantReview],
+    responses={
+        **error_responses(*AUTHENTICATED, 404),
+        200: {"content": {"application/json": {"example": [GRANT_REVIEW_EXAMPLE]}}},
+    },
+)
+@declare(SESSION_ONLY)
+async def review_break_the_glass(
+    client_id: uuid.UUID, owner: CurrentOwner, db: DbSession
+) -> list[ChartAccessGrantReview]:
+    """Owners: every break-the-glass opening of the client's chart, newest first: who, the
+    reason they gave, when, until when. Reading them is audited."""
+    reviews = await care_teams.review_grants(db, owner, client_id)
+    return [ChartAccessGrantReview.model_validate(review) for review in reviews]

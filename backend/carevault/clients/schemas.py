@@ -287,3 +287,28 @@ class ChartAccessGrantRead(BaseModel):
     id: uuid.UUID
     client_id: uuid.UUID
     expires_at: datetime
+
+
+GRANT_REVIEW_EXAMPLE = {
+    "id": "00000000-0000-4000-8000-0000000000f1",
+    "user_id": "00000000-0000-4000-8000-0000000000a3",
+    "display_name": "Dr. Example",
+    "reason": "Covering for the client's clinician",
+    "granted_at": "2025-01-15T09:00:00Z",
+    "expires_at": "2025-01-15T10:00:00Z",
+}
+
+
+class ChartAccessGrantReview(BaseModel):
+    """A break-the-glass grant as the practice's owners review it."""
+
+    model_config = ConfigDict(
+        from_attributes=True, json_schema_extra={"examples": [GRANT_REVIEW_EXAMPLE]}
+    )
+
+    id: uuid.UUID
+    user_id: uuid.UUID
+    display_name: str
+    reason: str
+    granted_at: datetime
+    expires_at: datetime

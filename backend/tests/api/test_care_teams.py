@@ -158,6 +158,12 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/api/v1/clients/{client_id}/restore"): lambda h, c: h.post(
         f"/clients/{c.client_id}/restore"
     ),
+    ("POST", "/api/v1/clients/{client_id}/break-the-glass"): lambda h, c: h.post(
+        f"/clients/{c.client_id}/break-the-glass", json={"reason": REASON}
+    ),
+    ("GET", "/api/v1/clients/{client_id}/break-the-glass"): lambda h, c: h.get(
+        f"/clients/{c.client_id}/break-the-glass"
+    ),
     ("GET", "/api/v1/clients/{client_id}/care-team"): lambda h, c: h.get(
         f"/clients/{c.client_id}/care-team"
     ),
@@ -206,16 +212,23 @@ ANSWERS = {
     ("POST", "/api/v1/clients"): 201,
     ("POST", "/api/v1/clients/import"): 403,
     ("PUT", "/api/v1/clients/{client_id}/care-team"): 403,
+    ("POST", "/api/v1/clients/{client_id}/break-the-glass"): 403,  # not allowed here
+    ("GET", "/api/v1/clients/{client_id}/break-the-glass"): 403,  # owners only
 } | dict.fromkeys(LISTS, 200)
 
 
+CHART_PARAMETERS = ("{client_id}", "{appointment_id}", "{note_id}")
+
+
 def chart_routes(app: FastAPI) -> set[tuple[str, str]]:
-    """Routes whose declared operation needs a scope of clients, appointments or notes."""
+    """Routes whose declared operation needs a scope of clients, appointments or notes, or
+    whose path names one of them."""
     found = set()
     for method, path, route in api_routes(app):
         operation = operation_of(route.endpoint)
         scopes = (operation.token_scopes or ()) if operation else ()
-        if any(scope.split(":")[0] in PHI_RESOURCES for scope in scopes):
+        named = any(parameter in path for parameter in CHART_PARAMETERS)
+        if named or any(scope.split(":")[0] in PHI_RESOURCES for scope in scopes):
             found.add((method, path))
     return found
 
@@ -301,7 +314,7 @@ async def test_practice_chart_access_lets_every_clinician_see_every_chart(
 ) -> None:
     c = await chart(api, policy="practice")
     async with api.signed_in(c.outsider) as session:
-        for route in [r for r in CALLS if r[0] == "GET"]:
+        for route in [r for r in CALLS if r[0] == "GET" and ANSWERS.get(r) != 403]:
             answer = await CALLS[route](session, c)
             assert answer.status_code == 200, (route, answer.text)
         assert c.client_id in {i["id"] for i in (await session.get("/clients")).json()["items"]}
@@ -404,6 +417,16 @@ async def test_break_the_glass_opens_the_chart_for_a_while_flagged_in_the_audit_
     (grant,) = await sql(api, "SELECT reason, user_id FROM chart_access_grants")
     assert b"zqreason" not in bytes(grant["reason"])
     assert str(grant["user_id"]) == c.outsider_id
+    # Owners review who opened the chart and why; reading the reasons is audited.
+    async with api.signed_in(c.owner) as owner:
+        review = await owner.get(f"/clients/{c.client_id}/break-the-glass")
+        assert review.status_code == 200, review.text
+        (entry,) = review.json()
+        assert (entry["user_id"], entry["reason"]) == (c.outsider_id, REASON)
+    (reviewed,) = await sql(
+        api, "SELECT resource_ids FROM audit_events WHERE action = 'client.break_the_glass_review'"
+    )
+    assert [str(i) for i in reviewed["resource_ids"]] == [c.client_id]
     # A member does not need it; turning break-the-glass off closes the grant.
     async with api.signed_in(c.member) as member:
         needless = await member.post(

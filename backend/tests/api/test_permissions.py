@@ -44,7 +44,7 @@ PHI_TABLES = {
     "sessions": "notes",
     "session_versions": "notes",
 }
-# Tables with encrypted columns whose values no route answers with as a resource's record.
+# Tables with encrypted columns whose values are no resource's record.
 NOT_RETURNED = {"idempotency_records", "chart_access_grants"}
 # Response fields named like an encrypted column that are not PHI, and why.
 NOT_PHI = {("UserRead", "email"): "a user's sign-in address, not a client's"}
@@ -74,7 +74,7 @@ def _encrypted_columns() -> dict[str, set[str]]:
         for column in table.columns:
             if isinstance(column.type, EncryptedString | EncryptedDate):
                 # The idempotency store's sealed answers are replayed through an audited path;
-                # a break-the-glass reason is returned by no route.
+                # break-the-glass reasons go only to owners, audited by their own event.
                 assert resource is not None or name in NOT_RETURNED, name
                 if resource is not None:
                     by_resource.setdefault(resource, set()).add(column.name)

@@ -279,7 +279,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Review Break The Glass
+         * @description Owners: every break-the-glass opening of the client's chart, newest first: who, the
+         *     reason they gave, when, until when. Reading them is audited.
+         */
+        get: operations["review_break_the_glass_api_v1_clients__client_id__break_the_glass_get"];
         put?: never;
         /**
          * Break The Glass
@@ -985,6 +990,44 @@ export interface components {
              * Format: uuid
              */
             id: string;
+        };
+        /**
+         * ChartAccessGrantReview
+         * @description A break-the-glass grant as the practice's owners review it.
+         * @example {
+         *       "display_name": "Dr. Example",
+         *       "expires_at": "2025-01-15T10:00:00Z",
+         *       "granted_at": "2025-01-15T09:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000f1",
+         *       "reason": "Covering for the client's clinician",
+         *       "user_id": "00000000-0000-4000-8000-0000000000a3"
+         *     }
+         */
+        ChartAccessGrantReview: {
+            /** Display Name */
+            display_name: string;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /**
+             * Granted At
+             * Format: date-time
+             */
+            granted_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Reason */
+            reason: string;
+            /**
+             * User Id
+             * Format: uuid
+             */
+            user_id: string;
         };
         /**
          * ClientCreate
@@ -4033,6 +4076,112 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    review_break_the_glass_api_v1_clients__client_id__break_the_glass_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "display_name": "Dr. Example",
+                     *         "expires_at": "2025-01-15T10:00:00Z",
+                     *         "granted_at": "2025-01-15T09:00:00Z",
+                     *         "id": "00000000-0000-4000-8000-0000000000f1",
+                     *         "reason": "Covering for the client's clinician",
+                     *         "user_id": "00000000-0000-4000-8000-0000000000a3"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ChartAccessGrantReview"][];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

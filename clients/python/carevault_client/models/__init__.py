@@ -14,6 +14,7 @@ from .care_team_member_read import CareTeamMemberRead
 from .care_team_read import CareTeamRead
 from .care_team_update import CareTeamUpdate
 from .chart_access_grant_read import ChartAccessGrantRead
+from .chart_access_grant_review import ChartAccessGrantReview
 from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
@@ -79,6 +80,7 @@ __all__ = (
     "CareTeamRead",
     "CareTeamUpdate",
     "ChartAccessGrantRead",
+    "ChartAccessGrantReview",
     "ClientCreate",
     "ClientImportResult",
     "ClientRead",
