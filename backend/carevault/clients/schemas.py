@@ -289,7 +289,7 @@ class ChartAccessGrantRead(BaseModel):
     expires_at: datetime
 
 
-GRANT_REVIEW_EXAMPLE = {
+GRANT_REVIEW_EXAMPLE: dict[str, Any] = {
     "id": "00000000-0000-4000-8000-0000000000f1",
     "user_id": "00000000-0000-4000-8000-0000000000a3",
     "display_name": "Dr. Example",
