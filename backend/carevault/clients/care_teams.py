@@ -18,7 +18,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
-from carevault.auth.models import Role, User
+from carevault.auth.models import User
 from carevault.auth.principal import Principal
 from carevault.clients import access
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
@@ -189,7 +189,7 @@ async def break_the_glass(
     403 `break_the_glass_disabled` unless the practice allows it; 409
     `chart_access_not_needed` for a caller who already sees the chart; 404 for a client the
     practice does not have."""
-    if principal.sees_every_chart or principal.user.role == Role.OWNER.value:
+    if principal.sees_every_chart:
         raise Conflict("chart_access_not_needed", "you already see this client's chart")
     if not principal.break_the_glass:
         raise Forbidden(

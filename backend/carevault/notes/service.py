@@ -109,10 +109,13 @@ async def create_note(
         raise not_found("client")
     if body.appointment_id is not None:
         appointment_client_id = await db.scalar(
-            # chart-wide: the client's chart was checked above; a mismatch is refused below
-            in_workspace(Appointment, workspace_id)
-            .where(Appointment.id == body.appointment_id)
-            .with_only_columns(Appointment.client_id)
+            access.charted(
+                in_workspace(Appointment, workspace_id)
+                .where(Appointment.id == body.appointment_id)
+                .with_only_columns(Appointment.client_id),
+                principal,
+                Appointment,
+            )
         )
         if appointment_client_id is None:
             raise not_found("appointment")

@@ -494,3 +494,17 @@ async def test_a_replayed_create_of_a_chart_no_longer_seen_is_not_found(api: Api
         refused = await member.post("/clients", json=body, headers=key)
     assert refused.status_code == 404, refused.text
     assert MARK not in refused.text
+
+
+async def test_an_appointment_outside_the_care_team_cannot_be_named_by_a_note(
+    api: ApiContext,
+) -> None:
+    """A note for one's own client naming another chart's appointment: not found (not a
+    422 telling that the appointment exists and belongs to someone else)."""
+    c = await chart(api)
+    async with api.signed_in(c.outsider) as session:
+        own = (await session.post("/clients", json={"first_name": "O", "last_name": "N"})).json()
+        body = _note_body(c) | {"client_id": own["id"], "appointment_id": c.appointment_id}
+        refused = await session.post("/sessions", json=body)
+    assert refused.status_code == 404, refused.text
+    assert error_of(refused)["message"] == "appointment not found"
