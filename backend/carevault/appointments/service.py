@@ -107,12 +107,14 @@ async def read_appointment(
     appointment = await _appointments.get(
         db, principal.workspace_id, appointment_id, values=access.chart_values(principal)
     )
+    flag = await access.glass_flag(db, principal, [appointment.client_id])
     await audit.record(
         db,
         principal.actor,
         "appointment.read",
         resource_type=RESOURCE_TYPE,
         resource_ids=[appointment.id],
+        details=flag or None,
     )
     return appointment
 
@@ -150,7 +152,8 @@ async def list_appointments(
         "appointment.list",
         resource_type=RESOURCE_TYPE,
         resource_ids=[appointment.id for appointment in appointments],
-        details={"start": start.isoformat(), "end": end.isoformat(), "count": len(appointments)},
+        details={"start": start.isoformat(), "end": end.isoformat(), "count": len(appointments)}
+        | await access.glass_flag(db, principal, [a.client_id for a in appointments]),
     )
     return appointments
 

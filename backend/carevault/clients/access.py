@@ -167,3 +167,36 @@ async def sees_chart(db: AsyncSession, principal: Principal, client_id: uuid.UUI
         )
     )
     return found is not None
+
+
+def through_grant(principal: Principal) -> bool:
+    """Whether a chart `principal` sees may be one opened by break-the-glass."""
+    return not principal.sees_every_chart and principal.break_the_glass
+
+
+async def opened_by_grant(
+    db: AsyncSession, principal: Principal, client_ids: list[uuid.UUID]
+) -> bool:
+    """Whether any of these clients' charts (ones `principal` just read) was open to them
+    only by a break-the-glass grant, not their care team: their audit event is then flagged.
+    A statement only for a clinician of a `care_team` practice that allows break-the-glass."""
+    if not client_ids or not through_grant(principal):
+        return False
+    on_team = set(
+        await db.scalars(
+            in_workspace(CareTeamMember, principal.workspace_id)
+            .where(
+                CareTeamMember.user_id == principal.user.id,
+                CareTeamMember.client_id.in_(set(client_ids)),
+            )
+            .with_only_columns(CareTeamMember.client_id)
+        )
+    )
+    return not set(client_ids) <= on_team
+
+
+async def glass_flag(
+    db: AsyncSession, principal: Principal, client_ids: list[uuid.UUID]
+) -> dict[str, bool]:
+    """`{"break_the_glass": True}` for an audit event's details when `opened_by_grant`."""
+    return {"break_the_glass": True} if await opened_by_grant(db, principal, client_ids) else {}

@@ -207,16 +207,14 @@ async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UU
     if client is None:
         await _refuse_outside_care_team(db, principal, client_id)
         raise not_found("client")
-    details = None
-    if not principal.sees_every_chart and not await access.on_care_team(db, principal, client_id):
-        details = {"break_the_glass": True}
+    details = await access.glass_flag(db, principal, [client.id])
     await audit.record(
         db,
         principal.actor,
         "client.read",
         resource_type=RESOURCE_TYPE,
         resource_ids=[client.id],
-        details=details,
+        details=details or None,
     )
     return client
 
@@ -327,7 +325,8 @@ async def list_clients(
         "client.list",
         resource_type=RESOURCE_TYPE,
         resource_ids=[client.id for client in clients],
-        details={"search": kind, "include_archived": include_archived, "count": len(clients)},
+        details={"search": kind, "include_archived": include_archived, "count": len(clients)}
+        | await access.glass_flag(db, principal, [client.id for client in clients]),
     )
     return clients, total
 

@@ -145,6 +145,8 @@ async def create_note(
     return note
 
 
+_CLIENT_OF_NOTE = _notes.statement().with_only_columns(SessionNote.client_id)
+
 # The hottest read: the note and its audit event in one statement (see AuditedRows).
 _READ_NOTE = audit.AuditedRows(
     _notes.statement(), action="session.read", resource_type=RESOURCE_TYPE
@@ -152,16 +154,15 @@ _READ_NOTE = audit.AuditedRows(
 
 
 async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Row[Any]:
-    """The note's columns (a row, not an ORM instance: nothing here changes it)."""
-    rows = await _READ_NOTE.execute(
-        db,
-        principal.actor,
-        {
-            "workspace_id": principal.workspace_id,
-            "row_id": note_id,
-            **access.chart_values(principal),
-        },
-    )
+    """The note's columns (a row, not an ORM instance: nothing here changes it). A read of
+    a note its reader sees only through a break-the-glass grant is flagged in its event."""
+    values = {"workspace_id": principal.workspace_id, "row_id": note_id}
+    values |= access.chart_values(principal)
+    flag: dict[str, bool] = {}
+    if access.through_grant(principal):  # never on the hot path of the other callers
+        client_id = await db.scalar(_CLIENT_OF_NOTE, values)
+        flag = await access.glass_flag(db, principal, [client_id] if client_id else [])
+    rows = await _READ_NOTE.execute(db, principal.actor, values, details=flag or None)
     if not rows:
         raise not_found("session note")
     return rows[0]
@@ -209,7 +210,8 @@ async def list_notes(
             "client_id": str(client_id) if client_id else None,
             "include_deleted": include_deleted,
             "count": len(notes),
-        },
+        }
+        | await access.glass_flag(db, principal, [note.client_id for note in notes]),
     )
     return notes, int(total or 0)
 

@@ -400,6 +400,10 @@ async def test_break_the_glass_opens_the_chart_for_a_while_flagged_in_the_audit_
         assert (await session.get(f"/sessions/{c.note_id}")).status_code == 200
         listed = (await session.get("/clients")).json()["items"]
         assert c.client_id in {item["id"] for item in listed}
+        assert (await session.get(f"/appointments/{c.appointment_id}")).status_code == 200
+        assert len((await session.get("/appointments", params=WEEK)).json()) == 1
+        notes = await session.get("/sessions", params={"client_id": c.client_id})
+        assert notes.json()["total"] == 2
     async with api.with_token(c.outsider) as (token, _):
         by_token = await token.post(
             f"/clients/{c.client_id}/break-the-glass", json={"reason": REASON}
@@ -409,9 +413,24 @@ async def test_break_the_glass_opens_the_chart_for_a_while_flagged_in_the_audit_
     flagged = await sql(
         api,
         "SELECT action, details FROM audit_events WHERE details->>'break_the_glass' = 'true' "
-        "AND resource_type = 'client' ORDER BY id",
+        "AND action <> 'workspace.update' ORDER BY id",
     )
-    assert [row["action"] for row in flagged] == ["client.break_the_glass", "client.read"]
+    assert [row["action"] for row in flagged] == [
+        "client.break_the_glass",
+        "client.read",
+        "session.read",
+        "client.list",
+        "appointment.read",
+        "appointment.list",
+        "session.list",
+    ]
+    # Every flagged event is the outsider's.
+    actors = await sql(
+        api,
+        "SELECT DISTINCT actor_user_id FROM audit_events WHERE details->>'break_the_glass' "
+        "= 'true' AND action <> 'workspace.update'",
+    )
+    assert [str(row["actor_user_id"]) for row in actors] == [c.outsider_id]
     # The reason is in no audit event, and is stored sealed.
     assert await sql(api, "SELECT 1 FROM audit_events WHERE details::text LIKE '%zqreason%'") == []
     (grant,) = await sql(api, "SELECT reason, user_id FROM chart_access_grants")
@@ -433,6 +452,16 @@ async def test_break_the_glass_opens_the_chart_for_a_while_flagged_in_the_audit_
             f"/clients/{c.client_id}/break-the-glass", json={"reason": REASON}
         )
         assert needless.status_code == 409
+        # A member's reads are never flagged.
+        assert (await member.get(f"/sessions/{c.note_id}")).status_code == 200
+        assert (await member.get(f"/clients/{c.client_id}")).status_code == 200
+    member_flagged = await sql(
+        api,
+        "SELECT 1 FROM audit_events WHERE details->>'break_the_glass' = 'true' "
+        "AND actor_user_id = $1::uuid",
+        c.member_id,
+    )
+    assert member_flagged == []
     await set_policy(api, c.owner, break_the_glass=False)
     async with api.signed_in(c.outsider) as session:
         assert (await session.get(f"/clients/{c.client_id}")).status_code == 404
