@@ -537,3 +537,20 @@ async def test_an_appointment_outside_the_care_team_cannot_be_named_by_a_note(
         refused = await session.post("/sessions", json=body)
     assert refused.status_code == 404, refused.text
     assert error_of(refused)["message"] == "appointment not found"
+
+
+async def test_an_exact_email_or_phone_search_finds_only_the_callers_charts(
+    api: ApiContext,
+) -> None:
+    c = await chart(api)
+    contact = {"email": "kim.zq@example.org", "phone": "+1 555 010 4477"}
+    async with api.signed_in(c.member) as member:
+        made = await member.post("/clients", json={"first_name": "Kim", "last_name": "Z"} | contact)
+        assert made.status_code == 201
+        for q in contact.values():
+            found = (await member.post("/clients/search", json={"q": q})).json()
+            assert [item["id"] for item in found["items"]] == [made.json()["id"]]
+    async with api.signed_in(c.outsider) as outsider:
+        for q in contact.values():
+            found = (await outsider.post("/clients/search", json={"q": q})).json()
+            assert (found["items"], found["total"]) == ([], 0)
