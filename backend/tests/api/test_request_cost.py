@@ -384,3 +384,37 @@ async def test_the_calendar_with_names_costs_the_same_at_2_and_12_appointments(
     assert len(counts[0]) == len(counts[1]), counts
     selects = [s for s in counts[1] if s.startswith("SELECT appointments.")]
     assert len(selects) == 1, counts[1]
+
+
+async def test_under_care_team_chart_access_a_note_read_and_an_autosave_stay_two_round_trips(
+    api: ApiContext,
+) -> None:
+    """The chart-access predicate is part of the note's own statement (bound parameters; the
+    practice's policy comes with the credential lookup): no statement is added."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])
+    await sql(
+        api,
+        "INSERT INTO care_team_members (workspace_id, client_id, user_id) "
+        "SELECT workspace_id, $1::uuid, id FROM users WHERE email = $2",
+        place.client_ids[0],
+        place.emails[0],
+    )
+    await sql(api, "UPDATE workspaces SET chart_access = 'care_team'")
+    async with api.signed_in(place.emails[0]) as client:
+        await client.get(f"/sessions/{note['id']}")  # the session's last use is recorded once
+        async with statements_of(api) as sent:
+            read = await client.get(f"/sessions/{note['id']}")
+        assert read.status_code == 200, read.text
+        assert len(sent) == 2, sent
+        async with statements_of(api) as sent:
+            saved = await client.patch(
+                f"/sessions/{note['id']}", json={"version": note["version"], "plan": "typed"}
+            )
+        assert saved.status_code == 200, saved.text
+        assert len(sent) == 2, sent
+    # And without the care team the same statements find nothing.
+    await sql(api, "DELETE FROM care_team_members")
+    async with api.signed_in(place.emails[0]) as client:
+        assert (await client.get(f"/sessions/{note['id']}")).status_code == 404
