@@ -137,6 +137,7 @@ async def test_a_note_signed_after_the_practices_hours_is_a_late_entry(
     appointment = Appointment(
         workspace_id=clinic.space.id,
         client_id=client.id,
+        clinician_id=clinic.clinician.user.id,
         starts_at=ended - timedelta(minutes=50),
         ends_at=ended,
     )
