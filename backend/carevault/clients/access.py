@@ -29,6 +29,7 @@ from sqlalchemy.types import Uuid
 
 from carevault.auth.principal import Principal
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
+from carevault.db import direct
 from carevault.db.scoping import in_workspace
 
 CHART_ACCESS_POLICIES = ("practice", "care_team")
@@ -103,25 +104,35 @@ def is_member(model: Any, user_id: uuid.UUID) -> ColumnElement[bool]:
     )
 
 
+# The caller's care-team clients, and those of their unexpired grants: built once.
+_WORKSPACE = bindparam("workspace_id", type_=Uuid())
+_USER = bindparam("user_id", type_=Uuid())
+_TEAM_IDS = (
+    in_workspace(CareTeamMember, _WORKSPACE)
+    .where(CareTeamMember.user_id == _USER)
+    .with_only_columns(CareTeamMember.client_id)
+)
+_GRANTED_IDS = (
+    in_workspace(ChartAccessGrant, _WORKSPACE)
+    .where(ChartAccessGrant.user_id == _USER, ChartAccessGrant.expires_at > func.now())
+    .with_only_columns(ChartAccessGrant.client_id)
+)
+_VISIBLE_IDS = {False: _TEAM_IDS, True: union(_TEAM_IDS, _GRANTED_IDS)}
+
+
 async def visible_client_ids(db: AsyncSession, principal: Principal) -> set[uuid.UUID] | None:
     """The clients whose charts `principal` sees, for a list that filters in memory (the
-    client list's name index); None when they see every chart. One statement."""
+    client list's name index); None when they see every chart. One statement, sent alone
+    when the request holds no transaction (so the cached client page that follows can be
+    too: no BEGIN and COMMIT)."""
     if principal.sees_every_chart:
         return None
-    workspace_id, user_id = principal.workspace_id, principal.user.id
-    statement: Any = (
-        in_workspace(CareTeamMember, workspace_id)
-        .where(CareTeamMember.user_id == user_id)
-        .with_only_columns(CareTeamMember.client_id)
+    rows = await direct.rows_alone(
+        db,
+        _VISIBLE_IDS[principal.break_the_glass],
+        {"workspace_id": principal.workspace_id, "user_id": principal.user.id},
     )
-    if principal.break_the_glass:
-        granted = (
-            in_workspace(ChartAccessGrant, workspace_id)
-            .where(ChartAccessGrant.user_id == user_id, ChartAccessGrant.expires_at > func.now())
-            .with_only_columns(ChartAccessGrant.client_id)
-        )
-        statement = union(statement, granted)
-    return set((await db.scalars(statement)).all())
+    return {row[0] for row in rows}
 
 
 async def on_care_team(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> bool:
