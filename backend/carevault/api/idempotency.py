@@ -131,13 +131,20 @@ async def _refuse_outside_chart(db: AsyncSession, principal: Principal, body: An
     care team since) is not found, as a read of it would be."""
     if principal.sees_every_chart or not isinstance(body, dict):
         return
-    named = body.get("client_id") or body.get("id")
-    try:
-        client_id = uuid.UUID(str(named))
-    except ValueError:
-        return
-    if not await access.sees_chart(db, principal, client_id):
-        raise ApiError(404, "not_found", "record not found")
+    # A record (a client: its id; else its client_id), or a series' records (`items`).
+    named = [body.get("client_id") or body.get("id")]
+    items = body.get("items")
+    if isinstance(items, list):
+        named += [item.get("client_id") for item in items if isinstance(item, dict)]
+    client_ids = set()
+    for value in named:
+        try:
+            client_ids.add(uuid.UUID(str(value)))
+        except ValueError:
+            continue
+    for client_id in client_ids:
+        if not await access.sees_chart(db, principal, client_id):
+            raise ApiError(404, "not_found", "record not found")
 
 
 def _record_ids(body: Any) -> list[str]:

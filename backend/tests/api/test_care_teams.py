@@ -555,6 +555,27 @@ async def test_a_replayed_create_of_a_chart_no_longer_seen_is_not_found(api: Api
     assert MARK not in refused.text
 
 
+async def test_a_replayed_series_of_a_chart_no_longer_seen_is_not_found(api: ApiContext) -> None:
+    """A recurring booking's remembered answer (its appointments under `items`) replays only
+    while the caller still sees the client's chart."""
+    c = await chart(api)
+    body = _booking(c) | {"location": f"Room {MARK}", "recurrence": {"count": 2}}
+    key = {"Idempotency-Key": "replay-series"}
+    async with api.signed_in(c.member) as member:
+        first = await member.post("/appointments/series", json=body, headers=key)
+        assert first.status_code == 201, first.text
+        again = await member.post("/appointments/series", json=body, headers=key)
+        assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+        async with api.signed_in(c.owner) as owner:
+            emptied = await owner.put(
+                f"/clients/{c.client_id}/care-team", json={"clinician_ids": []}
+            )
+            assert emptied.status_code == 200
+        refused = await member.post("/appointments/series", json=body, headers=key)
+    assert refused.status_code == 404, refused.text
+    assert MARK not in refused.text
+
+
 async def test_an_appointment_outside_the_care_team_cannot_be_named_by_a_note(
     api: ApiContext,
 ) -> None:
