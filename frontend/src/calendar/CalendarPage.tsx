@@ -405,6 +405,7 @@ export function CalendarPage() {
                   preview={preview && preview.columnKey === column.key ? preview : null}
                   previewItem={preview ? items.find((item) => item.id === preview.id) : undefined}
                   draggingId={preview?.id ?? moving?.id}
+                  savingId={moving?.id}
                   openingId={openNote.isPending ? openNote.variables?.id : undefined}
                   onOpenNote={openNoteOf}
                   onEdit={(appointment) => {
@@ -413,6 +414,8 @@ export function CalendarPage() {
                   }}
                   onDragStart={startDrag}
                   onNewAt={(time) =>
+                    // The click that ends a drag lands on the column, not a free time.
+                    !suppressClick.current &&
                     setDialog({ kind: 'new', date: column.dayKey, time, clinicianId: column.clinician?.id })
                   }
                 />
@@ -450,6 +453,7 @@ function DayColumn({
   preview,
   previewItem,
   draggingId,
+  savingId,
   openingId,
   onOpenNote,
   onEdit,
@@ -468,6 +472,8 @@ function DayColumn({
   preview: Preview | null;
   previewItem: Appointment | undefined;
   draggingId: string | undefined;
+  /** A drop being saved: drawn where it was dropped, marked busy. */
+  savingId: string | undefined;
   openingId: string | undefined;
   onOpenNote: (appointment: Appointment) => void;
   onEdit: (appointment: Appointment) => void;
@@ -534,7 +540,7 @@ function DayColumn({
                   width: `calc(${100 / lanes}% - 4px)`,
                 }}
                 title={full}
-                data-appointment-id={item.id}
+                aria-busy={savingId === item.id || undefined}
               >
                 <button
                   type="button"
