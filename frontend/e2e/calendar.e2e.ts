@@ -29,6 +29,7 @@ let browser: Browser;
 let page: Page;
 let owner: Api;
 let clinician: Api;
+const requested: string[] = [];
 
 interface Api {
   id: string;
@@ -115,6 +116,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
     });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
+    page.on('request', (sent) => requested.push(`${sent.method()} ${new URL(sent.url()).pathname}`));
     await page.goto(routes.calendar());
     await page.getByLabel('Email').fill(OWNER);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -135,6 +137,9 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
     // 08:00 UTC is 09:00 in Berlin: drawn at 09:00.
     await card(ADA).waitFor();
     expect(await card(ADA).getAttribute('aria-label')).toContain('09:00–09:50');
+    // The names come with the appointments: no client list was asked for to draw the week.
+    expect(requested.filter((line) => /\/api\/v1\/clients(\/search)?$/.test(line))).toEqual([]);
+    expect(requested).toContain('GET /api/v1/appointments');
   });
 
   it('shows two clinicians booked at the same time side by side, readable', async () => {
@@ -194,6 +199,24 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
     expect(await card(ALAN).count()).toBe(0);
   });
 
+  it('cancels an occurrence and the following ones, after a confirmation', async () => {
+    await showCalendar({ date: '2030-04-01', who: owner.id });
+    await card(ALAN).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit appointment' });
+    await dialog.getByRole('button', { name: 'Cancel this and following' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel this and the following appointments?' });
+    await confirm.getByRole('button', { name: 'Cancel this and following' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const statusIn = async (week: string) => {
+      await showCalendar({ date: week, who: owner.id });
+      return (await card(ALAN).getAttribute('aria-label'))?.split(', ').pop();
+    };
+    expect(await statusIn('2030-03-18')).toBe('scheduled');
+    expect(await statusIn('2030-03-25')).toBe('scheduled');
+    expect(await statusIn('2030-04-01')).toBe('cancelled');
+    expect(await statusIn('2030-04-08')).toBe('cancelled');
+  });
+
   it('reschedules by drag, and refuses a conflicting drop, snapping back', async () => {
     await showCalendar({ date: MONDAY, view: 'day', who: owner.id });
     await card(ADA).waitFor();
@@ -223,5 +246,20 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
     // Drawn at 11:00 again: the same place in its column (the banner moved the column down).
     const column = page.locator('.day-slots').first();
     expect((await box(card(ADA))).y - (await box(column)).y).toBeCloseTo(movedInColumn, 0);
+  });
+
+  it("moves an appointment onto another clinician's column", async () => {
+    await showCalendar({ date: MONDAY, view: 'day', who: 'all' });
+    const target = page.getByRole('region', { name: new RegExp(`^${CLINICIAN_NAME}, `) });
+    const from = await box(card(KATE));
+    const to = await box(target.locator('.day-slots'));
+    await page.mouse.move(from.x + from.width / 2, from.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, from.y + 10, { steps: 8 });
+    await page.mouse.up();
+    await target
+      .getByRole('button', { name: new RegExp(`^Edit appointment: ${name(KATE)},.*14:00–14:50, ${CLINICIAN_NAME}`) })
+      .waitFor();
+    await expect.poll(async () => page.locator('.appointment[aria-busy="true"]').count()).toBe(0);
   });
 });
