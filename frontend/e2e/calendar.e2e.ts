@@ -179,7 +179,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
     await showCalendar({ date: MONDAY, who: owner.id });
     await page.getByRole('button', { name: 'New appointment' }).click();
     const dialog = page.getByRole('dialog', { name: 'New appointment' });
-    await dialog.getByLabel('Find a client').fill(ALAN.last_name);
+    await dialog.getByLabel('Find by name').fill(ALAN.last_name);
     await dialog.getByLabel('Client', { exact: true }).selectOption({ label: `${ALAN.last_name}, ${ALAN.first_name}` });
     await dialog.getByLabel('Date', { exact: true }).fill('2030-03-19');
     await dialog.getByLabel('Start time').fill('11:00');

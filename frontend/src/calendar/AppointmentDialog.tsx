@@ -162,7 +162,7 @@ export function AppointmentDialog({
         ) : (
           <>
             {!clients && (
-              <Field id={`${id}-find`} label="Find a client">
+              <Field id={`${id}-find`} label="Find by name">
                 <input
                   id={`${id}-find`}
                   type="search"
