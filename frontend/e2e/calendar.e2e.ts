@@ -262,4 +262,37 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('calendar of a group practice
       .waitFor();
     await expect.poll(async () => page.locator('.appointment[aria-busy="true"]').count()).toBe(0);
   });
+
+  it('keeps four overlapping appointments readable on a phone: the day scrolls sideways', async () => {
+    const day = '2030-03-06';
+    for (const last of ['One', 'Two', 'Three', 'Four']) {
+      const client = await owner.post('/api/v1/clients', { first_name: 'Lane', last_name: `${last}${tag}` });
+      await owner.post('/api/v1/appointments', {
+        client_id: client.id,
+        starts_at: at(day, '10:00'),
+        ends_at: at(day, '10:50'),
+        allow_overlap: true, // a group session
+      });
+    }
+    const phone = await (
+      await browser.newContext({
+        baseURL: running!.baseUrl,
+        viewport: { width: 360, height: 800 },
+        timezoneId: 'UTC',
+        locale: 'en-GB',
+        storageState: await page.context().storageState(),
+      })
+    ).newPage();
+    await phone.goto(`${routes.calendar()}?${new URLSearchParams({ date: day, who: owner.id }).toString()}`);
+    const cards = phone.getByRole('button', { name: /^Edit appointment: Lane / });
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(4);
+    for (const one of await cards.all()) {
+      expect((await box(one.locator('xpath=..'))).width).toBeGreaterThan(100);
+    }
+    const scroll = phone.locator('.calendar-scroll');
+    expect(await scroll.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await screenshot(phone, 'calendar-lanes-phone');
+    await phone.context().close();
+  });
 });
