@@ -28,7 +28,7 @@ import { CALENDAR_DATE_PARAM, routes } from '../routes';
 const PX_PER_MINUTE = 1;
 /** Overlapping appointments get lanes at least this wide: the column widens (and the
  * calendar scrolls sideways) rather than squeezing them into unreadable strips. */
-const MIN_LANE_REM = 7;
+const MIN_LANE_REM = 9;
 const VIEW_PARAM = 'view';
 const WHO_PARAM = 'who';
 const SNAP_MINUTES = 15;
