@@ -12,6 +12,7 @@ import { useClientList } from '../api/clients';
 import { describeError, fieldErrors, isApiError } from '../api/errors';
 import { maxLength } from '../api/limits.generated';
 import { useSignedIn } from '../auth/AuthProvider';
+import { formatDateKey } from '../lib/format';
 import { Banner, Dialog, Field } from '../ui/components';
 import { conflictLines } from './conflicts';
 import { formatMinutes, formatZonedTime, parseTime, wallTime, zoneLabel, zonedInstant } from './zone';
@@ -427,7 +428,7 @@ export function AppointmentDialog({
             role="alertdialog"
           >
             <p>
-              {nameOf(editing)}: this appointment ({wallTime(editing.starts_at, zone).key}{' '}
+              {nameOf(editing)}: this appointment ({formatDateKey(wallTime(editing.starts_at, zone).key)}{' '}
               {formatZonedTime(editing.starts_at, zone)}) and every later scheduled one of its series will be marked
               cancelled. Attended and no-show ones are kept.
             </p>
