@@ -211,20 +211,22 @@ describe('text typed into a note is never lost', () => {
 
   it('loss 3: an amendment is not discarded by a click on "Clients"', async () => {
     const note = await api.note(clientId, { subjective: 'Original text.' });
+    // Signing attests the current signature statement (issue 24).
+    const { signature } = await api.send<{ signature: { version: number } }>('GET', '/api/v1/sessions/attestations');
     await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, {
       version: note.version,
-      attestation_version: 1,
+      attestation_version: signature.version,
     });
     await page.goto(routes.note(note.id));
     await page.getByRole('button', { name: 'Amend note' }).click();
     await page.getByLabel('Plan').fill('Amended plan: refer to sleep clinic.');
-    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed after the session.');
 
     await page.getByRole('link', { name: 'Clients', exact: true }).first().click();
     const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
     await leave.waitFor();
     await leave.getByRole('button', { name: 'Stay on this note' }).click();
     expect(await page.getByLabel('Plan').inputValue()).toBe('Amended plan: refer to sleep clinic.');
+    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed after the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     await page.getByRole('link', { name: 'Clients', exact: true }).first().click();

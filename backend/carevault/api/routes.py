@@ -6,8 +6,8 @@ from fastapi import APIRouter, FastAPI
 
 from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
+from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
-from carevault.auth.router import users_router
 from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
@@ -28,6 +28,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     appointments_router,
     auth_router,
     users_router,
+    clinicians_router,
     audit_router,
     health_details_router,
     workspace_router,

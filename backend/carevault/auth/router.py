@@ -32,6 +32,7 @@ from carevault.auth.models import LoginSession, Role, User
 from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, SESSION_ONLY, declare
 from carevault.auth.principal import Principal
 from carevault.auth.schemas import (
+    ClinicianRead,
     LoginRequest,
     LoginResponse,
     MeResponse,
@@ -54,6 +55,7 @@ from carevault.workspaces.models import Workspace
 
 router = APIRouter(prefix="/auth", tags=["auth"], route_class=ApiRoute)
 users_router = APIRouter(prefix="/users", tags=["users"], route_class=ApiRoute)
+clinicians_router = APIRouter(prefix="/clinicians", tags=["users"], route_class=ApiRoute)
 
 _ERRORS = error_responses(*AUTHENTICATED)
 
@@ -208,6 +210,18 @@ async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> 
     """Owners: the users of your workspace, by email."""
     users, total = await service.list_users(db, owner.workspace_id, paging)
     return Page.of([UserRead.model_validate(u) for u in users], total, paging)
+
+
+@clinicians_router.get("", response_model=list[ClinicianRead], responses=_ERRORS)
+@declare(SESSION_ONLY)
+async def list_clinicians(principal: CurrentPrincipal, db: DbSession) -> list[ClinicianRead]:
+    """The practice's calendars (every user, disabled ones marked inactive), by name: what
+    the calendar's clinician filter and the booking dialog choose from. Signed-in users."""
+    users = await service.list_clinicians(db, principal.workspace_id)
+    return [
+        ClinicianRead(id=u.id, display_name=u.display_name or u.email, active=u.disabled_at is None)
+        for u in users
+    ]
 
 
 @users_router.post(

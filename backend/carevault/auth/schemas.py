@@ -90,6 +90,15 @@ class UserRead(BaseModel):
     )
 
 
+class ClinicianRead(BaseModel):
+    """A calendar of the practice: any signed-in user may list them (no email, no role
+    settings), to choose whose calendars to show and whom to book with."""
+
+    id: uuid.UUID
+    display_name: str = Field(description="The user's display name, or their email if unset")
+    active: bool = Field(description="False for a disabled user: not bookable")
+
+
 class UserUpdate(StrictModel):
     """Owners: whether a user's notes need a co-signature, and who supervises them. Send
     the fields that change (at least one)."""

@@ -175,6 +175,13 @@ async def list_users(
     return await fetch_page(db, statement, paging)
 
 
+async def list_clinicians(db: AsyncSession, workspace_id: uuid.UUID) -> Sequence[User]:
+    """Every user of the workspace (each has a calendar), by display name (email if unset)."""
+    name = func.coalesce(func.nullif(User.display_name, ""), User.email)
+    statement = in_workspace(User, workspace_id).order_by(name, User.id)
+    return (await db.scalars(statement)).all()
+
+
 # --- sign-in ---------------------------------------------------------------------------------
 
 

@@ -435,3 +435,34 @@ async def test_a_client_name_that_cannot_be_opened_leaves_the_appointment_out(
         api, "SELECT resource_ids FROM audit_events WHERE action = 'phi.decryption_failed'"
     )
     assert any(uuid.UUID(hidden["id"]) in event["resource_ids"] for event in events)
+
+
+async def test_a_clinician_lists_the_practices_calendars(api: ApiContext) -> None:
+    """`GET /users` is the owner's; the calendar's clinician filter needs the list for every
+    user: `GET /clinicians` answers ids, names and whether each is active, nothing more,
+    and only the caller's practice."""
+    _, (owner, clinician, leaving) = await api.workspace_with_users(
+        None, Role.OWNER, Role.CLINICIAN, Role.CLINICIAN
+    )
+    _, (stranger,) = await api.workspace_with_users(None, Role.CLINICIAN)
+    async with api.signed_in(owner) as boss:
+        ids = {email: await user_id(c) for email, c in [(owner, boss)]}
+        async with api.signed_in(leaving) as gone:
+            ids[leaving] = await user_id(gone)
+        async with api.signed_in(clinician) as me:
+            ids[clinician] = await user_id(me)
+        assert (await boss.post(f"/users/{ids[leaving]}/disable")).status_code == 200
+    async with api.signed_in(clinician) as me:
+        assert (await me.get("/users")).status_code == 403
+        response = await me.get("/clinicians")
+        assert response.status_code == 200, response.text
+        listed = response.json()
+    assert sorted(row["id"] for row in listed) == sorted(ids.values())
+    assert all(set(row) == {"id", "display_name", "active"} for row in listed)
+    by_id = {row["id"]: row for row in listed}
+    assert by_id[ids[leaving]]["active"] is False
+    name = clinician.split("@")[0]  # the default display name
+    assert by_id[ids[clinician]] == {"id": ids[clinician], "display_name": name, "active": True}
+    async with api.signed_in(stranger) as other:
+        theirs = (await other.get("/clinicians")).json()
+    assert [row["display_name"] for row in theirs] == [stranger.split("@")[0]]

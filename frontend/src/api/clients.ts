@@ -28,8 +28,9 @@ export function useClientDirectory() {
 
 /** A page of clients, or of those matching `q`. The search term is PHI: it goes in a POST
  * body, never in a URL (proxy and server logs). */
-export function useClientList(q: string, page: number, archived: boolean) {
+export function useClientList(q: string, page: number, archived: boolean, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: keys.clients.list(q, page, archived),
     queryFn: () =>
       q

@@ -77,9 +77,31 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return result;
 }
 
+/** The server's "the session date cannot be after the practice's today (2026-11-26)": the
+ * practice's day, or null for any other error. */
+export function practiceTodayRefusal(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  for (const text of [error.message, ...Object.values(fieldErrors(error))]) {
+    const match = /after the practice's today \((\d{4}-\d{2}-\d{2})\)/.exec(text);
+    if (match) return match[1];
+  }
+  return null;
+}
+
 /** A sentence for people, for any failure. */
 export function describeError(error: unknown): string {
   if (error instanceof NetworkError) return 'CareVault could not be reached. Check the connection and try again.';
+  const practiceToday = practiceTodayRefusal(error);
+  if (practiceToday) {
+    const [year, month, day] = practiceToday.split('-').map(Number);
+    const shown = new Date(year, month - 1, day).toLocaleDateString(undefined, {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+    return `This session is after today in the practice’s time zone (today there is ${shown}). Its note can be written from the day of the session.`;
+  }
   if (error instanceof ApiError) {
     if (error.code === 'validation_error') {
       const fields = Object.entries(fieldErrors(error));

@@ -29,8 +29,10 @@ export const keys = {
   },
   appointments: {
     all: appointments,
-    range: (start: string, end: string) => [...appointments, 'range', start, end] as const,
+    range: (start: string, end: string, clinicianIds: string[] | null = null) =>
+      [...appointments, 'range', start, end, clinicianIds] as const,
   },
+  clinicians: { all: ['clinicians'] as const },
   users: { all: ['users'] as const },
   tokens: { all: ['tokens'] as const },
   audit: {

@@ -60,26 +60,31 @@ export function useCreateNote() {
 
 /** From an appointment to its note: the existing one, or a new draft for it (not before the
  * day of the session: notes cannot be dated in the future). Resolves to the note's id. */
-export async function findOrCreateNote(appointment: Appointment, onCreated?: (note: Note) => void): Promise<string> {
+export async function findOrCreateNote(
+  appointment: Appointment,
+  onCreated?: (note: Note) => void,
+  zone?: string,
+): Promise<string> {
   const notes = await call(
     api.GET('/api/v1/sessions', { params: { query: { client_id: appointment.client_id, page_size: 100 } } }),
   );
   const existing = notes.items.find((note) => note.appointment_id === appointment.id);
   if (existing) return existing.id;
-  if (!canStartNote(appointment)) throw new NoteNotYetPossible('future');
+  if (!canStartNote(appointment, new Date(), zone)) throw new NoteNotYetPossible('future');
   const created = await createNote({
     client_id: appointment.client_id,
     appointment_id: appointment.id,
-    session_date: sessionDateOf(appointment),
+    session_date: sessionDateOf(appointment, zone),
     duration_minutes: durationOf(appointment),
   });
   onCreated?.(created);
   return created.id;
 }
 
-export function useOpenAppointmentNote() {
+/** `zone`: the practice's time zone, which dates the session as the server does. */
+export function useOpenAppointmentNote(zone?: string) {
   const created = useNoteCreated();
-  return useMutation({ mutationFn: (appointment: Appointment) => findOrCreateNote(appointment, created) });
+  return useMutation({ mutationFn: (appointment: Appointment) => findOrCreateNote(appointment, created, zone) });
 }
 
 function attestations() {

@@ -474,6 +474,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clinicians": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Clinicians
+         * @description The practice's calendars (every user, disabled ones marked inactive), by name: what
+         *     the calendar's clinician filter and the booking dialog choose from. Signed-in users.
+         */
+        get: operations["list_clinicians_api_v1_clinicians_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -1793,6 +1814,28 @@ export interface components {
              * @description Found by `q` however it is written
              */
             phone?: string | null;
+        };
+        /**
+         * ClinicianRead
+         * @description A calendar of the practice: any signed-in user may list them (no email, no role
+         *     settings), to choose whose calendars to show and whom to book with.
+         */
+        ClinicianRead: {
+            /**
+             * Active
+             * @description False for a disabled user: not bookable
+             */
+            active: boolean;
+            /**
+             * Display Name
+             * @description The user's display name, or their email if unset
+             */
+            display_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
         };
         /** DatabaseReadiness */
         DatabaseReadiness: {
@@ -5963,6 +6006,80 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_clinicians_api_v1_clinicians_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClinicianRead"][];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

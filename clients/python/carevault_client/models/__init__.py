@@ -33,6 +33,7 @@ from .client_read import ClientRead
 from .client_search import ClientSearch
 from .client_summary import ClientSummary
 from .client_update import ClientUpdate
+from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
@@ -124,6 +125,7 @@ __all__ = (
     "ClientSearch",
     "ClientSummary",
     "ClientUpdate",
+    "ClinicianRead",
     "DatabaseReadiness",
     "ErrorDetail",
     "ErrorResponse",
