@@ -170,8 +170,9 @@ export function useMyDrafts(authorId: string) {
 }
 
 /** The worklist's second half: signed notes awaiting a co-signature the caller may give. */
-export function useAwaitingCosign() {
+export function useAwaitingCosign(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: keys.notes.awaitingCosign(),
     queryFn: () => call(api.GET('/api/v1/sessions/awaiting-cosign', { params: { query: { page_size: 100 } } })),
     staleTime: 0,
