@@ -6,6 +6,7 @@ import { keys } from './keys';
 
 export type AccessLogEntry = Schemas['AccessLogEntry'];
 export type AccessKind = AccessLogEntry['kind'];
+export type AccessLogPage = Schemas['Page_AccessLogEntry_'];
 export const ACCESS_LOG_PAGE_SIZE = 25;
 
 export const ACCESS_KINDS: Record<AccessKind, string> = {
@@ -46,7 +47,8 @@ export function accessLogQuery(filters: AccessLogFilters) {
 export function useAccessLog(clientId: string, filters: AccessLogFilters, page: number) {
   return useQuery({
     queryKey: keys.clients.accessLog(clientId, filters, page),
-    queryFn: () =>
+    queryFn: (): Promise<AccessLogPage> =>
+      // The operation also answers CSV (below); without `format` it is the JSON page.
       call(
         api.GET('/api/v1/clients/{client_id}/access-log', {
           params: {
@@ -54,7 +56,7 @@ export function useAccessLog(clientId: string, filters: AccessLogFilters, page: 
             query: { ...accessLogQuery(filters), page, page_size: ACCESS_LOG_PAGE_SIZE },
           },
         }),
-      ),
+      ) as Promise<AccessLogPage>,
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

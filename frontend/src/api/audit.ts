@@ -10,7 +10,6 @@ export type AuditFilter = (typeof AUDIT_FILTERS)[number];
 /** As typed in the filter form; `since` and `until` are datetime-local values (local time). */
 export type AuditFilters = Record<AuditFilter, string>;
 
-
 export function useAuditEvents(filters: AuditFilters, page: number) {
   return useQuery({
     queryKey: keys.audit.list(filters, page),

@@ -74,7 +74,8 @@ export function SignaturePanel({ note, canAct }: { note: Note; canAct: boolean }
             {addenda.map((addendum) => (
               <li key={addendum.version}>
                 Amended {formatDateTime(addendum.amended_at)} by {nameOf(addendum.amended_by)} (version{' '}
-                {addendum.version}): {addendum.reason ? <q>{addendum.reason}</q> : <span className="muted">no reason recorded</span>}
+                {addendum.version}):{' '}
+                {addendum.reason ? <q>{addendum.reason}</q> : <span className="muted">no reason recorded</span>}
               </li>
             ))}
           </ol>

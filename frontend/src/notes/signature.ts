@@ -18,7 +18,14 @@ export interface SignatureFacts {
 export function signatureFacts(
   note: Pick<
     Note,
-    'status' | 'signed_by' | 'signed_at' | 'finalized_at' | 'late_entry' | 'cosign_status' | 'cosigned_by' | 'cosigned_at'
+    | 'status'
+    | 'signed_by'
+    | 'signed_at'
+    | 'finalized_at'
+    | 'late_entry'
+    | 'cosign_status'
+    | 'cosigned_by'
+    | 'cosigned_at'
   >,
   nameOf: NameOf,
   format: (iso: string) => string,
