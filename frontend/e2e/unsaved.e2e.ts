@@ -211,7 +211,11 @@ describe('text typed into a note is never lost', () => {
 
   it('loss 3: an amendment is not discarded by a click on "Clients"', async () => {
     const note = await api.note(clientId, { subjective: 'Original text.' });
-    await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, { version: note.version });
+    const { signature } = await api.send<{ signature: { version: number } }>('GET', '/api/v1/sessions/attestations');
+    await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, {
+      version: note.version,
+      attestation_version: signature.version,
+    });
     await page.goto(routes.note(note.id));
     await page.getByRole('button', { name: 'Amend note' }).click();
     await page.getByLabel('Plan').fill('Amended plan: refer to sleep clinic.');
@@ -221,6 +225,7 @@ describe('text typed into a note is never lost', () => {
     await leave.waitFor();
     await leave.getByRole('button', { name: 'Stay on this note' }).click();
     expect(await page.getByLabel('Plan').inputValue()).toBe('Amended plan: refer to sleep clinic.');
+    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed in the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     await page.getByRole('link', { name: 'Clients', exact: true }).first().click();
