@@ -57,7 +57,13 @@ MEANINGS = {
     "not_a_supervisor": "co-signing as neither an owner nor the author's supervisor",
     "password_change_required": "signed in with a temporary password: change it first",
     "reauthentication_required": "enter the password again (`POST /auth/reauth`) first",
-    "not_found": "does not exist, or belongs to another practice",
+    "not_found": "does not exist, or belongs to another practice (or, under `care_team` chart "
+    "access, to a client outside your care team)",
+    "chart_access_denied": "the client is outside your care team and the practice allows "
+    "break-the-glass: `POST /clients/{client_id}/break-the-glass` with a reason opens it",
+    "break_the_glass_disabled": "the practice does not allow opening charts outside your care team",
+    "chart_access_not_needed": "break-the-glass by someone who already sees the chart",
+    "unknown_clinician": "`clinician_ids` names a user who is not an active user of the practice",
     "method_not_allowed": "the path exists but not with this method",
     "account_conflict": "the change conflicts with the practice's accounts: disabling yourself "
     "or its last active owner, or a temporary password for yourself",

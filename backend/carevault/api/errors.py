@@ -100,9 +100,9 @@ _STATUS_CODES = {
 # (carevault.core.errors) to its status. The domains raise the kind; only the web layer
 # knows the number. tools/error_codes reads this table to list the codes by status.
 DOMAIN_STATUS: dict[type[DomainError], int] = {
+    Forbidden: 403,
     NotFound: 404,
     Conflict: 409,
-    Forbidden: 403,
     Gone: 410,
     Invalid: 422,
 }

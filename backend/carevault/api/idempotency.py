@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Request
@@ -15,6 +16,7 @@ from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import PHI_RESOURCES, operation_of
 from carevault.auth.principal import Principal
+from carevault.clients import access
 from carevault.core.fields import field_path
 from carevault.idempotency import service
 from carevault.idempotency.models import IdempotencyRecord
@@ -71,6 +73,7 @@ async def idempotent_create(
     except service.KeyReused as reused:
         raise ApiError(409, "idempotency_key_reused", str(reused)) from None
     except service.Replay as replay:
+        await _refuse_outside_chart(db, principal, replay.body)
         await _audit_replay(db, request, principal, replay.body)
         raise AuditedReplay(replay.status, replay.body) from None
     return IdempotentCreate(db, record)
@@ -121,6 +124,27 @@ async def _audit_replay(
                 resource_ids=carried,
                 details={"idempotent_replay": True, "fields": ["first_name", "last_name"]},
             )
+
+
+async def _refuse_outside_chart(db: AsyncSession, principal: Principal, body: Any) -> None:
+    """A remembered record of a client whose chart the caller no longer sees (taken off the
+    care team since) is not found, as a read of it would be."""
+    if principal.sees_every_chart or not isinstance(body, dict):
+        return
+    # A record (a client: its id; else its client_id), or a series' records (`items`).
+    named = [body.get("client_id") or body.get("id")]
+    items = body.get("items")
+    if isinstance(items, list):
+        named += [item.get("client_id") for item in items if isinstance(item, dict)]
+    client_ids = set()
+    for value in named:
+        try:
+            client_ids.add(uuid.UUID(str(value)))
+        except ValueError:
+            continue
+    for client_id in client_ids:
+        if not await access.sees_chart(db, principal, client_id):
+            raise ApiError(404, "not_found", "record not found")
 
 
 def _record_ids(body: Any) -> list[str]:

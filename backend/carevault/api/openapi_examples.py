@@ -100,6 +100,18 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(403, "owner_required", "only workspace owners can do this"),
         ErrorExample(
             403,
+            "chart_access_denied",
+            "this client is outside your care team; to open the chart, state a reason with "
+            "POST /api/v1/clients/{client_id}/break-the-glass",
+            {"break_the_glass": True},
+        ),
+        ErrorExample(
+            403,
+            "break_the_glass_disabled",
+            "this practice does not allow opening charts outside your care team",
+        ),
+        ErrorExample(
+            403,
             "password_change_required",
             "this account has a temporary password: choose a new one first",
         ),
@@ -137,6 +149,7 @@ EXAMPLES: dict[str, ErrorExample] = {
                 ],
             },
         ),
+        ErrorExample(409, "chart_access_not_needed", "you already see this client's chart"),
         ErrorExample(
             409,
             "idempotency_key_reused",
@@ -277,6 +290,12 @@ EXAMPLES: dict[str, ErrorExample] = {
                 }
                 for name in ("since", "until")
             ],
+        ),
+        ErrorExample(
+            422,
+            "unknown_clinician",
+            "clinician_ids names users who are not active users of this practice",
+            [{"field": "body.clinician_ids.0", "message": "not an active user of the practice"}],
         ),
         ErrorExample(
             422,

@@ -35,6 +35,7 @@ from carevault.appointments.schemas import (
 from carevault.audit import service as audit
 from carevault.auth.models import User
 from carevault.auth.principal import Principal
+from carevault.clients import access
 from carevault.clients import service as client_service
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
@@ -131,6 +132,7 @@ async def _refuse_overlap(
     if booking.room is not None:
         same.append(func.lower(Appointment.room) == booking.room.lower())
     statement = (
+        # chart-wide: an overlap is one whoever's client it is; the 409 names ids only
         in_workspace(Appointment, workspace_id)
         .where(
             Appointment.status != _CANCELLED,
@@ -174,7 +176,9 @@ async def _refuse_overlap(
     )
 
 
-_appointments = WorkspaceRepository(Appointment, noun="appointment")
+_appointments = WorkspaceRepository(
+    Appointment, noun="appointment", condition=access.chart_condition(Appointment)
+)
 
 _CLINICIAN_NAME = func.coalesce(func.nullif(User.display_name, ""), User.email).label(
     "clinician_name"
@@ -202,18 +206,24 @@ async def _check_clinician(db: AsyncSession, principal: Principal, clinician_id:
 
 
 def _calendar(principal: Principal) -> Select[Any]:
-    """Appointments of the caller's workspace with their clinician's display name and, when
-    the caller may read clients, their client's names: one statement, names decrypted with
-    the rows (no query per appointment)."""
+    """Appointments of the caller's workspace whose charts the caller sees (under `care_team`
+    chart access, those of their care teams' clients, whoever's calendar they are on), with
+    their clinician's display name and, when the caller may read clients, their client's
+    names: one statement, names decrypted with the rows (no query per appointment). Every
+    read of appointments goes through it."""
     workspace_id = principal.workspace_id
-    statement = (
+    # Only the appointments of charts the caller sees (carevault.clients.access).
+    statement = access.charted(
         in_workspace(Appointment, workspace_id)
         .join(User, and_(User.id == Appointment.clinician_id, workspace_filter(User, workspace_id)))
-        .add_columns(_CLINICIAN_NAME)
+        .add_columns(_CLINICIAN_NAME),
+        principal,
+        Appointment,
     )
     if principal.may_read("clients"):
         statement = statement.join(
             Client,
+            # chart-wide: each appointment's own client; the appointments are charted above
             and_(Client.id == Appointment.client_id, workspace_filter(Client, workspace_id)),
         ).add_columns(Client.first_name, Client.last_name)
     return statement
@@ -271,7 +281,7 @@ async def create_appointment(
     workspace_id = principal.workspace_id
     clinician_id = body.clinician_id or principal.user.id
     await _check_clinician(db, principal, clinician_id)
-    await client_service.ensure_bookable(db, workspace_id, body.client_id)
+    await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
     if body.status != _CANCELLED and not body.allow_overlap:
         booking = Booking(clinician_id, body.client_id, body.room)
         await _refuse_overlap(db, workspace_id, booking, [(body.starts_at, body.ends_at)])
@@ -337,7 +347,7 @@ async def create_series(
     workspace_id = principal.workspace_id
     clinician_id = body.clinician_id or principal.user.id
     await _check_clinician(db, principal, clinician_id)
-    await client_service.ensure_bookable(db, workspace_id, body.client_id)
+    await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
     time_zone = await practice_time_zone(db, workspace_id)
     slots = occurrences(body.starts_at, body.ends_at, body.recurrence, time_zone)
     if body.status != _CANCELLED and not body.allow_overlap:
@@ -388,12 +398,14 @@ async def read_appointment(
     if row is None:
         raise not_found("appointment")
     view = _view(principal, row)
+    flag = await access.glass_flag(db, principal, [view.appointment.client_id])
     await audit.record(
         db,
         principal.actor,
         "appointment.read",
         resource_type=RESOURCE_TYPE,
         resource_ids=[appointment_id],
+        details=flag or None,
     )
     await _record_names(db, principal, [view], "appointment.read")
     return view
@@ -443,7 +455,8 @@ async def list_appointments(
             "end": end.isoformat(),
             "count": len(views),
             **filters,
-        },
+        }
+        | await access.glass_flag(db, principal, [view.appointment.client_id for view in views]),
     )
     await _record_names(db, principal, views, "appointment.list")
     return views
@@ -458,7 +471,9 @@ async def update_appointment(
     if not changes:
         raise Invalid("no_changes", "send at least one field to change")
     workspace_id = principal.workspace_id
-    appointment = await _appointments.get(db, workspace_id, appointment_id, lock=True)
+    appointment = await _appointments.get(
+        db, workspace_id, appointment_id, lock=True, values=access.chart_values(principal)
+    )
     starts_at = changes.get("starts_at", appointment.starts_at)
     ends_at = changes.get("ends_at", appointment.ends_at)
     status = changes.get("status", appointment.status)
@@ -506,17 +521,22 @@ async def cancel_following(
     (attended and no-show ones keep their status); the ids cancelled, by start. 422
     `not_in_series` for a single appointment."""
     workspace_id = principal.workspace_id
-    appointment = await _appointments.get(db, workspace_id, appointment_id, lock=True)
+    appointment = await _appointments.get(
+        db, workspace_id, appointment_id, lock=True, values=access.chart_values(principal)
+    )
     if appointment.series_id is None:
         raise Invalid("not_in_series", "the appointment is not part of a recurring series")
     cancelled = (
         await db.execute(
-            update(Appointment)
-            .where(
-                workspace_filter(Appointment, workspace_id),
-                Appointment.series_id == appointment.series_id,
-                Appointment.starts_at >= appointment.starts_at,
-                Appointment.status == _SCHEDULED,
+            access.charted(
+                update(Appointment).where(
+                    workspace_filter(Appointment, workspace_id),
+                    Appointment.series_id == appointment.series_id,
+                    Appointment.starts_at >= appointment.starts_at,
+                    Appointment.status == _SCHEDULED,
+                ),
+                principal,
+                Appointment,
             )
             .values(status=_CANCELLED, updated_at=utc_now())
             .returning(Appointment.id, Appointment.starts_at)
@@ -545,10 +565,13 @@ async def delete_appointment(
 ) -> None:
     """Remove the appointment; a session note tied to it keeps its content, untied."""
     client_id = await db.scalar(
-        delete(Appointment)
-        .where(
-            workspace_filter(Appointment, principal.workspace_id),
-            Appointment.id == appointment_id,
+        access.charted(
+            delete(Appointment).where(
+                workspace_filter(Appointment, principal.workspace_id),
+                Appointment.id == appointment_id,
+            ),
+            principal,
+            Appointment,
         )
         .returning(Appointment.client_id)
         .execution_options(synchronize_session=False)

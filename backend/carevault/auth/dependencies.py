@@ -67,6 +67,8 @@ async def current_principal(request: Request) -> Principal:
                 ip,
                 token_id=by_token.token_id,
                 token_scopes=frozenset(by_token.scopes),
+                chart_access=by_token.policy.chart_access,
+                break_the_glass=by_token.policy.break_the_glass,
             )
             request.state.actor = principal.actor
             _count_request(request, state, "token", by_token.token_id)
@@ -86,7 +88,13 @@ async def current_principal(request: Request) -> Principal:
         by_session.login_session, request.headers.get(CSRF_HEADER)
     ):
         raise ApiError(403, "csrf_failed", f"cookie-authenticated changes need {CSRF_HEADER}")
-    principal = Principal(by_session.user, ip, login_session=by_session.login_session)
+    principal = Principal(
+        by_session.user,
+        ip,
+        login_session=by_session.login_session,
+        chart_access=by_session.policy.chart_access,
+        break_the_glass=by_session.policy.break_the_glass,
+    )
     request.state.actor = principal.actor
     _count_request(request, state, "session", by_session.login_session.id)
     if (

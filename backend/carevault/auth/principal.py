@@ -45,12 +45,17 @@ ACCOUNT_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(Account)
 
 @dataclass(frozen=True)
 class Principal:
+    """`chart_access` and `break_the_glass`: the practice's settings, read by the credential
+    lookup in its round trip (carevault.clients.access decides from them)."""
+
     user: Account
     ip_address: str | None
     token_id: uuid.UUID | None = None
     login_session: LoginSession | None = None
     # A token's scopes; None for a signed-in session (whatever the role allows).
     token_scopes: frozenset[str] | None = None
+    chart_access: str = "practice"
+    break_the_glass: bool = False
 
     @property
     def workspace_id(self) -> uuid.UUID:
@@ -64,6 +69,11 @@ class Principal:
         """Whether the credential may receive `resource`'s PHI (a session always may; a
         token with the resource's `:read` scope)."""
         return self.token_scopes is None or f"{resource}:read" in self.token_scopes
+
+    @property
+    def sees_every_chart(self) -> bool:
+        """Owners always; clinicians unless the practice limits them to their care teams."""
+        return self.is_owner or self.chart_access == "practice"
 
     @property
     def actor(self) -> Actor:

@@ -34,6 +34,8 @@ WORKSPACE_EXAMPLE = {
     "time_zone": "Europe/Berlin",
     "phone_region": "DE",
     "late_entry_hours": 72,
+    "chart_access": "practice",
+    "break_the_glass": False,
 }
 TOKEN_SECRET_EXAMPLE = "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"  # noqa: S105 (made up)
 TOKEN_EXAMPLE = {
@@ -131,6 +133,14 @@ class WorkspaceRead(BaseModel):
         description="A note signed more than this many hours after its session ended is "
         "flagged as a late entry",
         examples=[72],
+    )
+    chart_access: Literal["practice", "care_team"] = Field(
+        description="`practice`: every clinician sees every chart; `care_team`: clinicians "
+        "see only the charts of clients whose care team they are on (owners see every chart)"
+    )
+    break_the_glass: bool = Field(
+        description="Whether a clinician may open a chart outside their care team by stating "
+        "a reason (time-limited, flagged in the audit trail)"
     )
 
 

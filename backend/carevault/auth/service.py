@@ -554,10 +554,23 @@ class AuthFailure(Exception):
 
 
 @dataclass(frozen=True)
+class ChartPolicy:
+    """The practice's chart access settings, as the credential lookup read them."""
+
+    chart_access: str = "practice"
+    break_the_glass: bool = False
+
+    @classmethod
+    def from_row(cls, row: Any) -> ChartPolicy:
+        return cls(row.workspace_chart_access, row.workspace_break_the_glass)
+
+
+@dataclass(frozen=True)
 class LoginSessionAuth:
     user: Account
     login_session: LoginSession
     workspace_shredded: bool = False  # the caller must get 410 (auth.dependencies)
+    policy: ChartPolicy = ChartPolicy()
 
 
 # Every authenticated request runs one of these: built once, with the user's columns and
@@ -567,12 +580,17 @@ class LoginSessionAuth:
 # token's use is marked with an UPDATE).
 _ACCOUNT_COLUMNS = [getattr(User, name).label("user_" + name) for name in ACCOUNT_COLUMNS]
 _SHREDDED_AT = Workspace.shredded_at.label("workspace_shredded_at")
+# The practice's chart access policy (carevault.clients.access), in the same round trip.
+_POLICY = (
+    Workspace.chart_access.label("workspace_chart_access"),
+    Workspace.break_the_glass.label("workspace_break_the_glass"),
+)
 
 
 def _login_session_by_secret(*session_columns: Any) -> Select[Any]:
     return (
         # unscoped: the session's secret is what tells which practice the caller belongs to
-        select(*session_columns, *_ACCOUNT_COLUMNS, _SHREDDED_AT)
+        select(*session_columns, *_ACCOUNT_COLUMNS, _SHREDDED_AT, *_POLICY)
         .join(User, User.id == LoginSession.user_id)
         .join(Workspace, Workspace.id == User.workspace_id)
         .where(LoginSession.secret_hash == bindparam("digest"))
@@ -593,6 +611,7 @@ _TOKEN_ROW = (
         ApiToken.expires_at.label("token_expires_at"),
         *_ACCOUNT_COLUMNS,
         _SHREDDED_AT,
+        *_POLICY,
     )
     .join(User, User.id == ApiToken.user_id)
     .join(Workspace, Workspace.id == User.workspace_id)
@@ -645,7 +664,9 @@ async def resolve_login_session(
         raise AuthFailure("user_disabled", "this account is disabled")
     if now - login_session.last_seen_at > LAST_SEEN_GRANULARITY:
         login_session.last_seen_at = now
-    return LoginSessionAuth(user, login_session, found.workspace_shredded_at is not None)
+    return LoginSessionAuth(
+        user, login_session, found.workspace_shredded_at is not None, ChartPolicy.from_row(found)
+    )
 
 
 def csrf_matches(login_session: LoginSession, presented: str | None) -> bool:
@@ -666,6 +687,7 @@ class TokenAuth:
     token_id: uuid.UUID
     scopes: list[str]
     workspace_shredded: bool = False  # the caller must get 410 (auth.dependencies)
+    policy: ChartPolicy = ChartPolicy()
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
@@ -702,7 +724,9 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
 
         before_commit(db, record_use)
     shredded = found.workspace_shredded_at is not None
-    return TokenAuth(user, token_id, list(found.token_scopes), shredded)
+    return TokenAuth(
+        user, token_id, list(found.token_scopes), shredded, ChartPolicy.from_row(found)
+    )
 
 
 # --- API tokens --------------------------------------------------------------------------------

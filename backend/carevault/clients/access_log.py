@@ -126,13 +126,16 @@ async def _record_ids(
     """The client's id, then their notes' and appointments' ids; 404 for no such client.
     Reads ids only: nothing is decrypted."""
     found = await db.scalar(
+        # chart-wide: owners only (the route), who see every chart; ids only
         in_workspace(Client, workspace_id)
         .where(Client.id == client_id)
         .with_only_columns(Client.id)
     )
     if found is None:
         raise not_found("client")
+    # chart-wide: owners only, who see every chart; the ids of the client's records only
     notes = in_workspace(SessionNote, workspace_id).where(SessionNote.client_id == client_id)
+    # chart-wide: as above
     appointments = in_workspace(Appointment, workspace_id).where(Appointment.client_id == client_id)
     owned = await db.scalars(
         notes.with_only_columns(SessionNote.id).union_all(

@@ -260,10 +260,21 @@ class NameIndex:
         return [uuid.UUID(int=client) for client in found[offset : offset + size]], len(found)
 
     def page_names(
-        self, needle: str | None, *, include_archived: bool, offset: int, size: int
+        self,
+        needle: str | None,
+        *,
+        include_archived: bool,
+        offset: int,
+        size: int,
+        only: set[uuid.UUID] | None = None,
     ) -> tuple[list[tuple[uuid.UUID, str, str]], int]:
-        """Like `page`, each id with the client's first and last name (as spelled)."""
+        """Like `page`, each id with the client's first and last name (as spelled); with
+        `only`, of those clients alone (a care team's: carevault.clients.access), in the same
+        order."""
         found = self.matching(needle, include_archived=include_archived)
+        if only is not None:
+            ints = {client_id.int for client_id in only}
+            found = [client for client in found if client in ints]
         entries = self.entries
         names = []
         for client in found[offset : offset + size]:
@@ -286,11 +297,13 @@ class NameIndex:
         self._last_match = (needle, include_archived, found)
         return found
 
-    def unreadable_ids(self, *, include_archived: bool) -> list[uuid.UUID]:
+    def unreadable_ids(
+        self, *, include_archived: bool, only: set[uuid.UUID] | None = None
+    ) -> list[uuid.UUID]:
         return [
             client_id
             for client_id, (archived, _) in self.unreadable.items()
-            if include_archived or not archived
+            if (include_archived or not archived) and (only is None or client_id in only)
         ]
 
 

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import uuid
 from datetime import date, datetime
 
-from sqlalchemy import DateTime, Index, LargeBinary, String
+from sqlalchemy import DateTime, ForeignKey, Index, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedDate, EncryptedString
@@ -35,3 +36,50 @@ class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     # 0016, until `carevault reindex-phones` (carevault.clients.phone_index).
     phone_bidx_region: Mapped[str | None] = mapped_column(String(2))
     archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class CareTeamMember(WorkspaceScoped, Base):
+    """A clinician assigned to a client. Under the practice's `care_team` chart access, a
+    clinician sees only the charts of clients whose care team they are on
+    (carevault.clients.access)."""
+
+    __tablename__ = "care_team_members"
+    __table_args__ = (
+        # "Whose charts may I see": the client list of a clinician under `care_team`.
+        Index("ix_care_team_members_workspace_user", "workspace_id", "user_id"),
+    )
+
+    # The primary key leads with the practice (every tenant key carries it).
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="RESTRICT"), primary_key=True
+    )
+    client_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("clients.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ChartAccessGrant(UUIDPrimaryKey, WorkspaceScoped, Base):
+    """A break-the-glass grant: a clinician outside a client's care team opened the chart
+    with a stated reason, for a limited time. The reason is sealed like any PHI value (it
+    may name the client's circumstances); the audit event names only the grant."""
+
+    __tablename__ = "chart_access_grants"
+    __table_args__ = (
+        Index(
+            "ix_chart_access_grants_workspace_user_client",
+            "workspace_id",
+            "user_id",
+            "client_id",
+            "expires_at",
+        ),
+    )
+
+    client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(EncryptedString())
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -15,10 +15,17 @@ from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
 from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
-from carevault.auth.permissions import Operation, changes, declare, reads
-from carevault.clients import access_log, importing, service
+from carevault.auth.permissions import SESSION_ONLY, Operation, changes, declare, reads
+from carevault.clients import access_log, care_teams, importing, service
 from carevault.clients.schemas import (
+    GRANT_REVIEW_EXAMPLE,
     AccessLogEntry,
+    BreakTheGlass,
+    CareTeamMemberRead,
+    CareTeamRead,
+    CareTeamUpdate,
+    ChartAccessGrantRead,
+    ChartAccessGrantReview,
     ClientCreate,
     ClientRead,
     ClientSearch,
@@ -175,13 +182,17 @@ async def search_clients(
 
 
 @router.get(
-    "/{client_id}", response_model=ClientRead, responses=error_responses(*AUTHENTICATED, 404)
+    "/{client_id}",
+    response_model=ClientRead,
+    responses=error_responses(*AUTHENTICATED, 404, codes=("chart_access_denied",)),
 )
 @declare(reads("clients"))
 async def read_client(
     client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
 ) -> ClientRead:
-    """A client, archived or not."""
+    """A client, archived or not. Under `care_team` chart access, a clinician outside the
+    client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+    break-the-glass (`POST /clients/{client_id}/break-the-glass`)."""
     return ClientRead.model_validate(await service.read_client(db, principal, client_id))
 
 
@@ -287,3 +298,80 @@ async def read_access_log(
         )
     entries, total = await access_log.read_access_log(db, owner, client_id, filters, paging)
     return Page.of([AccessLogEntry.model_validate(e) for e in entries], total, paging)
+
+
+def _care_team(client_id: uuid.UUID, members: list[care_teams.TeamMember]) -> CareTeamRead:
+    return CareTeamRead(
+        client_id=client_id,
+        clinicians=[CareTeamMemberRead.model_validate(member) for member in members],
+    )
+
+
+@router.get(
+    "/{client_id}/care-team",
+    response_model=CareTeamRead,
+    responses=error_responses(*AUTHENTICATED, 404),
+)
+@declare(Operation(("clients:read",)))
+async def read_care_team(
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+) -> CareTeamRead:
+    """The clinicians assigned to the client (ids, names, roles: no PHI)."""
+    return _care_team(client_id, await care_teams.read_care_team(db, principal, client_id))
+
+
+@router.put(
+    "/{client_id}/care-team",
+    response_model=CareTeamRead,
+    responses=error_responses(*AUTHENTICATED, 404, codes=("unknown_clinician",)),
+)
+@declare(Operation(("clients:write", "clients:read")))
+async def set_care_team(
+    client_id: uuid.UUID, body: CareTeamUpdate, owner: CurrentOwner, db: DbSession
+) -> CareTeamRead:
+    """Owners: assign the client's clinicians (the whole list; 422 `unknown_clinician` for
+    an id that is not an active user of the practice). Under `care_team` chart access they
+    are the clinicians who see the client's chart, appointments and notes."""
+    members = await care_teams.set_care_team(db, owner, client_id, body.clinician_ids)
+    return _care_team(client_id, members)
+
+
+@router.post(
+    "/{client_id}/break-the-glass",
+    response_model=ChartAccessGrantRead,
+    status_code=201,
+    responses=error_responses(
+        *AUTHENTICATED,
+        404,
+        codes=("break_the_glass_disabled", "chart_access_not_needed"),
+    ),
+)
+@declare(SESSION_ONLY)
+async def break_the_glass(
+    client_id: uuid.UUID, body: BreakTheGlass, principal: CurrentPrincipal, db: DbSession
+) -> ChartAccessGrantRead:
+    """Open a chart outside your care team, stating why (in the body: a reason can hold PHI,
+    so never in a URL). Only when the practice allows break-the-glass (else 403
+    `break_the_glass_disabled`); grants you the chart, its appointments and notes for 60
+    minutes, and is flagged `break_the_glass` in the audit trail (the reason is kept sealed,
+    not in the audit event). Then read the chart with `GET /clients/{client_id}`."""
+    grant = await care_teams.break_the_glass(db, principal, client_id, body.reason)
+    return ChartAccessGrantRead(id=grant.id, client_id=grant.client_id, expires_at=grant.expires_at)
+
+
+@router.get(
+    "/{client_id}/break-the-glass",
+    response_model=list[ChartAccessGrantReview],
+    responses={
+        **error_responses(*AUTHENTICATED, 404),
+        200: {"content": {"application/json": {"example": [GRANT_REVIEW_EXAMPLE]}}},
+    },
+)
+@declare(SESSION_ONLY)
+async def review_break_the_glass(
+    client_id: uuid.UUID, owner: CurrentOwner, db: DbSession
+) -> list[ChartAccessGrantReview]:
+    """Owners: every break-the-glass opening of the client's chart, newest first: who, the
+    reason they gave, when, until when. Reading them is audited."""
+    reviews = await care_teams.review_grants(db, owner, client_id)
+    return [ChartAccessGrantReview.model_validate(review) for review in reviews]

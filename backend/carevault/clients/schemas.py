@@ -281,3 +281,108 @@ class ClientSearch(StrictModel):
         default=20, ge=1, le=MAX_PAGE_SIZE, description="items per page"
     )
     include_archived: bool = Field(default=False, description="Include archived clients")
+
+
+class CareTeamUpdate(StrictModel):
+    """The whole care team: the users listed, and only they, are on it afterwards."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"clinician_ids": ["00000000-0000-4000-8000-0000000000a2"]}]
+        }
+    )
+
+    clinician_ids: list[uuid.UUID] = Field(
+        max_length=100, description="Active users of the practice (an empty list empties it)"
+    )
+
+
+class CareTeamMemberRead(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: uuid.UUID
+    display_name: str
+    role: str = Field(description="`owner` or `clinician`")
+
+
+class CareTeamRead(BaseModel):
+    """Who is assigned to the client: under the practice's `care_team` chart access, the
+    clinicians who see the chart (owners see every chart)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "client_id": "00000000-0000-4000-8000-0000000000d1",
+                    "clinicians": [
+                        {
+                            "id": "00000000-0000-4000-8000-0000000000a2",
+                            "display_name": "Dr. Example",
+                            "role": "clinician",
+                        }
+                    ],
+                }
+            ]
+        }
+    )
+
+    client_id: uuid.UUID
+    clinicians: list[CareTeamMemberRead]
+
+
+class BreakTheGlass(StrictModel):
+    """Why you must open a chart outside your care team. Kept sealed like PHI and shown to
+    the practice's owners; never written to the audit trail or logs."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"reason": "Covering for the client's clinician"}]}
+    )
+
+    reason: Annotated[str, AfterValidator(encodable), AfterValidator(free_text)] = Field(
+        min_length=10, max_length=SHORT_TEXT_MAX_CHARACTERS
+    )
+
+
+class ChartAccessGrantRead(BaseModel):
+    """A time-limited opening of one chart (the record, its appointments and notes)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "00000000-0000-4000-8000-0000000000f1",
+                    "client_id": "00000000-0000-4000-8000-0000000000d1",
+                    "expires_at": "2025-01-15T10:00:00Z",
+                }
+            ]
+        }
+    )
+
+    id: uuid.UUID
+    client_id: uuid.UUID
+    expires_at: datetime
+
+
+GRANT_REVIEW_EXAMPLE: dict[str, Any] = {
+    "id": "00000000-0000-4000-8000-0000000000f1",
+    "user_id": "00000000-0000-4000-8000-0000000000a3",
+    "display_name": "Dr. Example",
+    "reason": "Covering for the client's clinician",
+    "granted_at": "2025-01-15T09:00:00Z",
+    "expires_at": "2025-01-15T10:00:00Z",
+}
+
+
+class ChartAccessGrantReview(BaseModel):
+    """A break-the-glass grant as the practice's owners review it."""
+
+    model_config = ConfigDict(
+        from_attributes=True, json_schema_extra={"examples": [GRANT_REVIEW_EXAMPLE]}
+    )
+
+    id: uuid.UUID
+    user_id: uuid.UUID
+    display_name: str
+    reason: str
+    granted_at: datetime
+    expires_at: datetime

@@ -51,12 +51,12 @@ from sqlalchemy.types import Uuid
 
 from carevault.audit import service as audit
 from carevault.auth.principal import Principal
-from carevault.clients import listing, phone_index
+from carevault.clients import access, listing, phone_index
 from carevault.clients.models import Client
 from carevault.clients.phone_index import PHONE_FIELDS
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.clock import utc_now
-from carevault.core.errors import Gone, Invalid, not_found
+from carevault.core.errors import Forbidden, Gone, Invalid, not_found
 from carevault.core.fields import field_path, invalid
 from carevault.core.paging import Pagination
 from carevault.crypto import (
@@ -142,14 +142,15 @@ def _by_name(rows: Iterable[Row[uuid.UUID, str, str]]) -> list[uuid.UUID]:
     return [client_id for _, client_id in keyed]
 
 
-_clients = WorkspaceRepository(Client, noun="client")
+_clients = WorkspaceRepository(Client, noun="client", condition=access.chart_condition(Client))
 
 # A page's summaries by id, one array parameter whatever the page size: the one encrypted
-# column a summary shows besides the names (which the name index holds).
+# column a summary shows besides the names (which the name index holds). Limited to the
+# caller's charts (values from `access.chart_values`), although the page's ids already are.
 _PAGE_IDS = bindparam("ids", type_=ARRAY(Uuid()))
 _SUMMARY_PAGE = (
     in_workspace(Client, bindparam("workspace_id"))
-    .where(Client.id == any_(_PAGE_IDS))
+    .where(Client.id == any_(_PAGE_IDS), access.chart_condition(Client))
     .with_only_columns(
         # workspace_id: the date of birth is opened bound to its row (practice and id).
         Client.id,
@@ -176,13 +177,20 @@ _LISTED_IF_CURRENT = audit.AuditedRows(
 )
 
 
-async def ensure_bookable(db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID) -> None:
-    """404 unless the client is in the workspace; 422 if archived. Reads no PHI."""
+async def ensure_bookable(
+    db: AsyncSession, workspace_id: uuid.UUID, client_id: uuid.UUID, *, principal: Principal
+) -> None:
+    """404 unless the client is in the workspace and `principal` sees their chart; 422 if
+    archived. Reads no PHI."""
     found = (
         await db.execute(
-            in_workspace(Client, workspace_id)
-            .where(Client.id == client_id)
-            .with_only_columns(Client.archived_at)
+            access.charted(
+                in_workspace(Client, workspace_id)
+                .where(Client.id == client_id)
+                .with_only_columns(Client.archived_at),
+                principal,
+                Client,
+            )
         )
     ).one_or_none()
     if found is None:
@@ -214,6 +222,9 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
     )
     db.add(client)
     await db.flush()
+    # Whoever adds a client is on their care team: under `care_team` chart access a clinician
+    # keeps the chart they just opened.
+    await access.add_to_care_team(db, principal.workspace_id, client.id, [principal.user.id])
     await audit.record(
         db, principal.actor, "client.create", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
     )
@@ -221,10 +232,25 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
 
 
 async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
-    """Archived clients are readable too (archived_at says so), so they can be restored."""
-    client = await _clients.get(db, principal.workspace_id, client_id)
+    """Archived clients are readable too (archived_at says so), so they can be restored.
+
+    A chart outside the caller's care team is a 404, or, when the practice allows
+    break-the-glass, a 403 `chart_access_denied` saying how to open it; a read under a
+    break-the-glass grant is flagged in its audit event."""
+    client = await _clients.find(
+        db, principal.workspace_id, client_id, values=access.chart_values(principal)
+    )
+    if client is None:
+        await _refuse_outside_care_team(db, principal, client_id)
+        raise not_found("client")
+    details = await access.glass_flag(db, principal, [client.id])
     await audit.record(
-        db, principal.actor, "client.read", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
+        db,
+        principal.actor,
+        "client.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[client.id],
+        details=details or None,
     )
     return client
 
@@ -241,6 +267,29 @@ class Summary:
     updated_at: datetime
 
 
+async def _refuse_outside_care_team(
+    db: AsyncSession, principal: Principal, client_id: uuid.UUID
+) -> None:
+    """403 `chart_access_denied` for a chart that exists outside the caller's care team when
+    the practice allows break-the-glass (the caller may then state a reason); otherwise
+    nothing, and the caller answers 404 as for any client it cannot see."""
+    if principal.sees_every_chart or not principal.break_the_glass:
+        return
+    exists = await db.scalar(
+        # chart-wide: tells 403 from 404 for break-the-glass; reads the id only, no PHI
+        in_workspace(Client, principal.workspace_id)
+        .where(Client.id == client_id)
+        .with_only_columns(Client.id)
+    )
+    if exists is not None:
+        raise Forbidden(
+            "chart_access_denied",
+            "this client is outside your care team; to open the chart, state a reason with "
+            "POST /api/v1/clients/{client_id}/break-the-glass",
+            details={"break_the_glass": True},
+        )
+
+
 async def list_clients(
     db: AsyncSession,
     principal: Principal,
@@ -254,16 +303,24 @@ async def list_clients(
     module docstring for how. The names come from the name index (or the rows an email or
     phone search opened anyway); only the page's dates of birth are decrypted. Without
     `cache` every request builds the name index afresh. One `client.list` event names every
-    client returned, as a summary disclosure (`details.disclosure`); never the search term."""
+    client returned, as a summary disclosure (`details.disclosure`); never the search term.
+
+    Under `care_team` chart access a clinician's list holds only their charts: the email and
+    phone searches add the predicate (`access.charted`), the name index is filtered by their
+    care-team (and granted) client ids, read in one more statement."""
     workspace_id = principal.workspace_id
     q = (q or "").strip()
     kind = search_kind(q) if q else None
+    visible: set[uuid.UUID] | None = None
     if kind != "email" and kind != "phone":
-        listed = await _list_from_current_index(
-            db, principal, paging, q, kind, include_archived, cache
-        )
-        if listed is not None:
-            return listed
+        cached = _cached_index_alone(db, workspace_id, cache)
+        visible = await access.visible_client_ids(db, principal)
+        if cached is not None:
+            listed = await _list_from_current_index(
+                db, principal, cached, paging, q, kind, include_archived, visible
+            )
+            if listed is not None:
+                return listed
     names: list[tuple[uuid.UUID, str, str]]
     if kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
@@ -276,7 +333,9 @@ async def list_clients(
             region = await practice_phone_region(db, workspace_id)
             candidates = phone_index.search_candidates(blind, q, region, str(workspace_id))
             column = Client.phone_bidx
-        scope = in_workspace(Client, workspace_id).where(column.in_(candidates))
+        scope = access.charted(
+            in_workspace(Client, workspace_id).where(column.in_(candidates)), principal, Client
+        )
         if not include_archived:
             scope = scope.where(Client.archived_at.is_(None))
         rows, unreadable = await rows_skipping_unreadable(
@@ -297,26 +356,26 @@ async def list_clients(
             include_archived=include_archived,
             offset=paging.offset,
             size=paging.page_size,
+            only=visible,
         )
-        unreadable = index.unreadable_ids(include_archived=include_archived)
+        unreadable = index.unreadable_ids(include_archived=include_archived, only=visible)
+    ids = [client_id for client_id, _, _ in names]
     details = {
         "disclosure": "summary",
         "search": kind,
         "include_archived": include_archived,
         "count": len(names),
-    }
+    } | await access.glass_flag(db, principal, ids)
     clients: list[Summary] = []
     if names:
-        ids = [client_id for client_id, _, _ in names]
+        values = {"workspace_id": workspace_id, "ids": ids, **access.chart_values(principal)}
         try:
-            rows = await _LISTED.execute(
-                db, principal.actor, {"workspace_id": workspace_id, "ids": ids}, details=details
-            )
+            rows = await _LISTED.execute(db, principal.actor, values, details=details)
         except DecryptionError:
             # A date of birth that cannot be opened: the event (written with the rows) names
             # the whole page; read it again row by row, leaving out and naming the unreadable.
             rows, unreadable_on_page = await rows_skipping_unreadable(
-                db, _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=ids), Client.id
+                db, _SUMMARY_PAGE.params(**values), Client.id
             )
             unreadable += unreadable_on_page
         loaded = {row[0]: row for row in rows}
@@ -348,39 +407,55 @@ async def list_clients(
     return clients, total
 
 
+def _cached_index_alone(
+    db: AsyncSession, workspace_id: uuid.UUID, cache: listing.ClientListCache | None
+) -> tuple[listing.ClientListCache, listing.NameIndex] | None:
+    """The practice's usable cached name index, when the request holds no transaction yet
+    (else the usual path, which sees the request's own changes). Reads nothing."""
+    if holds_connection(db) or has_pending_changes(db):
+        return None
+    index = listing.current_index(cache, workspace_id)
+    if index is None or cache is None:
+        return None
+    return cache, index
+
+
 async def _list_from_current_index(
     db: AsyncSession,
     principal: Principal,
+    cached: tuple[listing.ClientListCache, listing.NameIndex],
     paging: Pagination,
     q: str,
     kind: SearchKind | None,
     include_archived: bool,
-    cache: listing.ClientListCache | None,
+    visible: set[uuid.UUID] | None,
 ) -> tuple[list[Summary], int] | None:
-    """The page from the cached name index, its validity checked by the statement that reads
-    the page and writes its event, sent alone: one round trip. None when that cannot serve
-    the page (no usable cached index, the request holds a transaction, an empty page, or the
-    index turned out stale, the practice shredded): the caller then takes the usual path."""
-    if holds_connection(db) or has_pending_changes(db):
-        return None  # a transaction (its own changes, say): the usual path sees them
+    """The page from the cached name index (of `visible` clients only, unless None), its
+    validity checked by the statement that reads the page and writes its event, sent alone
+    when the request holds nothing: one round trip. None when that cannot serve the page (an
+    empty page, or the index turned out stale, the practice shredded): the caller then takes
+    the usual path."""
+    cache, index = cached
     workspace_id = principal.workspace_id
-    index = listing.current_index(cache, workspace_id)
-    if index is None or cache is None:
-        return None
     needle = listing.folded(q) if kind == "name" else None
     names, total = index.page_names(
-        needle, include_archived=include_archived, offset=paging.offset, size=paging.page_size
+        needle,
+        include_archived=include_archived,
+        offset=paging.offset,
+        size=paging.page_size,
+        only=visible,
     )
     if not names:
         return None
+    ids = [client_id for client_id, _, _ in names]
     details = {
         "disclosure": "summary",
         "search": kind,
         "include_archived": include_archived,
         "count": len(names),
-    }
-    ids = [client_id for client_id, _, _ in names]
-    values = {"workspace_id": workspace_id, "ids": ids, **listing.unchanged_since(index)}
+    } | await access.glass_flag(db, principal, ids)
+    page = {"workspace_id": workspace_id, "ids": ids, **access.chart_values(principal)}
+    values = page | listing.unchanged_since(index)
     unreadable: list[uuid.UUID] = []
     try:
         rows = await _LISTED_IF_CURRENT.execute(db, principal.actor, values, details=details)
@@ -389,7 +464,7 @@ async def _list_from_current_index(
         # the event, written with them, names the whole page; read it again row by row,
         # leaving out and naming the unreadable.
         rows, unreadable = await rows_skipping_unreadable(
-            db, _SUMMARY_PAGE.params(workspace_id=workspace_id, ids=ids), Client.id
+            db, _SUMMARY_PAGE.params(**page), Client.id
         )
     else:
         if not rows:
@@ -414,7 +489,9 @@ async def update_client(
         raise Invalid("no_changes", "send at least one field to change")
     await _refuse_future_birth_date(db, principal.workspace_id, changes.get("date_of_birth"))
     numbers = await _read_phones(db, principal.workspace_id, changes)
-    client = await _clients.get(db, principal.workspace_id, client_id)
+    client = await _clients.get(
+        db, principal.workspace_id, client_id, values=access.chart_values(principal)
+    )
     indexes = _blind_indexes(changes, principal.workspace_id, numbers)
     for field, value in (changes | indexes).items():
         setattr(client, field, value)
@@ -436,11 +513,14 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
     client changes nothing."""
     now = utc_now()
     archived_id = await db.scalar(
-        update(Client)
-        .where(
-            workspace_filter(Client, principal.workspace_id),
-            Client.id == client_id,
-            Client.archived_at.is_(None),
+        access.charted(
+            update(Client).where(
+                workspace_filter(Client, principal.workspace_id),
+                Client.id == client_id,
+                Client.archived_at.is_(None),
+            ),
+            principal,
+            Client,
         )
         .values(archived_at=now, updated_at=now)
         .returning(Client.id)
@@ -448,9 +528,13 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
     )
     if archived_id is None:
         exists = await db.scalar(
-            in_workspace(Client, principal.workspace_id)
-            .where(Client.id == client_id)
-            .with_only_columns(Client.id)
+            access.charted(
+                in_workspace(Client, principal.workspace_id)
+                .where(Client.id == client_id)
+                .with_only_columns(Client.id),
+                principal,
+                Client,
+            )
         )
         if exists is None:
             raise not_found("client")
@@ -466,7 +550,9 @@ async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid
 
 async def restore_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> Client:
     """Un-archive; a client who is not archived is returned as they are."""
-    client = await _clients.get(db, principal.workspace_id, client_id, lock=True)
+    client = await _clients.get(
+        db, principal.workspace_id, client_id, lock=True, values=access.chart_values(principal)
+    )
     restored = client.archived_at is not None
     if restored:
         client.archived_at = None

@@ -33,7 +33,9 @@ class Conflict(DomainError):
 
 
 class Forbidden(DomainError):
-    """The caller may not do this to this record (a co-signature by the note's author)."""
+    """The caller may not do this, though the record exists and saying so is allowed: a
+    co-signature by the note's own author, a chart outside the care team that
+    break-the-glass may open."""
 
 
 class Gone(DomainError):

@@ -3,7 +3,7 @@
 from carevault.appointments.models import Appointment
 from carevault.audit.models import AuditCheckpointRecord, AuditEvent, AuditSeal
 from carevault.auth.models import ApiToken, User
-from carevault.clients.models import Client
+from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.db.base import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
@@ -16,6 +16,8 @@ __all__ = [
     "AuditEvent",
     "AuditSeal",
     "Base",
+    "CareTeamMember",
+    "ChartAccessGrant",
     "Client",
     "IdempotencyRecord",
     "SessionNote",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import BindParameter, Select, bindparam, select
+from sqlalchemy import BindParameter, ColumnElement, Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.core.errors import not_found
@@ -36,11 +37,22 @@ class WorkspaceRepository(Generic[ModelT]):
     transactions insert rows that reference it (a note for a client being edited, a version
     for a note being amended); no caller changes a primary key, which is what FOR UPDATE
     would be for.
+
+    `condition`: a further predicate with bound parameters of its own (the chart access of
+    carevault.clients.access), whose values every call then passes as `values`; a call
+    without them fails rather than reading unfiltered.
     """
 
-    def __init__(self, model: type[ModelT], *, noun: str) -> None:
+    def __init__(
+        self,
+        model: type[ModelT],
+        *,
+        noun: str,
+        condition: ColumnElement[bool] | None = None,
+    ) -> None:
         self.model = model
         self.noun = noun  # "session note": the 404 says which kind of thing was not found
+        self.condition = condition
         self._statements: dict[tuple[bool, bool], Select[ModelT]] = {}
 
     async def find(
@@ -51,10 +63,13 @@ class WorkspaceRepository(Generic[ModelT]):
         *,
         lock: bool = False,
         include_deleted: bool = False,
+        values: Mapping[str, Any] | None = None,
     ) -> ModelT | None:
+        if self.condition is not None and values is None:
+            raise TypeError(f"{self.noun}: pass the values of the repository's condition")
         row: ModelT | None = await db.scalar(
             self.statement(lock=lock, include_deleted=include_deleted),
-            {"workspace_id": workspace_id, "row_id": row_id},
+            {"workspace_id": workspace_id, "row_id": row_id, **(values or {})},
         )
         return row
 
@@ -73,9 +88,12 @@ class WorkspaceRepository(Generic[ModelT]):
         *,
         lock: bool = False,
         include_deleted: bool = False,
+        values: Mapping[str, Any] | None = None,
     ) -> ModelT:
         """The row, or a 404 naming the kind of thing (never whether it exists elsewhere)."""
-        row = await self.find(db, workspace_id, row_id, lock=lock, include_deleted=include_deleted)
+        row = await self.find(
+            db, workspace_id, row_id, lock=lock, include_deleted=include_deleted, values=values
+        )
         if row is None:
             raise not_found(self.noun)
         return row
@@ -88,6 +106,8 @@ class WorkspaceRepository(Generic[ModelT]):
         deleted_at = getattr(model, "deleted_at", None)
         if deleted_at is not None and not include_deleted:
             statement = statement.where(deleted_at.is_(None))
+        if self.condition is not None:
+            statement = statement.where(self.condition)
         if lock:
             statement = statement.with_for_update(key_share=True)
         return statement

@@ -17,6 +17,7 @@ from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.auth.models import User
 from carevault.auth.principal import Principal
+from carevault.clients import access
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Forbidden, Invalid, not_found
@@ -55,21 +56,32 @@ def _content(note: SessionNote) -> dict[str, Any]:
     return {field: getattr(note, field) for field in SOAP_FIELDS}
 
 
-_notes = WorkspaceRepository(SessionNote, noun="session note")
+# Every statement on notes is limited to the charts the caller sees (carevault.clients.access).
+_notes = WorkspaceRepository(
+    SessionNote, noun="session note", condition=access.chart_condition(SessionNote)
+)
 
 
 # Built once, the workspace a bound value like the note's id.
 _STATE = (
     in_workspace(SessionNote, bindparam("workspace_id"))
-    .where(SessionNote.id == bindparam("note_id"))
+    .where(SessionNote.id == bindparam("note_id"), access.chart_condition(SessionNote))
     .with_only_columns(SessionNote.version, SessionNote.status, SessionNote.deleted_at)
 )
 
 
-async def _state(db: AsyncSession, workspace_id: uuid.UUID, note_id: uuid.UUID) -> Any | None:
+async def _state(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Any | None:
     """Version, status and deletion time only: no encrypted column is read. Sent alone when
     the request holds no transaction (a stale autosave's 409 needs no BEGIN and ROLLBACK)."""
-    rows = await direct.rows_alone(db, _STATE, {"workspace_id": workspace_id, "note_id": note_id})
+    rows = await direct.rows_alone(
+        db,
+        _STATE,
+        {
+            "workspace_id": principal.workspace_id,
+            "note_id": note_id,
+            **access.chart_values(principal),
+        },
+    )
     return rows[0] if rows else None
 
 
@@ -90,17 +102,25 @@ async def create_note(
 ) -> SessionNote:
     workspace_id = principal.workspace_id
     client_id = await db.scalar(
-        in_workspace(Client, workspace_id)
-        .where(Client.id == body.client_id)
-        .with_only_columns(Client.id)
+        access.charted(
+            in_workspace(Client, workspace_id)
+            .where(Client.id == body.client_id)
+            .with_only_columns(Client.id),
+            principal,
+            Client,
+        )
     )
     if client_id is None:
         raise not_found("client")
     if body.appointment_id is not None:
         appointment_client_id = await db.scalar(
-            in_workspace(Appointment, workspace_id)
-            .where(Appointment.id == body.appointment_id)
-            .with_only_columns(Appointment.client_id)
+            access.charted(
+                in_workspace(Appointment, workspace_id)
+                .where(Appointment.id == body.appointment_id)
+                .with_only_columns(Appointment.client_id),
+                principal,
+                Appointment,
+            )
         )
         if appointment_client_id is None:
             raise not_found("appointment")
@@ -131,17 +151,24 @@ async def create_note(
     return note
 
 
+_CLIENT_OF_NOTE = _notes.statement().with_only_columns(SessionNote.client_id)
+
 # The hottest read: the note and its audit event in one statement (see AuditedRows).
 _READ_NOTE = audit.AuditedRows(
     _notes.statement(), action="session.read", resource_type=RESOURCE_TYPE
-)
+)  # the repository's statement: chart access included
 
 
 async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> Row[Any]:
-    """The note's columns (a row, not an ORM instance: nothing here changes it)."""
-    rows = await _READ_NOTE.execute(
-        db, principal.actor, {"workspace_id": principal.workspace_id, "row_id": note_id}
-    )
+    """The note's columns (a row, not an ORM instance: nothing here changes it). A read of
+    a note its reader sees only through a break-the-glass grant is flagged in its event."""
+    values = {"workspace_id": principal.workspace_id, "row_id": note_id}
+    values |= access.chart_values(principal)
+    flag: dict[str, bool] = {}
+    if access.through_grant(principal):  # never on the hot path of the other callers
+        client_id = await db.scalar(_CLIENT_OF_NOTE, values)
+        flag = await access.glass_flag(db, principal, [client_id] if client_id else [])
+    rows = await _READ_NOTE.execute(db, principal.actor, values, details=flag or None)
     if not rows:
         raise not_found("session note")
     return rows[0]
@@ -160,8 +187,11 @@ async def list_notes(
     awaiting_my_cosign: bool = False,
 ) -> tuple[list[SessionNote], int]:
     """Newest first; one audit event names every note returned. `awaiting_my_cosign`: only
-    the notes awaiting a co-signature the caller may give (see `cosign_note`)."""
-    statement = in_workspace(SessionNote, principal.workspace_id)
+    the notes awaiting a co-signature the caller may give (see `cosign_note`), of the charts
+    they see."""
+    statement = access.charted(
+        in_workspace(SessionNote, principal.workspace_id), principal, SessionNote
+    )
     if client_id is not None:
         statement = statement.where(SessionNote.client_id == client_id)
     if appointment_id is not None:
@@ -208,7 +238,8 @@ async def list_notes(
             "include_deleted": include_deleted,
             "count": len(notes),
         }
-        | ({"awaiting_cosign": True} if awaiting_my_cosign else {}),
+        | ({"awaiting_cosign": True} if awaiting_my_cosign else {})
+        | await access.glass_flag(db, principal, [note.client_id for note in notes]),
     )
     return notes, int(total or 0)
 
@@ -232,6 +263,7 @@ def _draft_save(fields: frozenset[str]) -> audit.AuditedRows:
                 table.c.version == bindparam("seen_version"),
                 table.c.status == NoteStatus.DRAFT.value,
                 table.c.deleted_at.is_(None),
+                access.chart_condition(SessionNote),
             )
             .values(
                 {
@@ -276,6 +308,7 @@ async def save_changes(
             "in_workspace": workspace_id,
             "row_id": note_id,
             "seen_version": body.version,
+            **access.chart_values(principal),
             **{
                 f"new_{name}": value
                 for name, value in bound_changes(
@@ -287,7 +320,7 @@ async def save_changes(
     )
     if saved:
         return saved[0]
-    state = await _state(db, workspace_id, note_id)
+    state = await _state(db, principal, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")
     if state.version != body.version or state.status != NoteStatus.FINALIZED.value:
@@ -318,16 +351,18 @@ async def _amend(
         raise _reason_required()
     workspace_id = principal.workspace_id
     note = await db.scalar(
-        in_workspace(SessionNote, workspace_id)
-        .where(
-            SessionNote.id == note_id,
-            SessionNote.version == seen_version,
-            SessionNote.deleted_at.is_(None),
-        )
-        .with_for_update()
+        access.charted(
+            in_workspace(SessionNote, workspace_id).where(
+                SessionNote.id == note_id,
+                SessionNote.version == seen_version,
+                SessionNote.deleted_at.is_(None),
+            ),
+            principal,
+            SessionNote,
+        ).with_for_update()
     )
-    if note is None:  # missing, or changed since the caller saw it
-        state = await _state(db, workspace_id, note_id)
+    if note is None:  # missing, out of sight, or changed since the caller saw it
+        state = await _state(db, principal, note_id)
         if state is None or state.deleted_at is not None:
             raise not_found("session note")
         raise _version_conflict(state.version)
@@ -400,7 +435,9 @@ async def finalize_note(
     """Sign the note as its author, attesting the current statement; this locks it. The
     audit event carries the content's hash; a trainee's note then awaits a co-signature."""
     _refuse_outdated_attestation(attestation_version, signing.signature_statement())
-    note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
+    note = await _notes.get(
+        db, principal.workspace_id, note_id, lock=True, values=access.chart_values(principal)
+    )
     if note.status == NoteStatus.FINALIZED.value:
         raise Conflict(
             "already_finalized",
@@ -430,9 +467,13 @@ async def finalize_note(
     appointment_ends_at = None
     if note.appointment_id is not None:
         appointment_ends_at = await db.scalar(
-            in_workspace(Appointment, principal.workspace_id)
-            .where(Appointment.id == note.appointment_id)
-            .with_only_columns(Appointment.ends_at)
+            access.charted(
+                in_workspace(Appointment, principal.workspace_id)
+                .where(Appointment.id == note.appointment_id)
+                .with_only_columns(Appointment.ends_at),
+                principal,
+                Appointment,
+            )
         )
     now = utc_now()
     ended = signing.session_end(note.session_date, appointment_ends_at, practice.time_zone)
@@ -470,9 +511,13 @@ async def cosign_note(
     attestation_version: int,
 ) -> SessionNote:
     """Co-sign a signed note that awaits it: by an owner or the author's supervisor, never
-    by the author. Recorded like the signature, its content hash in the audit event."""
+    by the author, and only on a chart they see (a supervisor outside the client's care team
+    gets a 404 under `care_team` chart access). Recorded like the signature, its content hash
+    in the audit event."""
     _refuse_outdated_attestation(attestation_version, signing.cosignature_statement())
-    note = await _notes.get(db, principal.workspace_id, note_id, lock=True)
+    note = await _notes.get(
+        db, principal.workspace_id, note_id, lock=True, values=access.chart_values(principal)
+    )
     if note.cosign_status != CosignStatus.AWAITING.value:
         raise Conflict(
             "not_awaiting_cosign",
@@ -528,6 +573,7 @@ async def addenda(
     if not signed:
         return found
     rows = await db.execute(
+        # chart-wide: amendments of `notes`, which the caller just read (their charts checked)
         in_workspace(SessionNoteVersion, workspace_id)
         .where(SessionNoteVersion.session_id.in_(signed))
         .with_only_columns(
@@ -547,11 +593,14 @@ async def addenda(
 async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> None:
     """Soft delete: the note disappears from reads and lists until it is restored."""
     deleted_id = await db.scalar(
-        update(SessionNote)
-        .where(
-            workspace_filter(SessionNote, principal.workspace_id),
-            SessionNote.id == note_id,
-            SessionNote.deleted_at.is_(None),
+        access.charted(
+            update(SessionNote).where(
+                workspace_filter(SessionNote, principal.workspace_id),
+                SessionNote.id == note_id,
+                SessionNote.deleted_at.is_(None),
+            ),
+            principal,
+            SessionNote,
         )
         .values(deleted_at=utc_now())
         .returning(SessionNote.id)
@@ -566,7 +615,14 @@ async def delete_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID
 
 async def restore_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) -> SessionNote:
     """Bring back a deleted note; a note that is not deleted is returned as it is."""
-    note = await _notes.get(db, principal.workspace_id, note_id, include_deleted=True, lock=True)
+    note = await _notes.get(
+        db,
+        principal.workspace_id,
+        note_id,
+        include_deleted=True,
+        lock=True,
+        values=access.chart_values(principal),
+    )
     restored = note.deleted_at is not None
     if restored:
         note.deleted_at = None
@@ -588,11 +644,12 @@ async def list_versions(
 ) -> tuple[list[SessionNoteVersion], int]:
     """The content each amendment replaced, newest first."""
     workspace_id = principal.workspace_id
-    state = await _state(db, workspace_id, note_id)
+    state = await _state(db, principal, note_id)
     if state is None or state.deleted_at is not None:
         raise not_found("session note")
     versions, total = await fetch_page(
         db,
+        # chart-wide: versions have no client of their own; _state checked the note's chart
         in_workspace(SessionNoteVersion, workspace_id)
         .where(SessionNoteVersion.session_id == note_id)
         .order_by(SessionNoteVersion.version.desc()),

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -24,6 +25,7 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "workspaces"
     __table_args__ = (
         CheckConstraint("late_entry_hours BETWEEN 1 AND 8760", name="late_entry_hours"),
+        CheckConstraint("chart_access IN ('practice', 'care_team')", name="chart_access"),
     )
 
     name: Mapped[str] = mapped_column(String(200), unique=True)
@@ -35,6 +37,11 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     # A note signed more than this many hours after its session ended is a late entry
     # (carevault.notes.signing).
     late_entry_hours: Mapped[int] = mapped_column(Integer, server_default="72")
+    # Who sees which charts (carevault.clients.access): `practice`, every clinician every
+    # chart; `care_team`, clinicians only their clients' (owners always every chart).
+    chart_access: Mapped[str] = mapped_column(String(16), server_default="practice")
+    # Whether a clinician may open a chart outside their care team with a stated reason.
+    break_the_glass: Mapped[bool] = mapped_column(Boolean, server_default="false")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

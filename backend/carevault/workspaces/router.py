@@ -1,9 +1,9 @@
-"""The practice's own settings: owners set its time zone, phone region and the hours after
-which a signed note is a late entry."""
+"""The practice's own settings: owners set its time zone, phone region, the hours after
+which a signed note is a late entry and its chart access."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,6 +58,20 @@ class WorkspaceUpdate(BaseModel):
         "flagged as a late entry (default 72); applies to notes signed from now on",
         json_schema_extra=not_nullable,
     )
+    chart_access: Literal["practice", "care_team"] | None = Field(
+        default=None,
+        description="`practice`: every clinician sees every chart; `care_team`: clinicians "
+        "see only their care teams' charts (owners see every chart). Takes effect on the "
+        "next request",
+        json_schema_extra=not_nullable,
+    )
+    break_the_glass: bool | None = Field(
+        default=None,
+        description="Allow a clinician to open a chart outside their care team by stating a "
+        "reason (POST /clients/{client_id}/break-the-glass); turning it off ends every "
+        "open grant",
+        json_schema_extra=not_nullable,
+    )
 
 
 @router.patch("", response_model=WorkspaceRead, responses=error_responses(*AUTHENTICATED))
@@ -66,12 +80,16 @@ async def update_workspace(
     body: WorkspaceUpdate, owner: CurrentOwner, db: DbSession
 ) -> WorkspaceRead:
     """Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-    phone region, which decides how a phone number without a country code is read, and
-    `late_entry_hours`, after which a signed note is flagged as a late entry."""
+    phone region, which decides how a phone number without a country code is read,
+    `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+    access (`chart_access`, `break_the_glass`)."""
     changes = body.model_dump(exclude_unset=True)
     if not changes:
         raise ApiError(
-            422, "no_changes", "send at least one of time_zone, phone_region, late_entry_hours"
+            422,
+            "no_changes",
+            "send at least one of time_zone, phone_region, late_entry_hours, chart_access, "
+            "break_the_glass",
         )
     for name, value in changes.items():
         if value is None:

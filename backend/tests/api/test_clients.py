@@ -383,6 +383,8 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients/{client_id}",
         "/api/v1/clients/{client_id}/restore",
         "/api/v1/clients/{client_id}/access-log",
+        "/api/v1/clients/{client_id}/care-team",
+        "/api/v1/clients/{client_id}/break-the-glass",
         "/api/v1/clients/import",
         "/api/v1/clients/search",
     }

@@ -146,6 +146,35 @@ async def test_a_cached_client_page_is_two_round_trips_and_a_stale_one_is_not_se
     assert [e["action"] for e in events] == ["client.list"]
 
 
+async def test_under_care_team_chart_access_a_cached_client_page_is_three_round_trips(
+    api: ApiContext,
+) -> None:
+    """A clinician's cached page of summaries under `care_team`: credentials, their
+    care-team ids (sent alone), then the one statement reading the page with its event and
+    checking the name index is current; no BEGIN or COMMIT. Only their client is listed."""
+    place = await practice(api, Role.CLINICIAN, clients=3)
+    await sql(
+        api,
+        "INSERT INTO care_team_members (workspace_id, client_id, user_id) "
+        "SELECT workspace_id, $1::uuid, id FROM users WHERE email = $2",
+        place.client_ids[1],
+        place.emails[0],
+    )
+    await sql(api, "UPDATE workspaces SET chart_access = 'care_team'")
+    async with api.with_token(place.emails[0]) as (client, _):
+        assert (await client.get("/clients")).status_code == 200  # caches the names
+        assert (await client.get("/clients")).status_code == 200
+        async with statements_of(api) as sent:
+            warm = await client.get("/clients")
+    assert warm.status_code == 200, warm.text
+    assert [item["id"] for item in warm.json()["items"]] == [place.client_ids[1]]
+    assert warm.json()["total"] == 1
+    assert len(sent) == 3, sent
+    assert sent[0].startswith("SELECT api_tokens."), sent
+    assert sent[1].startswith("SELECT care_team_members.client_id"), sent
+    assert sent[2].startswith("WITH audited_rows AS (SELECT clients."), sent
+
+
 async def test_a_stale_autosave_is_refused_in_three_round_trips(api: ApiContext) -> None:
     """Two tabs of one note: the second save's version is stale. The save matched no row,
     so one more statement (version and status, no encrypted column) tells a conflict from a
@@ -384,3 +413,37 @@ async def test_the_calendar_with_names_costs_the_same_at_2_and_12_appointments(
     assert len(counts[0]) == len(counts[1]), counts
     selects = [s for s in counts[1] if s.startswith("SELECT appointments.")]
     assert len(selects) == 1, counts[1]
+
+
+async def test_under_care_team_chart_access_a_note_read_and_an_autosave_stay_two_round_trips(
+    api: ApiContext,
+) -> None:
+    """The chart-access predicate is part of the note's own statement (bound parameters; the
+    practice's policy comes with the credential lookup): no statement is added."""
+    place = await practice(api, Role.CLINICIAN)
+    async with api.signed_in(place.emails[0]) as client:
+        note = await create_note(client, place.client_ids[0])
+    await sql(
+        api,
+        "INSERT INTO care_team_members (workspace_id, client_id, user_id) "
+        "SELECT workspace_id, $1::uuid, id FROM users WHERE email = $2",
+        place.client_ids[0],
+        place.emails[0],
+    )
+    await sql(api, "UPDATE workspaces SET chart_access = 'care_team'")
+    async with api.signed_in(place.emails[0]) as client:
+        await client.get(f"/sessions/{note['id']}")  # the session's last use is recorded once
+        async with statements_of(api) as sent:
+            read = await client.get(f"/sessions/{note['id']}")
+        assert read.status_code == 200, read.text
+        assert len(sent) == 2, sent
+        async with statements_of(api) as sent:
+            saved = await client.patch(
+                f"/sessions/{note['id']}", json={"version": note["version"], "plan": "typed"}
+            )
+        assert saved.status_code == 200, saved.text
+        assert len(sent) == 2, sent
+    # And without the care team the same statements find nothing.
+    await sql(api, "DELETE FROM care_team_members")
+    async with api.signed_in(place.emails[0]) as client:
+        assert (await client.get(f"/sessions/{note['id']}")).status_code == 404

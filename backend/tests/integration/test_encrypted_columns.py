@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from carevault.clients.models import Client
+from carevault.clients.models import ChartAccessGrant, Client
 from carevault.crypto import DecryptionError, KeyRing, current_cipher
 from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
@@ -114,6 +114,17 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
             expires_at=now + timedelta(days=1),
             response_status=201,
             response_body='{"first_name":"Ada","last_name":"Lovelace"}',
+        )
+    )
+    reader = await factories.user(db, space)
+    db.add(
+        ChartAccessGrant(
+            workspace_id=space.id,
+            client_id=person.id,
+            user_id=reader.id,
+            reason="Ada Lovelace has low mood, covering",
+            granted_at=now,
+            expires_at=now + timedelta(hours=1),
         )
     )
     await db.flush()

@@ -47,3 +47,39 @@ def test_a_waiver_needs_a_reason() -> None:
 
 def test_the_product_has_no_unscoped_query() -> None:
     assert [str(finding) for finding in check()] == []
+
+
+def _chart_lines(source: str) -> list[int]:
+    return sorted(
+        finding.line for finding in check_source(HERE, source, MODELS, chart=True) if finding.chart
+    )
+
+
+def test_a_chart_statement_without_the_chart_access_helper_is_flagged() -> None:
+    source = (
+        "a = in_workspace(Client, ws).where(Client.id == x)\n"
+        "b = update(SessionNote).where(workspace_filter(SessionNote, ws))\n"
+        "c = select(Appointment.id).where(workspace_filter(Appointment, ws))\n"
+        "_notes = WorkspaceRepository(SessionNote, noun='session note')\n"
+        "d = in_workspace(User, ws)\n"
+    )
+    assert _chart_lines(source) == [1, 2, 3, 4]
+
+
+def test_chart_statements_through_the_helper_or_waived_with_a_reason_pass() -> None:
+    source = (
+        "a = charted(in_workspace(Client, ws).where(Client.id == x), principal, Client)\n"
+        "b = in_workspace(SessionNote, wid).where(chart_condition(SessionNote))\n"
+        "r = WorkspaceRepository(Client, noun='c', condition=access.chart_condition(Client))\n"
+        "# chart-wide: an overlap spans the calendar\n"
+        "c = in_workspace(Appointment, ws)\n"
+    )
+    assert _chart_lines(source) == []
+    assert _chart_lines("c = in_workspace(Appointment, ws)  # chart-wide:\n") == [1]
+
+
+def test_chart_access_is_checked_in_modules_that_serve_a_caller() -> None:
+    statement = "a = in_workspace(Client, ws)\n"
+    assert [f.line for f in check_source(HERE, statement, MODELS) if f.chart] == []
+    serving = "from carevault.auth.principal import Principal\n" + statement
+    assert [f.line for f in check_source(HERE, serving, MODELS) if f.chart] == [2]

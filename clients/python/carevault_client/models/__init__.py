@@ -20,7 +20,13 @@ from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
+from .break_the_glass import BreakTheGlass
 from .cancelled_occurrences import CancelledOccurrences
+from .care_team_member_read import CareTeamMemberRead
+from .care_team_read import CareTeamRead
+from .care_team_update import CareTeamUpdate
+from .chart_access_grant_read import ChartAccessGrantRead
+from .chart_access_grant_review import ChartAccessGrantReview
 from .client_create import ClientCreate
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
@@ -80,7 +86,9 @@ from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .user_update import UserUpdate
 from .workspace_read import WorkspaceRead
+from .workspace_read_chart_access import WorkspaceReadChartAccess
 from .workspace_update import WorkspaceUpdate
+from .workspace_update_chart_access import WorkspaceUpdateChartAccess
 
 __all__ = (
     "AccessLogEntry",
@@ -103,7 +111,13 @@ __all__ = (
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
+    "BreakTheGlass",
     "CancelledOccurrences",
+    "CareTeamMemberRead",
+    "CareTeamRead",
+    "CareTeamUpdate",
+    "ChartAccessGrantRead",
+    "ChartAccessGrantReview",
     "ClientCreate",
     "ClientImportResult",
     "ClientRead",
@@ -159,5 +173,7 @@ __all__ = (
     "UserReadRole",
     "UserUpdate",
     "WorkspaceRead",
+    "WorkspaceReadChartAccess",
     "WorkspaceUpdate",
+    "WorkspaceUpdateChartAccess",
 )

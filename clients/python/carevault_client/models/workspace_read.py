@@ -7,6 +7,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.workspace_read_chart_access import WorkspaceReadChartAccess
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="WorkspaceRead")
@@ -16,6 +17,10 @@ T = TypeVar("T", bound="WorkspaceRead")
 class WorkspaceRead:
     """
     Attributes:
+        break_the_glass (bool): Whether a clinician may open a chart outside their care team by stating a reason (time-
+            limited, flagged in the audit trail)
+        chart_access (WorkspaceReadChartAccess): `practice`: every clinician sees every chart; `care_team`: clinicians
+            see only the charts of clients whose care team they are on (owners see every chart)
         id (UUID):
         name (str):
         phone_region (str): ISO 3166 region whose national phone numbers the practice writes: a number without its
@@ -26,6 +31,8 @@ class WorkspaceRead:
             late entry Default: 72.
     """
 
+    break_the_glass: bool
+    chart_access: WorkspaceReadChartAccess
     id: UUID
     name: str
     phone_region: str
@@ -34,6 +41,10 @@ class WorkspaceRead:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        break_the_glass = self.break_the_glass
+
+        chart_access = self.chart_access.value
+
         id = str(self.id)
 
         name = self.name
@@ -48,6 +59,8 @@ class WorkspaceRead:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "break_the_glass": break_the_glass,
+                "chart_access": chart_access,
                 "id": id,
                 "name": name,
                 "phone_region": phone_region,
@@ -62,6 +75,10 @@ class WorkspaceRead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        break_the_glass = d.pop("break_the_glass")
+
+        chart_access = WorkspaceReadChartAccess(d.pop("chart_access"))
+
         id = UUID(d.pop("id"))
 
         name = d.pop("name")
@@ -73,6 +90,8 @@ class WorkspaceRead:
         late_entry_hours = d.pop("late_entry_hours", UNSET)
 
         workspace_read = cls(
+            break_the_glass=break_the_glass,
+            chart_access=chart_access,
             id=id,
             name=name,
             phone_region=phone_region,

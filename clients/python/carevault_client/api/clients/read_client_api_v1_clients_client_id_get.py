@@ -98,7 +98,9 @@ def sync_detailed(
 ) -> Response[ClientRead | ErrorResponse]:
     """Read Client
 
-     A client, archived or not.
+     A client, archived or not. Under `care_team` chart access, a clinician outside the
+    client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+    break-the-glass (`POST /clients/{client_id}/break-the-glass`).
 
     Args:
         client_id (UUID):
@@ -129,7 +131,9 @@ def sync(
 ) -> ClientRead | ErrorResponse | None:
     """Read Client
 
-     A client, archived or not.
+     A client, archived or not. Under `care_team` chart access, a clinician outside the
+    client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+    break-the-glass (`POST /clients/{client_id}/break-the-glass`).
 
     Args:
         client_id (UUID):
@@ -155,7 +159,9 @@ async def asyncio_detailed(
 ) -> Response[ClientRead | ErrorResponse]:
     """Read Client
 
-     A client, archived or not.
+     A client, archived or not. Under `care_team` chart access, a clinician outside the
+    client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+    break-the-glass (`POST /clients/{client_id}/break-the-glass`).
 
     Args:
         client_id (UUID):
@@ -184,7 +190,9 @@ async def asyncio(
 ) -> ClientRead | ErrorResponse | None:
     """Read Client
 
-     A client, archived or not.
+     A client, archived or not. Under `care_team` chart access, a clinician outside the
+    client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+    break-the-glass (`POST /clients/{client_id}/break-the-glass`).
 
     Args:
         client_id (UUID):

@@ -103,8 +103,9 @@ def sync_detailed(
     """Update Workspace
 
      Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-    phone region, which decides how a phone number without a country code is read, and
-    `late_entry_hours`, after which a signed note is flagged as a late entry.
+    phone region, which decides how a phone number without a country code is read,
+    `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+    access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -136,8 +137,9 @@ def sync(
     """Update Workspace
 
      Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-    phone region, which decides how a phone number without a country code is read, and
-    `late_entry_hours`, after which a signed note is flagged as a late entry.
+    phone region, which decides how a phone number without a country code is read,
+    `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+    access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -164,8 +166,9 @@ async def asyncio_detailed(
     """Update Workspace
 
      Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-    phone region, which decides how a phone number without a country code is read, and
-    `late_entry_hours`, after which a signed note is flagged as a late entry.
+    phone region, which decides how a phone number without a country code is read,
+    `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+    access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
@@ -195,8 +198,9 @@ async def asyncio(
     """Update Workspace
 
      Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-    phone region, which decides how a phone number without a country code is read, and
-    `late_entry_hours`, after which a signed note is flagged as a late entry.
+    phone region, which decides how a phone number without a country code is read,
+    `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+    access (`chart_access`, `break_the_glass`).
 
     Args:
         body (WorkspaceUpdate): Send the settings that change (at least one).
