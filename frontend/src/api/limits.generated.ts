@@ -12,6 +12,7 @@ export const maxLength = {
   AppointmentRead: { location: 500, notes: 5000, room: 100 },
   AppointmentSeriesCreate: { location: 500, notes: 5000, room: 100 },
   AppointmentUpdate: { location: 500, notes: 5000, room: 100 },
+  BreakTheGlass: { reason: 500 },
   ClientCreate: { address: 500, email: 320, emergency_contact_name: 500, emergency_contact_phone: 50, first_name: 200, last_name: 200, medical_history: 5000, notes: 5000, phone: 50 },
   ClientRead: { address: 500, email: 320, emergency_contact_name: 500, emergency_contact_phone: 50, medical_history: 5000, notes: 5000, phone: 50 },
   ClientSearch: { q: 320 },

@@ -305,7 +305,9 @@ export interface paths {
         };
         /**
          * Read Client
-         * @description A client, archived or not.
+         * @description A client, archived or not. Under `care_team` chart access, a clinician outside the
+         *     client's care team gets 404, or 403 `chart_access_denied` when the practice allows
+         *     break-the-glass (`POST /clients/{client_id}/break-the-glass`).
          */
         get: operations["read_client_api_v1_clients__client_id__get"];
         put?: never;
@@ -343,6 +345,61 @@ export interface paths {
          */
         get: operations["read_access_log_api_v1_clients__client_id__access_log_get"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{client_id}/break-the-glass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review Break The Glass
+         * @description Owners: every break-the-glass opening of the client's chart, newest first: who, the
+         *     reason they gave, when, until when. Reading them is audited.
+         */
+        get: operations["review_break_the_glass_api_v1_clients__client_id__break_the_glass_get"];
+        put?: never;
+        /**
+         * Break The Glass
+         * @description Open a chart outside your care team, stating why (in the body: a reason can hold PHI,
+         *     so never in a URL). Only when the practice allows break-the-glass (else 403
+         *     `break_the_glass_disabled`); grants you the chart, its appointments and notes for 60
+         *     minutes, and is flagged `break_the_glass` in the audit trail (the reason is kept sealed,
+         *     not in the audit event). Then read the chart with `GET /clients/{client_id}`.
+         */
+        post: operations["break_the_glass_api_v1_clients__client_id__break_the_glass_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{client_id}/care-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Care Team
+         * @description The clinicians assigned to the client (ids, names, roles: no PHI).
+         */
+        get: operations["read_care_team_api_v1_clients__client_id__care_team_get"];
+        /**
+         * Set Care Team
+         * @description Owners: assign the client's clinicians (the whole list; 422 `unknown_clinician` for
+         *     an id that is not an active user of the practice). Under `care_team` chart access they
+         *     are the clinicians who see the client's chart, appointments and notes.
+         */
+        put: operations["set_care_team_api_v1_clients__client_id__care_team_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -740,8 +797,9 @@ export interface paths {
         /**
          * Update Workspace
          * @description Owners: set the practice's IANA time zone, which decides what "today" is for it, its
-         *     phone region, which decides how a phone number without a country code is read, and
-         *     `late_entry_hours`, after which a signed note is flagged as a late entry.
+         *     phone region, which decides how a phone number without a country code is read,
+         *     `late_entry_hours`, after which a signed note is flagged as a late entry, and its chart
+         *     access (`chart_access`, `break_the_glass`).
          */
         patch: operations["update_workspace_api_v1_workspace_patch"];
         trace?: never;
@@ -1346,6 +1404,18 @@ export interface components {
             untrusted_seals?: number | null;
         };
         /**
+         * BreakTheGlass
+         * @description Why you must open a chart outside your care team. Kept sealed like PHI and shown to
+         *     the practice's owners; never written to the audit trail or logs.
+         * @example {
+         *       "reason": "Covering for the client's clinician"
+         *     }
+         */
+        BreakTheGlass: {
+            /** Reason */
+            reason: string;
+        };
+        /**
          * CancelledOccurrences
          * @example {
          *       "cancelled_ids": [
@@ -1360,6 +1430,125 @@ export interface components {
              * @description The occurrences cancelled, by start
              */
             cancelled_ids: string[];
+        };
+        /** CareTeamMemberRead */
+        CareTeamMemberRead: {
+            /** Display Name */
+            display_name: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Role
+             * @description `owner` or `clinician`
+             */
+            role: string;
+        };
+        /**
+         * CareTeamRead
+         * @description Who is assigned to the client: under the practice's `care_team` chart access, the
+         *     clinicians who see the chart (owners see every chart).
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-0000000000d1",
+         *       "clinicians": [
+         *         {
+         *           "display_name": "Dr. Example",
+         *           "id": "00000000-0000-4000-8000-0000000000a2",
+         *           "role": "clinician"
+         *         }
+         *       ]
+         *     }
+         */
+        CareTeamRead: {
+            /**
+             * Client Id
+             * Format: uuid
+             */
+            client_id: string;
+            /** Clinicians */
+            clinicians: components["schemas"]["CareTeamMemberRead"][];
+        };
+        /**
+         * CareTeamUpdate
+         * @description The whole care team: the users listed, and only they, are on it afterwards.
+         * @example {
+         *       "clinician_ids": [
+         *         "00000000-0000-4000-8000-0000000000a2"
+         *       ]
+         *     }
+         */
+        CareTeamUpdate: {
+            /**
+             * Clinician Ids
+             * @description Active users of the practice (an empty list empties it)
+             */
+            clinician_ids: string[];
+        };
+        /**
+         * ChartAccessGrantRead
+         * @description A time-limited opening of one chart (the record, its appointments and notes).
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-0000000000d1",
+         *       "expires_at": "2025-01-15T10:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000f1"
+         *     }
+         */
+        ChartAccessGrantRead: {
+            /**
+             * Client Id
+             * Format: uuid
+             */
+            client_id: string;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+        };
+        /**
+         * ChartAccessGrantReview
+         * @description A break-the-glass grant as the practice's owners review it.
+         * @example {
+         *       "display_name": "Dr. Example",
+         *       "expires_at": "2025-01-15T10:00:00Z",
+         *       "granted_at": "2025-01-15T09:00:00Z",
+         *       "id": "00000000-0000-4000-8000-0000000000f1",
+         *       "reason": "Covering for the client's clinician",
+         *       "user_id": "00000000-0000-4000-8000-0000000000a3"
+         *     }
+         */
+        ChartAccessGrantReview: {
+            /** Display Name */
+            display_name: string;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /**
+             * Granted At
+             * Format: date-time
+             */
+            granted_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Reason */
+            reason: string;
+            /**
+             * User Id
+             * Format: uuid
+             */
+            user_id: string;
         };
         /**
          * ClientCreate
@@ -1736,6 +1925,8 @@ export interface components {
          *         "role": "clinician"
          *       },
          *       "workspace": {
+         *         "break_the_glass": false,
+         *         "chart_access": "practice",
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "late_entry_hours": 72,
          *         "name": "Example Practice",
@@ -1778,6 +1969,8 @@ export interface components {
          *         "role": "clinician"
          *       },
          *       "workspace": {
+         *         "break_the_glass": false,
+         *         "chart_access": "practice",
          *         "id": "00000000-0000-4000-8000-0000000000b1",
          *         "late_entry_hours": 72,
          *         "name": "Example Practice",
@@ -2818,6 +3011,8 @@ export interface components {
         /**
          * WorkspaceRead
          * @example {
+         *       "break_the_glass": false,
+         *       "chart_access": "practice",
          *       "id": "00000000-0000-4000-8000-0000000000b1",
          *       "late_entry_hours": 72,
          *       "name": "Example Practice",
@@ -2826,6 +3021,17 @@ export interface components {
          *     }
          */
         WorkspaceRead: {
+            /**
+             * Break The Glass
+             * @description Whether a clinician may open a chart outside their care team by stating a reason (time-limited, flagged in the audit trail)
+             */
+            break_the_glass: boolean;
+            /**
+             * Chart Access
+             * @description `practice`: every clinician sees every chart; `care_team`: clinicians see only the charts of clients whose care team they are on (owners see every chart)
+             * @enum {string}
+             */
+            chart_access: "practice" | "care_team";
             /**
              * Id
              * Format: uuid
@@ -2862,6 +3068,17 @@ export interface components {
          *     }
          */
         WorkspaceUpdate: {
+            /**
+             * Break The Glass
+             * @description Allow a clinician to open a chart outside their care team by stating a reason (POST /clients/{client_id}/break-the-glass); turning it off ends every open grant
+             */
+            break_the_glass?: boolean;
+            /**
+             * Chart Access
+             * @description `practice`: every clinician sees every chart; `care_team`: clinicians see only their care teams' charts (owners see every chart). Takes effect on the next request
+             * @enum {string}
+             */
+            chart_access?: "practice" | "care_team";
             /**
              * Late Entry Hours
              * @description A note signed more than this many hours after its session ended is flagged as a late entry (default 72); applies to notes signed from now on
@@ -5001,6 +5218,429 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    review_break_the_glass_api_v1_clients__client_id__break_the_glass_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "display_name": "Dr. Example",
+                     *         "expires_at": "2025-01-15T10:00:00Z",
+                     *         "granted_at": "2025-01-15T09:00:00Z",
+                     *         "id": "00000000-0000-4000-8000-0000000000f1",
+                     *         "reason": "Covering for the client's clinician",
+                     *         "user_id": "00000000-0000-4000-8000-0000000000a3"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ChartAccessGrantReview"][];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    break_the_glass_api_v1_clients__client_id__break_the_glass_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakTheGlass"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartAccessGrantRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_care_team_api_v1_clients__client_id__care_team_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CareTeamRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_care_team_api_v1_clients__client_id__care_team_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CareTeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CareTeamRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
