@@ -17,21 +17,21 @@ import {
   type SettingsForm,
 } from './settings';
 
-const FIELDS = ['time_zone', 'phone_region', 'late_entry_hours'] as const;
+const FIELDS = ['time_zone', 'phone_region', 'late_entry_hours', 'chart_access', 'break_the_glass'] as const;
 
 export function PracticeSettingsPage() {
   useDocumentTitle('Practice settings');
   const { workspace } = useSignedIn();
   const id = useId();
   const [form, setForm] = useState<SettingsForm>(() => formOf(workspace));
-  const [checked, setChecked] = useState<Partial<Record<keyof SettingsForm, string>>>({});
+  const [checked, setChecked] = useState<Partial<Record<string, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateWorkspace();
   const zones = useMemo(knownTimeZones, []);
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   const serverErrors = fieldErrors(update.error);
-  const errors = { ...serverErrors, ...checked };
+  const errors: Partial<Record<string, string>> = { ...serverErrors, ...checked };
   const unexplained = update.isError && !FIELDS.some((field) => serverErrors[field]);
 
   function submit(event: FormEvent) {
@@ -68,7 +68,7 @@ export function PracticeSettingsPage() {
           <h1 id="practice-title">Practice settings</h1>
           <p className="muted">
             For everyone in {workspace.name}. Who must have notes co-signed, and by whom, is set per person on the{' '}
-            <Link to={routes.team()}>Team</Link> page.
+            <Link to={routes.team()}>Team</Link> page; each client’s care team on the client’s page.
           </p>
         </div>
       </header>
@@ -137,6 +137,41 @@ export function PracticeSettingsPage() {
             onChange={change('late_entry_hours')}
           />
         </Field>
+        <fieldset className="fieldset">
+          <legend>Chart access</legend>
+          <p className="field-hint">Owners always see every chart. Changes apply from each person’s next request.</p>
+          <label className="radio">
+            <input
+              type="radio"
+              name={`${id}-chart_access`}
+              value="practice"
+              checked={form.chart_access === 'practice'}
+              onChange={() => setForm({ ...form, chart_access: 'practice' })}
+            />{' '}
+            Every clinician sees every client’s chart
+          </label>
+          <label className="radio">
+            <input
+              type="radio"
+              name={`${id}-chart_access`}
+              value="care_team"
+              checked={form.chart_access === 'care_team'}
+              onChange={() => setForm({ ...form, chart_access: 'care_team' })}
+            />{' '}
+            Clinicians see only the charts of clients whose care team they are on
+          </label>
+          {errors.chart_access && <p className="field-error">{errors.chart_access}</p>}
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={form.break_the_glass}
+              onChange={(event) => setForm({ ...form, break_the_glass: event.target.checked })}
+            />{' '}
+            Allow break-the-glass: a clinician may open a chart outside their care team for 60 minutes by stating a
+            reason (flagged in the audit trail; turning this off ends every open one)
+          </label>
+          {errors.break_the_glass && <p className="field-error">{errors.break_the_glass}</p>}
+        </fieldset>
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={update.isPending}>
             {update.isPending ? 'Saving…' : 'Save settings'}

@@ -8,6 +8,8 @@ const saved: Workspace = {
   time_zone: 'UTC',
   phone_region: 'US',
   late_entry_hours: 72,
+  chart_access: 'practice',
+  break_the_glass: false,
 };
 
 describe('practice settings form', () => {
@@ -15,8 +17,12 @@ describe('practice settings form', () => {
     const form = formOf(saved);
     expect(settingsChanges(form, saved)).toEqual({});
     expect(
-      settingsChanges({ time_zone: ' Europe/Berlin ', phone_region: 'gb', late_entry_hours: '48' }, saved),
+      settingsChanges({ ...form, time_zone: ' Europe/Berlin ', phone_region: 'gb', late_entry_hours: '48' }, saved),
     ).toEqual({ time_zone: 'Europe/Berlin', phone_region: 'GB', late_entry_hours: 48 });
+    expect(settingsChanges({ ...form, chart_access: 'care_team', break_the_glass: true }, saved)).toEqual({
+      chart_access: 'care_team',
+      break_the_glass: true,
+    });
     expect(settingsChanges({ ...form, phone_region: 'us' }, saved)).toEqual({});
   });
 
@@ -26,7 +32,7 @@ describe('practice settings form', () => {
 
   it('names each field it can tell is wrong', () => {
     expect(settingsErrors(formOf(saved))).toEqual({});
-    const errors = settingsErrors({ time_zone: ' ', phone_region: 'USA', late_entry_hours: '0' });
+    const errors = settingsErrors({ ...formOf(saved), time_zone: ' ', phone_region: 'USA', late_entry_hours: '0' });
     expect(Object.keys(errors).sort()).toEqual(['late_entry_hours', 'phone_region', 'time_zone']);
     expect(settingsErrors({ ...formOf(saved), late_entry_hours: '8761' }).late_entry_hours).toMatch(/1 to 8760/);
     expect(settingsErrors({ ...formOf(saved), late_entry_hours: '2.5' }).late_entry_hours).toBeDefined();

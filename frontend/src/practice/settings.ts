@@ -6,10 +6,14 @@ export const LATE_ENTRY_MIN_HOURS = 1;
 export const LATE_ENTRY_MAX_HOURS = 8760;
 export const DEFAULT_LATE_ENTRY_HOURS = 72;
 
+export type ChartAccess = Workspace['chart_access'];
+
 export interface SettingsForm {
   time_zone: string;
   phone_region: string;
   late_entry_hours: string;
+  chart_access: ChartAccess;
+  break_the_glass: boolean;
 }
 
 export function formOf(workspace: Workspace): SettingsForm {
@@ -17,6 +21,8 @@ export function formOf(workspace: Workspace): SettingsForm {
     time_zone: workspace.time_zone,
     phone_region: workspace.phone_region,
     late_entry_hours: String(workspace.late_entry_hours ?? DEFAULT_LATE_ENTRY_HOURS),
+    chart_access: workspace.chart_access,
+    break_the_glass: workspace.break_the_glass,
   };
 }
 
@@ -27,9 +33,12 @@ export function knownTimeZones(): string[] {
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 }
 
+/** Fields that are not typed text (nothing to check before sending). */
+type Typed = 'time_zone' | 'phone_region' | 'late_entry_hours';
+
 /** Problems the form can name before sending (the server has the last word). */
-export function settingsErrors(form: SettingsForm): Partial<Record<keyof SettingsForm, string>> {
-  const errors: Partial<Record<keyof SettingsForm, string>> = {};
+export function settingsErrors(form: SettingsForm): Partial<Record<Typed, string>> {
+  const errors: Partial<Record<Typed, string>> = {};
   if (!form.time_zone.trim()) errors.time_zone = 'Choose a time zone.';
   if (!/^[A-Za-z]{2}$/.test(form.phone_region.trim()))
     errors.phone_region = 'Two letters, the ISO 3166 code of a country or region (e.g. US, GB).';
@@ -48,5 +57,7 @@ export function settingsChanges(form: SettingsForm, saved: Workspace): Workspace
   if (region !== saved.phone_region.toUpperCase()) changes.phone_region = region;
   const hours = Number(form.late_entry_hours);
   if (hours !== (saved.late_entry_hours ?? DEFAULT_LATE_ENTRY_HOURS)) changes.late_entry_hours = hours;
+  if (form.chart_access !== saved.chart_access) changes.chart_access = form.chart_access;
+  if (form.break_the_glass !== saved.break_the_glass) changes.break_the_glass = form.break_the_glass;
   return changes;
 }
