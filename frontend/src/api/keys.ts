@@ -17,6 +17,9 @@ export const keys = {
     directory: () => [...clients, 'directory'] as const,
     list: (q: string, page: number, archived: boolean) => [...clients, 'list', { q, page, archived }] as const,
     detail: (clientId: string) => [...clients, 'one', clientId] as const,
+    careTeam: (clientId: string) => [...clients, 'care-team', clientId] as const,
+    /** The break-the-glass openings of a chart (owners' review). */
+    glassReview: (clientId: string) => [...clients, 'break-the-glass', clientId] as const,
     accessLog: (clientId: string, filters: AccessLogFilters, page: number) =>
       [...clients, 'access-log', clientId, { ...filters, page }] as const,
   },

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAppointments } from '../api/appointments';
 import type { Client, Note } from '../api/client';
 import { useArchiveClient, useClient } from '../api/clients';
-import { describeError } from '../api/errors';
+import { describeError, isApiError } from '../api/errors';
 import { useClientNotes } from '../api/notes';
 import { AppointmentDialog } from '../calendar/AppointmentDialog';
 import { addDays } from '../calendar/layout';
@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
 import { useSignedIn } from '../auth/AuthProvider';
 import { AccessHistory } from './AccessHistory';
+import { CareTeamPanel, ChartOutsideCareTeam, GlassReview } from './CareTeam';
 import { ClientFormDialog } from './ClientFormDialog';
 import { routes, type RouteParams } from '../routes';
 
@@ -20,6 +21,8 @@ export function ClientPage() {
   const client = useClient(clientId);
   useDocumentTitle(client.data ? fullName(client.data) : 'Client');
   if (client.isPending) return <Loading label="Loading the client…" />;
+  if (client.isError && isApiError(client.error, 'chart_access_denied'))
+    return <ChartOutsideCareTeam clientId={clientId} />;
   if (client.isError)
     return (
       <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />
@@ -144,6 +147,7 @@ function ClientDetails({ client }: { client: Client }) {
       {tab === 'access' ? (
         <div role="tabpanel" id="client-panel-access" aria-labelledby="client-tab-access">
           <AccessHistory clientId={client.id} />
+          <GlassReviewOnRequest clientId={client.id} />
         </div>
       ) : (
         <div
@@ -177,6 +181,7 @@ function ClientDetails({ client }: { client: Client }) {
             </dl>
           </section>
           <div className="stack">
+            <CareTeamPanel clientId={client.id} />
             <UpcomingAppointments clientId={client.id} />
             <NotesTimeline clientId={client.id} />
           </div>
@@ -198,6 +203,19 @@ function ClientDetails({ client }: { client: Client }) {
         />
       )}
     </article>
+  );
+}
+
+/** The openings' reasons are read (and that read audited) only when an owner asks. */
+function GlassReviewOnRequest({ clientId }: { clientId: string }) {
+  const [shown, setShown] = useState(false);
+  if (shown) return <GlassReview clientId={clientId} />;
+  return (
+    <div className="actions">
+      <button type="button" className="button" onClick={() => setShown(true)}>
+        Show break-the-glass openings
+      </button>
+    </div>
   );
 }
 
