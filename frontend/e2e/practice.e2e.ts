@@ -2,7 +2,8 @@
  * A group practice's owner and clinician (issue 24), against the real backend: practice
  * settings saved and shown after a reload; a trainee's draft on their worklist, signed, then
  * co-signed by the owner from theirs; a client's access history listing a chart read and
- * downloading as CSV; the audit screen naming people and refusing an inverted date range.
+ * downloading as CSV; care-team chart access and break-the-glass; the audit screen naming
+ * people and refusing an inverted date range.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -90,6 +91,8 @@ afterAll(async () => {
       await ensureCanWrite(owner, OWNER);
       await owner.getByLabel('Time zone').fill(originalZone);
       await owner.getByLabel('Late entry after (hours)').fill('72');
+      await owner.getByLabel('Every clinician sees every client’s chart').check();
+      await owner.getByLabel(/Allow break-the-glass/).uncheck();
       await owner.getByRole('button', { name: 'Save settings' }).click();
       await owner.getByText(/Practice settings saved|Nothing changed/).waitFor();
     }
@@ -238,6 +241,46 @@ describe('a group practice in the web UI', () => {
     await owner.getByRole('button', { name: 'Apply filters' }).click();
     await owner.getByText('“From” must be before “Until”.').waitFor();
     expect(clientUrl).toMatch(/^\/clients\//);
+  });
+
+  it('lets the owner limit charts to care teams, and a clinician outside the team open one by stating why', async () => {
+    await owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Practice settings' }).click();
+    await owner.getByLabel('Clinicians see only the charts of clients whose care team they are on').check();
+    await owner.getByLabel(/Allow break-the-glass/).check();
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await owner.getByRole('status').filter({ hasText: 'Practice settings saved.' }).waitFor();
+
+    // The clinician is taken off this client's care team (whoever is on it).
+    await owner.goto(clientUrl);
+    const panel = owner.getByRole('region', { name: 'Care team' });
+    await panel.getByText('Only these clinicians (and owners) see this chart.').waitFor();
+    await panel.getByRole('button', { name: 'Change care team' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Change the care team' });
+    const box = dialog.getByRole('checkbox', { name: new RegExp(CLINICIAN.name) });
+    await box.uncheck();
+    await dialog.getByRole('checkbox', { name: new RegExp(OWNER.name) }).check();
+    await dialog.getByRole('button', { name: 'Save care team' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await panel.getByRole('list', { name: 'Care team members' }).getByText(OWNER.name).waitFor();
+    expect(await panel.getByText(CLINICIAN.name).count()).toBe(0);
+
+    await clinician.goto(clientUrl);
+    await clinician.getByText('This chart is outside your care team').waitFor();
+    await clinician.getByRole('button', { name: 'State a reason to open this chart' }).click();
+    const ask = clinician.getByRole('dialog', { name: 'State a reason to open this chart' });
+    await ask.getByLabel('Why you need this chart now').fill('urgent');
+    await ask.getByRole('button', { name: 'Open the chart for 60 minutes' }).click();
+    await ask.getByText('At least 10 characters.').waitFor();
+    await ask.getByLabel('Why you need this chart now').fill('Covering for the client’s clinician today');
+    await ask.getByRole('button', { name: 'Open the chart for 60 minutes' }).click();
+    await clinician.getByRole('heading', { name: 'Details' }).waitFor();
+    await screenshot(clinician, 'break-the-glass-opened');
+
+    await owner.getByRole('tab', { name: 'Access history' }).click();
+    await owner.getByRole('button', { name: 'Show break-the-glass openings' }).click();
+    const openings = owner.getByRole('list', { name: 'Break-the-glass openings' });
+    await openings.getByText(CLINICIAN.name).waitFor();
+    await openings.getByText('Covering for the client’s clinician today').waitFor();
   });
 
   it('shows names on the audit screen and refuses an inverted date range', async () => {
