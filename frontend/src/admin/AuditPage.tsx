@@ -35,6 +35,9 @@ const KNOWN_ACTIONS = [
   'client.restore',
   'client.import',
   'client.access_log',
+  'client.care_team',
+  'client.break_the_glass',
+  'client.break_the_glass_review',
   'appointment.create',
   'appointment.read',
   'appointment.list',
@@ -205,6 +208,12 @@ export function AuditPage() {
                     </td>
                     <td data-label="Action">
                       <code>{event.action}</code>
+                      {event.details?.break_the_glass === true && (
+                        <>
+                          {' '}
+                          <span className="badge badge-late">Break-the-glass</span>
+                        </>
+                      )}
                     </td>
                     <td data-label="Resource">
                       {event.resource_type ?? '—'}
