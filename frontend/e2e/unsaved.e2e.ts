@@ -224,6 +224,7 @@ describe('text typed into a note is never lost', () => {
     const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
     await leave.waitFor();
     await leave.getByRole('button', { name: 'Stay on this note' }).click();
+    await leave.waitFor({ state: 'hidden' });
     expect(await page.getByLabel('Plan').inputValue()).toBe('Amended plan: refer to sleep clinic.');
     await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed in the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
