@@ -195,6 +195,7 @@ describe('a group practice in the web UI', () => {
     await dialog.getByText('By co-signing you attest:').waitFor();
     await dialog.getByRole('button', { name: 'Co-sign note' }).click();
     await owner.getByText(/^Co-signed by you on /).waitFor();
+    await screenshot(owner, 'note-cosigned');
     expect(await owner.getByRole('button', { name: 'Co-sign' }).count()).toBe(0);
 
     await owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notes to finish' }).click();
@@ -262,6 +263,7 @@ describe('a group practice in the web UI', () => {
     await dialog.getByRole('button', { name: 'Save care team' }).click();
     await dialog.waitFor({ state: 'detached' });
     await panel.getByRole('list', { name: 'Care team members' }).getByText(OWNER.name).waitFor();
+    await screenshot(owner, 'client-care-team');
     expect(await panel.getByText(CLINICIAN.name).count()).toBe(0);
 
     await clinician.goto(clientUrl);
