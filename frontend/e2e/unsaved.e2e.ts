@@ -211,6 +211,7 @@ describe('text typed into a note is never lost', () => {
 
   it('loss 3: an amendment is not discarded by a click on "Clients"', async () => {
     const note = await api.note(clientId, { subjective: 'Original text.' });
+    // Signing attests the current signature statement (issue 24).
     const { signature } = await api.send<{ signature: { version: number } }>('GET', '/api/v1/sessions/attestations');
     await api.send('POST', `/api/v1/sessions/${note.id}/finalize`, {
       version: note.version,
@@ -226,7 +227,7 @@ describe('text typed into a note is never lost', () => {
     await leave.getByRole('button', { name: 'Stay on this note' }).click();
     await leave.waitFor({ state: 'hidden' });
     expect(await page.getByLabel('Plan').inputValue()).toBe('Amended plan: refer to sleep clinic.');
-    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed in the session.');
+    await page.getByLabel('Reason for the amendment (required)').fill('Referral agreed after the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
     await page.getByRole('link', { name: 'Clients', exact: true }).first().click();
