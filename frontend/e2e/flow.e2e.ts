@@ -279,6 +279,10 @@ describe('the clinician web UI', () => {
     await page.getByLabel('Reason for the amendment (required)').fill('Review interval agreed in the session.');
     await page.getByRole('button', { name: 'Save amendment' }).click();
     await page.getByRole('button', { name: 'Amend note' }).waitFor();
+    // The signature and the addendum with its reason (issue 24).
+    const signature = page.getByRole('region', { name: 'Signature' });
+    await signature.getByText(/^Signed by you on /).waitFor();
+    await signature.getByText('Review interval agreed in the session.').waitFor();
     const history = page.getByRole('list', { name: 'Earlier versions' });
     await history
       .getByText(/^Version \d+, replaced .* by you$/)

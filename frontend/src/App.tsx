@@ -12,6 +12,8 @@ import { CalendarPage } from './calendar/CalendarPage';
 import { ClientPage } from './clients/ClientPage';
 import { ClientsPage } from './clients/ClientsPage';
 import { NewNotePage, NoteEditorPage } from './notes/NoteEditorPage';
+import { WorklistPage } from './notes/WorklistPage';
+import { PracticeSettingsPage } from './practice/PracticeSettingsPage';
 import { ErrorState, Loading } from './ui/components';
 import { Layout, OwnerOnly } from './ui/Layout';
 import { paths, routes } from './routes';
@@ -42,6 +44,7 @@ export function App() {
           <Route path={paths.calendar} element={<CalendarPage />} />
           <Route path={paths.clients} element={<ClientsPage />} />
           <Route path={paths.client} element={<ClientPage />} />
+          <Route path={paths.worklist} element={<WorklistPage />} />
           <Route path={paths.note} element={<NoteEditorPage />} />
           <Route path={paths.newNote} element={<NewNotePage />} />
           <Route path={paths.tokens} element={<TokensPage />} />
@@ -67,6 +70,14 @@ export function App() {
             element={
               <OwnerOnly>
                 <KeyStatusPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path={paths.practice}
+            element={
+              <OwnerOnly>
+                <PracticeSettingsPage />
               </OwnerOnly>
             }
           />

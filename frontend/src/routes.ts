@@ -9,6 +9,7 @@ export const paths = {
   calendar: '/calendar',
   clients: '/clients',
   client: '/clients/:clientId',
+  worklist: '/notes',
   note: '/notes/:noteId',
   newNote: '/clients/:clientId/new-note',
   tokens: '/settings/tokens',
@@ -16,6 +17,7 @@ export const paths = {
   audit: '/admin/audit',
   team: '/admin/team',
   keys: '/admin/keys',
+  practice: '/admin/practice',
 } as const;
 
 export type RouteName = keyof typeof paths;
@@ -33,6 +35,8 @@ export const routes = {
     date ? `${paths.calendar}?${new URLSearchParams({ [CALENDAR_DATE_PARAM]: date }).toString()}` : paths.calendar,
   clients: () => paths.clients,
   client: (clientId: string) => generatePath(paths.client, { clientId }),
+  /** My unsigned notes and the notes awaiting my co-signature. */
+  worklist: () => paths.worklist,
   note: (noteId: string) => generatePath(paths.note, { noteId }),
   /** A note not yet created: the first keystroke creates it (then the address becomes note's). */
   newNote: (clientId: string) => generatePath(paths.newNote, { clientId }),
@@ -41,4 +45,5 @@ export const routes = {
   audit: () => paths.audit,
   team: () => paths.team,
   keys: () => paths.keys,
+  practice: () => paths.practice,
 } satisfies Record<RouteName, (...args: never[]) => string>;

@@ -2,9 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { AUDIT_FILTERS, AUDIT_PAGE_SIZE, useAuditEvents, type AuditFilter, type AuditFilters } from '../api/audit';
 import { useUsers } from '../api/users';
+import { dateRangeError } from '../lib/dateRange';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
-import { EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
+import { Banner, EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
 
 const KNOWN_ACTIONS = [
   'auth.login',
@@ -24,6 +25,8 @@ const KNOWN_ACTIONS = [
   'user.disable',
   'user.enable',
   'user.temporary_password',
+  'user.update',
+  'workspace.update',
   'client.create',
   'client.read',
   'client.list',
@@ -31,6 +34,10 @@ const KNOWN_ACTIONS = [
   'client.archive',
   'client.restore',
   'client.import',
+  'client.access_log',
+  'client.care_team',
+  'client.break_the_glass',
+  'client.break_the_glass_review',
   'appointment.create',
   'appointment.read',
   'appointment.list',
@@ -41,6 +48,7 @@ const KNOWN_ACTIONS = [
   'session.list',
   'session.update',
   'session.finalize',
+  'session.cosign',
   'session.amend',
   'session.versions_read',
   'session.delete',
@@ -57,11 +65,16 @@ export function AuditPage() {
   const page = Number(params.get('page') ?? '1') || 1;
   const users = useUsers();
   const id = useId();
+  // An inverted range is refused here before the server would (422 invalid_date_range).
+  const [rangeError, setRangeError] = useState<string | null>(null);
 
   const events = useAuditEvents(applied, page);
 
   function apply(event: FormEvent) {
     event.preventDefault();
+    const inverted = dateRangeError(draft.since, draft.until);
+    setRangeError(inverted);
+    if (inverted) return;
     const next = new URLSearchParams();
     for (const name of AUDIT_FILTERS) if (draft[name].trim()) next.set(name, draft[name].trim());
     setParams(next);
@@ -69,14 +82,11 @@ export function AuditPage() {
 
   function clear() {
     setDraft(Object.fromEntries(AUDIT_FILTERS.map((name) => [name, ''])) as AuditFilters);
+    setRangeError(null);
     setParams(new URLSearchParams());
   }
 
-  const nameOf = (userId: string | null | undefined) => {
-    if (!userId) return '—';
-    const user = users.data?.find((candidate) => candidate.id === userId);
-    return user ? user.display_name || user.email : userId.slice(0, 8);
-  };
+  const roleLabel = (role: string | null) => (role === 'owner' ? 'owner' : role === 'clinician' ? 'clinician' : role);
   const field = (name: AuditFilter) => ({
     id: `${id}-${name}`,
     value: draft[name],
@@ -131,9 +141,19 @@ export function AuditPage() {
           <label htmlFor={`${id}-since`}>From</label>
           <input type="datetime-local" {...field('since')} />
         </div>
-        <div className="field">
+        <div className={`field${rangeError ? ' field-invalid' : ''}`}>
           <label htmlFor={`${id}-until`}>Until</label>
-          <input type="datetime-local" {...field('until')} />
+          <input
+            type="datetime-local"
+            {...field('until')}
+            aria-invalid={rangeError ? true : undefined}
+            aria-describedby={rangeError ? `${id}-range-error` : undefined}
+          />
+          {rangeError && (
+            <p className="field-error" id={`${id}-range-error`}>
+              {rangeError}
+            </p>
+          )}
         </div>
         <div className="actions">
           <button type="submit" className="button button-primary">
@@ -145,6 +165,7 @@ export function AuditPage() {
         </div>
       </form>
 
+      {rangeError && <Banner tone="danger">{rangeError} Nothing was searched.</Banner>}
       {events.isPending ? (
         <Loading label="Loading audit events…" />
       ) : events.isError ? (
@@ -177,11 +198,22 @@ export function AuditPage() {
                   <tr key={event.id}>
                     <td data-label="When">{formatDateTime(event.occurred_at)}</td>
                     <td data-label="Who">
-                      {nameOf(event.actor_user_id)}
-                      {event.actor_token_id && <span className="muted"> (API token)</span>}
+                      {event.actor_name ?? (event.actor_user_id ? 'A former user' : 'The system')}
+                      {event.actor_role && <span className="muted"> ({roleLabel(event.actor_role)})</span>}
+                      {(event.token_name || event.actor_token_id) && (
+                        <div className="muted">
+                          via API token {event.token_name ? `“${event.token_name}”` : '(name unknown)'}
+                        </div>
+                      )}
                     </td>
                     <td data-label="Action">
                       <code>{event.action}</code>
+                      {event.details?.break_the_glass === true && (
+                        <>
+                          {' '}
+                          <span className="badge badge-late">Break-the-glass</span>
+                        </>
+                      )}
                     </td>
                     <td data-label="Resource">
                       {event.resource_type ?? '—'}

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { User } from '../api/client';
 import { describeError, fieldErrors } from '../api/errors';
 import { maxLength } from '../api/limits.generated';
-import { useCreateUser, useSetTemporaryPassword, useSetUserEnabled, useUsers } from '../api/users';
+import { useCreateUser, useSetTemporaryPassword, useSetUserEnabled, useUpdateUser, useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { MIN_PASSWORD_LENGTH, ReauthCancelled } from '../auth/reauth';
 import { useDocumentTitle } from '../lib/hooks';
@@ -86,6 +86,7 @@ export function TeamPage() {
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Co-signature</th>
                     <th scope="col">Actions</th>
                   </tr>
                 </thead>
@@ -101,6 +102,9 @@ export function TeamPage() {
                           : user.must_change_password
                             ? 'Active (temporary password)'
                             : 'Active'}
+                      </td>
+                      <td data-label="Co-signature">
+                        <CosignSettings user={user} team={users.data} />
                       </td>
                       <td data-label="Actions">
                         {user.id === me.id ? (
@@ -240,6 +244,49 @@ export function TeamPage() {
         }}
       />
     </section>
+  );
+}
+
+/** Whether this person's signed notes await a co-signature (a trainee), and who supervises
+ * them (may co-sign; owners always may). Saved at each change. */
+function CosignSettings({ user, team }: { user: User; team: User[] }) {
+  const id = useId();
+  const update = useUpdateUser();
+  const label = user.display_name || user.email;
+  const supervisors = team.filter((candidate) => candidate.id !== user.id && !candidate.disabled_at);
+  return (
+    <div className="stack cosign-settings">
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={user.requires_cosign ?? false}
+          disabled={update.isPending}
+          onChange={(event) => update.mutate({ user, changes: { requires_cosign: event.target.checked } })}
+        />{' '}
+        Requires co-signature <span className="visually-hidden">for {label}</span>
+      </label>
+      <label htmlFor={`${id}-supervisor`} className="visually-hidden">
+        Supervisor of {label}
+      </label>
+      <select
+        id={`${id}-supervisor`}
+        value={user.supervisor_id ?? ''}
+        disabled={update.isPending}
+        onChange={(event) => update.mutate({ user, changes: { supervisor_id: event.target.value || null } })}
+      >
+        <option value="">No supervisor (owners co-sign)</option>
+        {supervisors.map((candidate) => (
+          <option key={candidate.id} value={candidate.id}>
+            Supervisor: {candidate.display_name || candidate.email}
+          </option>
+        ))}
+      </select>
+      {update.isError && (
+        <p className="field-error" role="alert">
+          {describeError(update.error)}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 /** The practice's audit trail (owners), newest first. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { localToIso as toIso } from '../lib/dateRange';
 import { api, call } from './client';
 import { keys } from './keys';
 
@@ -8,13 +9,6 @@ export const AUDIT_FILTERS = ['user_id', 'action', 'resource_type', 'resource_id
 export type AuditFilter = (typeof AUDIT_FILTERS)[number];
 /** As typed in the filter form; `since` and `until` are datetime-local values (local time). */
 export type AuditFilters = Record<AuditFilter, string>;
-
-/** datetime-local ("2026-11-23T10:00") in local time → ISO with offset for the API. */
-function toIso(local: string): string | undefined {
-  if (!local) return undefined;
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 export function useAuditEvents(filters: AuditFilters, page: number) {
   return useQuery({

@@ -3,6 +3,7 @@
  * that resource, so invalidating it refreshes each of its lists and records at once.
  * No other module writes a query key by hand (eslint refuses inline `queryKey` arrays).
  */
+import type { AccessLogFilters } from './accessLog';
 import type { AuditFilters } from './audit';
 
 const clients = ['clients'] as const;
@@ -16,6 +17,11 @@ export const keys = {
     directory: () => [...clients, 'directory'] as const,
     list: (q: string, page: number, archived: boolean) => [...clients, 'list', { q, page, archived }] as const,
     detail: (clientId: string) => [...clients, 'one', clientId] as const,
+    careTeam: (clientId: string) => [...clients, 'care-team', clientId] as const,
+    /** The break-the-glass openings of a chart (owners' review). */
+    glassReview: (clientId: string) => [...clients, 'break-the-glass', clientId] as const,
+    accessLog: (clientId: string, filters: AccessLogFilters, page: number) =>
+      [...clients, 'access-log', clientId, { ...filters, page }] as const,
   },
   notes: {
     all: notes,
@@ -24,6 +30,9 @@ export const keys = {
     /** Every page of one client's timeline. */
     ofClient: (clientId: string) => [...notes, 'client', clientId] as const,
     ofClientPage: (clientId: string, page: number) => [...notes, 'client', clientId, page] as const,
+    /** The worklist: the caller's unsigned drafts, and the notes awaiting their co-signature. */
+    drafts: (authorId: string) => [...notes, 'drafts', authorId] as const,
+    awaitingCosign: () => [...notes, 'awaiting-cosign'] as const,
     /** The statements signing and co-signing attest. */
     attestations: () => [...notes, 'attestations'] as const,
   },

@@ -160,3 +160,47 @@ export function useNoteSaved() {
     [queryClient],
   );
 }
+
+/** The worklist's first half: the caller's unsigned drafts, newest session first (one page
+ * of 100: a clinician with more has a bigger problem than paging). */
+export function useMyDrafts(authorId: string) {
+  return useQuery({
+    queryKey: keys.notes.drafts(authorId),
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/sessions', { params: { query: { status: 'draft', author_id: authorId, page_size: 100 } } }),
+      ),
+    staleTime: 0,
+  });
+}
+
+/** The worklist's second half: signed notes awaiting a co-signature the caller may give. */
+export function useAwaitingCosign(enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: keys.notes.awaitingCosign(),
+    queryFn: () => call(api.GET('/api/v1/sessions/awaiting-cosign', { params: { query: { page_size: 100 } } })),
+    staleTime: 0,
+  });
+}
+
+/** Co-sign a trainee's signed note, attesting the current co-signature statement. */
+export function useCosign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (note: Pick<Note, 'id' | 'version'>) => {
+      const { cosignature } = await attestations();
+      return call(
+        api.POST('/api/v1/sessions/{note_id}/cosign', {
+          params: { path: { note_id: note.id } },
+          body: { version: note.version, attestation_version: cosignature.version },
+        }),
+      );
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(keys.notes.detail(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: keys.notes.awaitingCosign() });
+      void queryClient.invalidateQueries({ queryKey: keys.notes.ofClient(saved.client_id) });
+    },
+  });
+}

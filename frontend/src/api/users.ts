@@ -67,3 +67,15 @@ export function useSetTemporaryPassword() {
     onSuccess: refresh,
   });
 }
+
+export type UserUpdate = Schemas['UserUpdate'];
+
+/** Owners: whether a user's signed notes await a co-signature, and who supervises them. */
+export function useUpdateUser() {
+  const refresh = useRefreshUsers();
+  return useMutation({
+    mutationFn: ({ user, changes }: { user: User; changes: UserUpdate }) =>
+      call(api.PATCH('/api/v1/users/{user_id}', { params: { path: { user_id: user.id } }, body: changes })),
+    onSuccess: refresh,
+  });
+}

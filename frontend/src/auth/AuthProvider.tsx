@@ -54,6 +54,8 @@ interface AuthContextValue {
   /** Close the early "renew" prompt. */
   cancelRenew: () => void;
   retry: () => void;
+  /** The practice's settings changed (PATCH /workspace answered them). */
+  workspaceChanged: (workspace: Workspace) => void;
 }
 
 /** Thrown by `unlock` when the password opened another account (another practice's). */
@@ -295,6 +297,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [],
   );
 
+  const workspaceChanged = useCallback(
+    (workspace: Workspace) =>
+      setState((current) =>
+        current.status === 'signed-in' && current.workspace.id === workspace.id ? { ...current, workspace } : current,
+      ),
+    [],
+  );
+
   const value = useMemo<AuthContextValue>(
     () => ({
       state,
@@ -306,8 +316,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       renew,
       cancelRenew,
       retry: () => void check(),
+      workspaceChanged,
     }),
-    [state, signIn, signOut, confirmPassword, staySignedIn, unlock, renew, cancelRenew, check],
+    [state, signIn, signOut, confirmPassword, staySignedIn, unlock, renew, cancelRenew, check, workspaceChanged],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,15 +1,18 @@
 import { useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAppointments } from '../api/appointments';
 import type { Client, Note } from '../api/client';
 import { useArchiveClient, useClient } from '../api/clients';
-import { describeError } from '../api/errors';
+import { describeError, isApiError } from '../api/errors';
 import { useClientNotes } from '../api/notes';
 import { AppointmentDialog } from '../calendar/AppointmentDialog';
 import { addDays } from '../calendar/layout';
 import { dateKey, formatDate, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Dialog, EmptyState, ErrorState, Loading, StatusBadge } from '../ui/components';
+import { useSignedIn } from '../auth/AuthProvider';
+import { AccessHistory } from './AccessHistory';
+import { CareTeamPanel, ChartOutsideCareTeam, GlassReview } from './CareTeam';
 import { ClientFormDialog } from './ClientFormDialog';
 import { routes, type RouteParams } from '../routes';
 
@@ -18,12 +21,17 @@ export function ClientPage() {
   const client = useClient(clientId);
   useDocumentTitle(client.data ? fullName(client.data) : 'Client');
   if (client.isPending) return <Loading label="Loading the client…" />;
+  if (client.isError && isApiError(client.error, 'chart_access_denied'))
+    return <ChartOutsideCareTeam clientId={clientId} />;
   if (client.isError)
     return (
       <ErrorState error={client.error} title="This client could not be opened" onRetry={() => void client.refetch()} />
     );
   return <ClientDetails client={client.data} />;
 }
+
+/** The client page's tab (owners): `access` for the access history; the overview without it. */
+const CLIENT_TAB_PARAM = 'tab';
 
 const DETAILS: Array<[keyof Client, string]> = [
   ['email', 'Email'],
@@ -44,6 +52,9 @@ function ClientDetails({ client }: { client: Client }) {
   const archive = useArchiveClient(client.id);
   // Nothing is created until the first keystroke in the new note.
   const startNote = () => void navigate(routes.newNote(client.id));
+  const owner = useSignedIn().user.role === 'owner';
+  const [params, setParams] = useSearchParams();
+  const tab = owner && params.get(CLIENT_TAB_PARAM) === 'access' ? 'access' : 'overview';
 
   return (
     <article aria-labelledby="client-title" className="client-page">
@@ -110,28 +121,72 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
       </Dialog>
 
-      <div className="client-columns">
-        <section aria-labelledby="details-title" className="panel">
-          <h2 id="details-title">Details</h2>
-          <dl className="details">
-            {DETAILS.map(([key, label]) => {
-              const value = client[key];
-              return (
-                <div key={key}>
-                  <dt>{label}</dt>
-                  <dd>
-                    {value ? key === 'date_of_birth' ? formatDateKey(value) : value : <span className="muted">—</span>}
-                  </dd>
-                </div>
-              );
-            })}
-          </dl>
-        </section>
-        <div className="stack">
-          <UpcomingAppointments clientId={client.id} />
-          <NotesTimeline clientId={client.id} />
+      {owner && (
+        <div className="tabs" role="tablist" aria-label="Client sections">
+          {(
+            [
+              ['overview', 'Overview'],
+              ['access', 'Access history'],
+            ] as const
+          ).map(([name, label]) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`client-tab-${name}`}
+              aria-selected={tab === name}
+              aria-controls={`client-panel-${name}`}
+              className={`tab${tab === name ? ' tab-active' : ''}`}
+              onClick={() => setParams(name === 'overview' ? {} : { [CLIENT_TAB_PARAM]: name }, { replace: true })}
+            >
+              {label}
+            </button>
+          ))}
         </div>
-      </div>
+      )}
+      {tab === 'access' ? (
+        <div role="tabpanel" id="client-panel-access" aria-labelledby="client-tab-access">
+          <AccessHistory clientId={client.id} />
+          <GlassReviewOnRequest clientId={client.id} />
+        </div>
+      ) : (
+        <div
+          className="client-columns"
+          {...(owner
+            ? { role: 'tabpanel', id: 'client-panel-overview', 'aria-labelledby': 'client-tab-overview' }
+            : {})}
+        >
+          <section aria-labelledby="details-title" className="panel">
+            <h2 id="details-title">Details</h2>
+            <dl className="details">
+              {DETAILS.map(([key, label]) => {
+                const value = client[key];
+                return (
+                  <div key={key}>
+                    <dt>{label}</dt>
+                    <dd>
+                      {value ? (
+                        key === 'date_of_birth' ? (
+                          formatDateKey(value)
+                        ) : (
+                          value
+                        )
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </dd>
+                  </div>
+                );
+              })}
+            </dl>
+          </section>
+          <div className="stack">
+            <CareTeamPanel clientId={client.id} />
+            <UpcomingAppointments clientId={client.id} />
+            <NotesTimeline clientId={client.id} />
+          </div>
+        </div>
+      )}
 
       {editing && (
         <ClientFormDialog client={client} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />
@@ -148,6 +203,19 @@ function ClientDetails({ client }: { client: Client }) {
         />
       )}
     </article>
+  );
+}
+
+/** The openings' reasons are read (and that read audited) only when an owner asks. */
+function GlassReviewOnRequest({ clientId }: { clientId: string }) {
+  const [shown, setShown] = useState(false);
+  if (shown) return <GlassReview clientId={clientId} />;
+  return (
+    <div className="actions">
+      <button type="button" className="button" onClick={() => setShown(true)}>
+        Show break-the-glass openings
+      </button>
+    </div>
   );
 }
 

@@ -20,6 +20,7 @@ import {
 } from './autosave';
 import { canKeepDrafts, keepDraft, readDraft, removeDraft, type Draft } from './drafts';
 import { SECTION_LABELS } from './sections';
+import { SignaturePanel } from './SignaturePanel';
 import { VersionHistory } from './VersionHistory';
 import { routes, type RouteParams } from '../routes';
 
@@ -326,6 +327,8 @@ function NoteEditorView({
         </div>
         <SaveIndicator state={state} onRetry={() => void editor.retryNow()} />
       </header>
+      {/* Signature, co-signature and addenda: display only, the server's note (no editor state). */}
+      {noteId && <SignaturePanel note={note} canAct={readOnly && state.busy === null} />}
 
       {state.conflictVersion !== null && (
         <Banner tone="warning" title="Another tab or device saved a newer version of this note">

@@ -49,6 +49,11 @@ export function Layout({ children }: { children: ReactNode }) {
               <NavLink to={routes.clients()}>Clients</NavLink>
             </li>
             <li>
+              <NavLink to={routes.worklist()} end>
+                Notes to finish
+              </NavLink>
+            </li>
+            <li>
               <NavLink to={routes.tokens()}>API tokens</NavLink>
             </li>
             <li>
@@ -61,6 +66,9 @@ export function Layout({ children }: { children: ReactNode }) {
                 </li>
                 <li>
                   <NavLink to={routes.team()}>Team</NavLink>
+                </li>
+                <li>
+                  <NavLink to={routes.practice()}>Practice settings</NavLink>
                 </li>
                 <li>
                   <NavLink to={routes.keys()}>Key status</NavLink>
