@@ -6,9 +6,10 @@ import { maxLength } from '../api/limits.generated';
 import { newNoteEditorApi, noteEditorApi, useAttestations, useNote, useNoteSaved, type NoteCreate } from '../api/notes';
 import { useSignedIn } from '../auth/AuthProvider';
 import { realClock } from '../lib/clock';
-import { dateKey, formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
+import { formatCount, formatDateKey, formatDateTime, formatTime, fullName } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
 import { registerUnsaved } from '../lib/unsaved';
+import { todayIn } from '../calendar/zone';
 import { Banner, Dialog, ErrorState, Loading, StatusBadge } from '../ui/components';
 import {
   NoteAutosave,
@@ -39,7 +40,7 @@ export function NewNotePage() {
   const { clientId = '' } = useParams<RouteParams<'newNote'>>();
   const navigate = useNavigate();
   const noteSaved = useNoteSaved();
-  const { user } = useSignedIn();
+  const { user, workspace } = useSignedIn();
   // Read through refs: the editor is made once for the page, whatever re-renders.
   const navigateRef = useRef(navigate);
   const noteSavedRef = useRef(noteSaved);
@@ -53,7 +54,8 @@ export function NewNotePage() {
       id: '',
       client_id: clientId,
       appointment_id: null,
-      session_date: dateKey(new Date()),
+      // The practice's today, as the server checks it (not the browser's zone).
+      session_date: todayIn(workspace.time_zone),
       duration_minutes: 50,
       status: 'draft',
       version: 0,
