@@ -32,6 +32,7 @@ from carevault.auth.models import LoginSession, Role, User
 from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, SESSION_ONLY, declare
 from carevault.auth.principal import Principal
 from carevault.auth.schemas import (
+    CLINICIAN_EXAMPLE,
     ClinicianRead,
     LoginRequest,
     LoginResponse,
@@ -212,7 +213,11 @@ async def list_users(owner: CurrentOwner, db: DbSession, paging: PageParams) -> 
     return Page.of([UserRead.model_validate(u) for u in users], total, paging)
 
 
-@clinicians_router.get("", response_model=list[ClinicianRead], responses=_ERRORS)
+@clinicians_router.get(
+    "",
+    response_model=list[ClinicianRead],
+    responses={**_ERRORS, 200: {"content": {"application/json": {"example": [CLINICIAN_EXAMPLE]}}}},
+)
 @declare(SESSION_ONLY)
 async def list_clinicians(principal: CurrentPrincipal, db: DbSession) -> list[ClinicianRead]:
     """The practice's calendars (every user, disabled ones marked inactive), by name: what

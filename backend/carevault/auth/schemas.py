@@ -90,6 +90,13 @@ class UserRead(BaseModel):
     )
 
 
+CLINICIAN_EXAMPLE = {
+    "id": USER_EXAMPLE["id"],
+    "display_name": USER_EXAMPLE["display_name"],
+    "active": True,
+}
+
+
 class ClinicianRead(BaseModel):
     """A calendar of the practice: any signed-in user may list them (no email, no role
     settings), to choose whose calendars to show and whom to book with."""

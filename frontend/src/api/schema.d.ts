@@ -6048,6 +6048,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "active": true,
+                     *         "display_name": "Example Clinician",
+                     *         "id": "00000000-0000-4000-8000-0000000000a1"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ClinicianRead"][];
                 };
             };
