@@ -162,13 +162,19 @@ orm_registry().map_imperatively(PlaintextNote, PLAINTEXT_NOTES)
 def create_plaintext_table_sql() -> list[str]:
     """Same columns, defaults, checks, indexes and foreign keys as `sessions`; text for PHI."""
     retype = ", ".join(f"ALTER COLUMN {name} TYPE text USING NULL" for name in SECTIONS)
+    # LIKE copies no foreign keys: each of `sessions`' is added as PostgreSQL reports it, so
+    # the floor checks the same references (author, signer, co-signer…) whatever migrations add.
+    copy_foreign_keys = (
+        "DO $$ DECLARE fk record; BEGIN "
+        "FOR fk IN SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint "
+        "WHERE conrelid = 'sessions'::regclass AND contype = 'f' ORDER BY conname LOOP "
+        f"EXECUTE format('ALTER TABLE {PLAINTEXT_TABLE} ADD %s', fk.definition); "
+        "END LOOP; END $$"
+    )
     return [
         f"CREATE TABLE {PLAINTEXT_TABLE} (LIKE sessions INCLUDING ALL)",
         f"ALTER TABLE {PLAINTEXT_TABLE} {retype}",
-        f"ALTER TABLE {PLAINTEXT_TABLE} "
-        "ADD FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE RESTRICT, "
-        "ADD FOREIGN KEY (client_id) REFERENCES clients (id) ON DELETE RESTRICT, "
-        "ADD FOREIGN KEY (appointment_id) REFERENCES appointments (id) ON DELETE SET NULL",
+        copy_foreign_keys,
     ]
 
 
