@@ -1,30 +1,10 @@
 /** Clients: the reads and the changes, with the cache entries each change refreshes. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Client, type ClientCreate, type ClientSummary, type ClientUpdate } from './client';
+import { api, call, type Client, type ClientCreate, type ClientUpdate } from './client';
 import { createOnce } from './idempotency';
 import { keys } from './keys';
 
-const DIRECTORY_MAX_PAGES = 50;
 export const CLIENT_PAGE_SIZE = 25;
-
-/** Every client of the practice (archived too), to name the ones an appointment refers to. */
-export function useClientDirectory() {
-  return useQuery({
-    queryKey: keys.clients.directory(),
-    queryFn: async () => {
-      const all: ClientSummary[] = [];
-      for (let page = 1; page <= DIRECTORY_MAX_PAGES; page++) {
-        const result = await call(
-          api.GET('/api/v1/clients', { params: { query: { page, page_size: 100, include_archived: true } } }),
-        );
-        all.push(...result.items);
-        if (all.length >= result.total || result.items.length === 0) break;
-      }
-      return new Map(all.map((client) => [client.id, client]));
-    },
-    staleTime: 60_000,
-  });
-}
 
 /** A page of clients, or of those matching `q`. The search term is PHI: it goes in a POST
  * body, never in a URL (proxy and server logs). */

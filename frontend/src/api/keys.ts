@@ -14,7 +14,6 @@ export const keys = {
   clients: {
     all: clients,
     /** Every client (archived too), to name the ones appointments refer to. */
-    directory: () => [...clients, 'directory'] as const,
     list: (q: string, page: number, archived: boolean) => [...clients, 'list', { q, page, archived }] as const,
     detail: (clientId: string) => [...clients, 'one', clientId] as const,
     careTeam: (clientId: string) => [...clients, 'care-team', clientId] as const,
