@@ -19,6 +19,7 @@ from carevault.audit.checkpoints import (
     CheckpointGap,
     CheckpointStore,
     coverage_grace_seconds,
+    database_name,
     measure_trail,
     write_checkpoint,
 )
@@ -132,7 +133,7 @@ class AuditSealer:
                 )
                 if not got:
                     return
-                database = str(await connection.scalar(text("SELECT current_database()")))
+                database = await database_name(connection)
                 latest = await asyncio.to_thread(self.store.latest, database)
                 now = datetime.now(UTC)
                 if latest is not None:

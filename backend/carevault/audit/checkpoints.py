@@ -295,7 +295,7 @@ def store_for(settings: Settings) -> CheckpointStore:
 
 async def chain_heads(connection: AsyncConnection, audit_key: bytes) -> tuple[str, list[ChainHead]]:
     """The database's name and the newest seal of every chain whose MAC verifies."""
-    database = str(await connection.scalar(text("SELECT current_database()")))
+    database = await database_name(connection)
     found = await verified_heads(connection, audit_key, None)
     heads = [
         ChainHead(workspace_id, head.seq, head.last_event_id, head.total, head.mac)

@@ -19,6 +19,7 @@ from carevault.audit.checkpoints import (
     CheckpointError,
     CheckpointStore,
     coverage_grace_seconds,
+    database_name,
     store_for,
     write_checkpoint,
 )
@@ -164,7 +165,7 @@ def register(audit_app: typer.Typer) -> None:
             ):
                 connection = await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
-                    database = str(await connection.scalar(text("SELECT current_database()")))
+                    database = await database_name(connection)
                     try:
                         latest = store.latest(database)
                     except CheckpointError as exc:
@@ -237,7 +238,7 @@ def register(audit_app: typer.Typer) -> None:
             ):
                 connection = await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
-                    database = str(await connection.scalar(text("SELECT current_database()")))
+                    database = await database_name(connection)
                     latest = store.latest(database)
                     return await export(connection, out, since, until, latest)
 

@@ -45,6 +45,7 @@ from carevault.audit.checkpoints import (
     START_NEW_CHAIN,
     ChainHead,
     Checkpoint,
+    database_name,
     latest_recorded,
     store_gap,
 )
@@ -276,7 +277,7 @@ async def verify(
 
     if checkpoint is not None:
         _compare_with_checkpoint(report, checkpoint, chains)
-    database = str(await connection.scalar(text("SELECT current_database()")))
+    database = await database_name(connection)
     gap = store_gap(
         report.checkpoint,
         await latest_recorded(connection, audit_key, database),
