@@ -146,6 +146,35 @@ class Settings(BaseSettings):
         except UnknownRegion as unknown:
             raise ValueError(str(unknown)) from None
 
+    # Signed webhooks (carevault.webhooks, docs/webhooks.md).
+    webhook_worker: bool = Field(
+        default=True, description="Run the webhook delivery worker in this app process"
+    )
+    webhook_allowed_networks: str = Field(
+        default="",
+        description="Comma-separated CIDRs webhooks may be sent to although private, "
+        "loopback or link-local (plain http too, to these only); empty: HTTPS to public "
+        "addresses only",
+    )
+
+    @field_validator("webhook_allowed_networks")
+    @classmethod
+    def _valid_webhook_networks(cls, value: str) -> str:
+        parse_networks(value, "CAREVAULT_WEBHOOK_ALLOWED_NETWORKS")
+        return value
+
+    @property
+    def webhook_allowed_network_list(self) -> tuple[IPNetwork, ...]:
+        return parse_networks(self.webhook_allowed_networks, "CAREVAULT_WEBHOOK_ALLOWED_NETWORKS")
+
+    webhook_poll_interval_seconds: float = Field(default=1.0, gt=0)
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0, le=60)
+    # Retries last this long per delivery (at least a day: a receiver down over a weekend
+    # night still gets everything); an endpoint failing every attempt for as long, at
+    # least `webhook_disable_after_failures` times, is disabled.
+    webhook_retry_hours: float = Field(default=24.0, ge=24.0, le=24.0 * 7)
+    webhook_disable_after_failures: int = Field(default=10, ge=1)
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.env is not Environment.PRODUCTION:

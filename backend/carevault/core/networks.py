@@ -1,5 +1,5 @@
-"""IP networks from a comma-separated setting (CAREVAULT_TRUSTED_PROXIES): parsed once for the
-settings' check at start-up, read by the proxy middleware (carevault.api.proxies)."""
+"""IP networks from a comma-separated setting (CAREVAULT_TRUSTED_PROXIES, and the webhooks'
+allow-list): parsed once for the settings' check at start-up, read by their users."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import ipaddress
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def parse_networks(value: str) -> tuple[IPNetwork, ...]:
+def parse_networks(
+    value: str, setting: str = "CAREVAULT_TRUSTED_PROXIES"
+) -> tuple[IPNetwork, ...]:
     networks = []
     for entry in value.split(","):
         entry = entry.strip()
@@ -18,6 +20,6 @@ def parse_networks(value: str) -> tuple[IPNetwork, ...]:
             networks.append(ipaddress.ip_network(entry, strict=False))
         except ValueError:
             raise ValueError(
-                f"CAREVAULT_TRUSTED_PROXIES: {entry!r} is not an IP address or CIDR"
+                f"{setting}: {entry!r} is not an IP address or CIDR"
             ) from None
     return tuple(networks)

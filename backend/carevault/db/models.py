@@ -7,6 +7,7 @@ from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.db.base import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
+from carevault.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from carevault.workspaces.models import Workspace
 
 __all__ = [
@@ -23,5 +24,8 @@ __all__ = [
     "SessionNote",
     "SessionNoteVersion",
     "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "Workspace",
 ]
