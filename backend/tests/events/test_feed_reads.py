@@ -15,6 +15,7 @@ from carevault.events.feed import (
     START,
     Cursor,
     CursorExpired,
+    FeedEvent,
     prune_expired,
     read_events,
     record_event,
@@ -22,7 +23,9 @@ from carevault.events.feed import (
 from carevault.events.models import ChangeEvent
 
 
-async def read_all(engine: AsyncEngine, space: uuid.UUID, after: Cursor | None = None) -> list:
+async def read_all(
+    engine: AsyncEngine, space: uuid.UUID, after: Cursor | None = None
+) -> list[FeedEvent]:
     async with AsyncSession(engine) as db:
         return (await read_events(db, space, after, limit=500)).events
 
