@@ -5,6 +5,7 @@ from carevault.audit.models import AuditCheckpointRecord, AuditEvent, AuditSeal
 from carevault.auth.models import ApiToken, User
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.db.base import Base
+from carevault.events.models import ChangeEvent, ChangeEventHorizon
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
 from carevault.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -18,6 +19,8 @@ __all__ = [
     "AuditSeal",
     "Base",
     "CareTeamMember",
+    "ChangeEvent",
+    "ChangeEventHorizon",
     "ChartAccessGrant",
     "Client",
     "IdempotencyRecord",

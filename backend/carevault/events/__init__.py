@@ -1,0 +1,1 @@
+"""The change feed (an outbox of change events): see carevault.events.feed."""
