@@ -78,6 +78,10 @@ MEANINGS = {
     "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
     "different request",
     "user_exists": "your practice already has a user with that email",
+    "webhook_url_refused": "a webhook URL that is not https, or whose host resolves to a "
+    "private, loopback, link-local, multicast or reserved address (SSRF guard; "
+    "`CAREVAULT_WEBHOOK_ALLOWED_NETWORKS` admits networks)",
+    "unknown_event_type": "a webhook's `event_types` names a type the feed never sends",
     "version_conflict": "stale `version`: `details.current_version` is the note's",
     "workspace_shredded": "the practice's data was shredded (`carevault workspaces shred`)",
     "payload_too_large": "body over 1 MiB (32 MiB for the client import)",

@@ -58,6 +58,7 @@ from carevault.runtime import (
     provision_data_keys,
     start_key_ring,
 )
+from carevault.webhooks.delivery import WebhookWorker, worker_config
 from carevault.workspaces.keys import blocking_data_key_loader
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ def create_app(
             raise ValueError("the engine given to create_app has other deadlines")
         engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
+        webhooks: WebhookWorker | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
@@ -108,6 +110,7 @@ def create_app(
                 pgcrypto_available=has_pgcrypto,
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
+            webhooks = state.webhook_worker = start_webhook_worker(settings, engine)
             app.state.carevault = state
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
@@ -116,6 +119,8 @@ def create_app(
             gc.freeze()
             yield
         finally:
+            if webhooks is not None:
+                await webhooks.stop()
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:
@@ -188,6 +193,16 @@ def start_audit_sealer(
     )
     sealer.start()
     return sealer
+
+
+def start_webhook_worker(settings: Settings, engine: AsyncEngine) -> WebhookWorker | None:
+    """The webhook delivery worker (safe in every process at once), unless
+    CAREVAULT_WEBHOOK_WORKER=false."""
+    if not settings.webhook_worker:
+        return None
+    worker = WebhookWorker(engine, worker_config(settings))
+    worker.start()
+    return worker
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:

@@ -179,6 +179,24 @@ EXAMPLES: dict[str, ErrorExample] = {
             {"current_version": 4},
         ),
         ErrorExample(410, "workspace_shredded", "this practice's data was shredded"),
+        ErrorExample(
+            422,
+            "webhook_url_refused",
+            "the host 10.0.0.1 resolves to a private address, which is refused",
+            [
+                {
+                    "field": "body.url",
+                    "message": "the host 10.0.0.1 resolves to a private address, which is refused",
+                }
+            ],
+        ),
+        ErrorExample(
+            422,
+            "unknown_event_type",
+            "'client.renamed' is not an event type: use one of GET /events' types, a "
+            "resource's `client.*`, or `*`",
+            [{"field": "body.event_types", "message": "'client.renamed' is not an event type"}],
+        ),
         ErrorExample(413, "payload_too_large", "request bodies here are limited to 1048576 bytes"),
         ErrorExample(415, "unsupported_media_type", "send text/csv or application/x-ndjson"),
         ErrorExample(

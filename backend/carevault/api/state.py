@@ -13,6 +13,7 @@ from carevault.crypto import KeyRingManager
 
 if TYPE_CHECKING:
     from carevault.audit.background import AuditSealer
+    from carevault.webhooks.delivery import WebhookWorker
 
 
 @dataclass
@@ -25,6 +26,7 @@ class AppState:
     db_sessions: async_sessionmaker[AsyncSession]
     pgcrypto_available: bool
     audit_sealer: AuditSealer | None = None
+    webhook_worker: WebhookWorker | None = None
     # Database failures seen by requests (logged once per interval; read by readiness).
     incidents: IncidentLog = field(default_factory=IncidentLog)
     rate_limiter: RateLimiter | None = None

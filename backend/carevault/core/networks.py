@@ -8,9 +8,7 @@ import ipaddress
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def parse_networks(
-    value: str, setting: str = "CAREVAULT_TRUSTED_PROXIES"
-) -> tuple[IPNetwork, ...]:
+def parse_networks(value: str, setting: str = "CAREVAULT_TRUSTED_PROXIES") -> tuple[IPNetwork, ...]:
     networks = []
     for entry in value.split(","):
         entry = entry.strip()
@@ -19,7 +17,5 @@ def parse_networks(
         try:
             networks.append(ipaddress.ip_network(entry, strict=False))
         except ValueError:
-            raise ValueError(
-                f"{setting}: {entry!r} is not an IP address or CIDR"
-            ) from None
+            raise ValueError(f"{setting}: {entry!r} is not an IP address or CIDR") from None
     return tuple(networks)

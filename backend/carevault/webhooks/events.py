@@ -1,51 +1,49 @@
-"""What the worker delivers: the change feed's events of one practice, after a cursor.
-
-The feed (carevault.events) owns the events table and its commit-safe ordering; this is the
-narrow face the webhooks need of it, so the worker can be driven by a stand-in in tests."""
+"""What endpoints subscribe to: the change feed's event types (carevault.events.feed), and
+where a new endpoint's cursor starts."""
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol
-
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.core.fields import invalid
+from carevault.events.feed import EVENT_TYPES, RESOURCE_TYPES, Cursor
 
-@dataclass(frozen=True)
-class FeedEvent:
-    id: str  # the feed's cursor of this event: what readers resume after, and the dedup id
-    type: str  # "client.updated"
-    resource_type: str
-    resource_id: str
-    occurred_at: datetime
-
-    def envelope(self) -> dict[str, Any]:
-        """The body a webhook carries: the feed's own shape, ids and types only."""
-        return {
-            "id": self.id,
-            "type": self.type,
-            "resource": {"type": self.resource_type, "id": self.resource_id},
-            "occurred_at": self.occurred_at.isoformat().replace("+00:00", "Z"),
-        }
+# Written by the webhook worker itself (carevault.events.feed.record_event) when it gives up
+# on an endpoint; other endpoints (and feed readers) may follow it.
+ENDPOINT_DISABLED = "webhook_endpoint.disabled"
+SUBSCRIBABLE = (*EVENT_TYPES, ENDPOINT_DISABLED)
+_RESOURCES = {*RESOURCE_TYPES, "webhook_endpoint"}
 
 
-class EventSource(Protocol):
-    async def head(self, db: AsyncSession, workspace_id: uuid.UUID) -> str | None:
-        """The cursor of the practice's newest event (None: no events yet): a new endpoint
-        receives what happens after it was registered."""
-        ...
-
-    async def after(
-        self, db: AsyncSession, workspace_id: uuid.UUID, cursor: str | None, limit: int
-    ) -> list[FeedEvent]:
-        """Up to `limit` events after `cursor` (None: from the first), oldest first, only
-        those whose commit is safe to read past (never skipped, never repeated)."""
-        ...
+def check_event_types(event_types: list[str]) -> list[str]:
+    """The types, duplicates dropped, or 422 `unknown_event_type` for one the feed never
+    writes (a typo would otherwise be an endpoint that silently never hears anything)."""
+    for event_type in event_types:
+        known = (
+            event_type == "*"
+            or event_type in SUBSCRIBABLE
+            or (event_type.endswith(".*") and event_type[:-2] in _RESOURCES)
+        )
+        if not known:
+            raise invalid(
+                "unknown_event_type",
+                f"{event_type!r} is not an event type: use one of GET /events' types, "
+                "a resource's `client.*`, or `*`",
+                "event_types",
+            )
+    return list(dict.fromkeys(event_types))
 
 
 def matches(event_type: str, wanted: list[str]) -> bool:
     """`client.updated` is wanted by `client.updated`, `client.*` or `*`."""
     resource = event_type.split(".", 1)[0]
     return "*" in wanted or event_type in wanted or f"{resource}.*" in wanted
+
+
+async def start_cursor(db: AsyncSession) -> Cursor:
+    """Where a new endpoint starts: after every transaction that got its id before this one
+    (the registering transaction's own id, event 0). Events of those commit "before" the
+    endpoint existed; every later change is delivered."""
+    txid = await db.scalar(text("SELECT (pg_current_xact_id()::text)::bigint"))
+    return Cursor(int(txid or 0), 0)

@@ -43,9 +43,7 @@ class WebhookEndpoint(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     disabled_reason: Mapped[str | None] = mapped_column(String(200))
     cursor: Mapped[str | None] = mapped_column(String(200))
-    consecutive_failures: Mapped[int] = mapped_column(
-        Integer, default=0, server_default=text("0")
-    )
+    consecutive_failures: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     failing_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_success_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

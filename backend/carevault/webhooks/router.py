@@ -19,7 +19,6 @@ from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, RecentOwner
 from carevault.auth.permissions import SESSION_ONLY, declare
 from carevault.webhooks import service
-from carevault.webhooks.events import EventSource
 from carevault.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from carevault.webhooks.schemas import (
     WebhookAttemptRead,
@@ -34,17 +33,13 @@ from carevault.webhooks.targets import TargetPolicy
 router = APIRouter(prefix="/webhooks", tags=["webhooks"], route_class=ApiRoute)
 
 _ERRORS = error_responses(*AUTHENTICATED, 404)
-_URL_ERRORS = error_responses(*AUTHENTICATED, 404, codes=("webhook_url_refused",))
+_URL_ERRORS = error_responses(
+    *AUTHENTICATED, 404, codes=("webhook_url_refused", "unknown_event_type")
+)
 
 
 def _policy(state: AppState) -> TargetPolicy:
     return TargetPolicy(state.settings.webhook_allowed_network_list)
-
-
-def _source(state: AppState) -> EventSource:
-    from carevault.webhooks.feed import feed_source
-
-    return feed_source()
 
 
 def _read(endpoint: WebhookEndpoint) -> WebhookRead:
@@ -70,7 +65,6 @@ async def create_webhook(
         db,
         owner.actor,
         _policy(state),
-        _source(state),
         url=body.url,
         event_types=body.event_types,
         description=body.description,
@@ -81,7 +75,9 @@ async def create_webhook(
 
 @router.get("", response_model=Page[WebhookRead], responses=error_responses(*AUTHENTICATED))
 @declare(SESSION_ONLY)
-async def list_webhooks(owner: CurrentOwner, db: DbSession, paging: PageParams) -> Page[WebhookRead]:
+async def list_webhooks(
+    owner: CurrentOwner, db: DbSession, paging: PageParams
+) -> Page[WebhookRead]:
     """The practice's endpoints, newest first. A disabled one names why (`disabled_reason`)."""
     endpoints, total = await service.list_endpoints(db, owner.workspace_id, paging)
     return Page.of([_read(e) for e in endpoints], total, paging)
@@ -106,9 +102,7 @@ async def update_webhook(
     for name, value in changes.items():
         if value is None:
             raise ApiError(422, "validation_error", f"{name} cannot be null")
-    endpoint = await service.update_endpoint(
-        db, owner.actor, _policy(state), webhook_id, changes
-    )
+    endpoint = await service.update_endpoint(db, owner.actor, _policy(state), webhook_id, changes)
     return _read(endpoint)
 
 
@@ -129,9 +123,7 @@ async def rotate_webhook_secret(
     return WebhookCreated(**_read(endpoint).model_dump(), secret=secret)
 
 
-@router.get(
-    "/{webhook_id}/deliveries", response_model=Page[WebhookDeliveryRead], responses=_ERRORS
-)
+@router.get("/{webhook_id}/deliveries", response_model=Page[WebhookDeliveryRead], responses=_ERRORS)
 @declare(SESSION_ONLY)
 async def list_webhook_deliveries(
     webhook_id: uuid.UUID, owner: CurrentOwner, db: DbSession, paging: PageParams

@@ -114,7 +114,9 @@ class WebhookUpdate(StrictModel):
     event_types: list[EventType] | None = Field(
         default=None, min_length=1, max_length=50, json_schema_extra=not_nullable
     )
-    description: OneLine | None = Field(default=None, max_length=500, json_schema_extra=not_nullable)
+    description: OneLine | None = Field(
+        default=None, max_length=500, json_schema_extra=not_nullable
+    )
     enabled: bool | None = Field(default=None, json_schema_extra=not_nullable)
 
 
@@ -126,7 +128,9 @@ class WebhookRead(BaseModel):
     description: str
     event_types: list[str]
     enabled: bool
-    disabled_at: datetime | None = Field(description="When it was disabled, by an owner or by persistent failure")
+    disabled_at: datetime | None = Field(
+        description="When it was disabled, by an owner or by persistent failure"
+    )
     disabled_reason: str | None = Field(
         description="Why it was disabled; `persistent_failure` when every delivery failed "
         "for the retry window"

@@ -15,11 +15,10 @@ from carevault.audit import service as audit
 from carevault.core.clock import utc_now
 from carevault.core.errors import not_found
 from carevault.core.fields import invalid
-from carevault.core.paging import PageRequest
-from carevault.db.paging import fetch_page
+from carevault.db.paging import PageRequest, fetch_page
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.webhooks import signing
-from carevault.webhooks.events import EventSource
+from carevault.webhooks.events import check_event_types, start_cursor
 from carevault.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from carevault.webhooks.targets import TargetPolicy, TargetRefused, check_url
 
@@ -38,15 +37,10 @@ async def _checked_url(policy: TargetPolicy, url: str) -> str:
     return url
 
 
-def _types(event_types: list[str]) -> list[str]:
-    return list(dict.fromkeys(event_types))  # duplicates dropped, order kept
-
-
 async def create_endpoint(
     db: AsyncSession,
     actor: audit.Actor,
     policy: TargetPolicy,
-    source: EventSource,
     *,
     url: str,
     event_types: list[str],
@@ -55,17 +49,18 @@ async def create_endpoint(
     """The endpoint and its secret (returned this once). It receives the events that happen
     after it was registered."""
     assert actor.workspace_id is not None
+    event_types = check_event_types(event_types)
     await _checked_url(policy, url)
     secret = signing.new_secret()
     endpoint = WebhookEndpoint(
         workspace_id=actor.workspace_id,
         url=url,
         description=description,
-        event_types=_types(event_types),
+        event_types=event_types,
         secret=secret,
         enabled=True,
         consecutive_failures=0,
-        cursor=await source.head(db, actor.workspace_id),
+        cursor=(await start_cursor(db)).encode(),
     )
     db.add(endpoint)
     await db.flush()
@@ -109,7 +104,7 @@ async def update_endpoint(
     if "url" in changes:
         endpoint.url = await _checked_url(policy, changes["url"])
     if "event_types" in changes:
-        endpoint.event_types = _types(changes["event_types"])
+        endpoint.event_types = check_event_types(changes["event_types"])
     if "description" in changes:
         endpoint.description = changes["description"]
     if "enabled" in changes and changes["enabled"] != endpoint.enabled:
@@ -140,7 +135,7 @@ async def update_endpoint(
 async def _resume_waiting(db: AsyncSession, endpoint: WebhookEndpoint, now: datetime) -> None:
     """Deliveries that waited while the endpoint was disabled are due now, each with a
     fresh retry window (theirs may have run out while nobody could receive them)."""
-    window = await db.scalar(
+    window: timedelta | None = await db.scalar(
         select(func.max(WebhookDelivery.give_up_at - WebhookDelivery.created_at)).where(
             workspace_filter(WebhookDelivery, endpoint.workspace_id),
             WebhookDelivery.endpoint_id == endpoint.id,
@@ -215,7 +210,7 @@ async def list_deliveries(
             .subquery()
         )
         rows = await db.execute(
-            select(WebhookAttempt)
+            in_workspace(WebhookAttempt, workspace_id)
             .join(ranked, WebhookAttempt.id == ranked.c.id)
             .where(ranked.c.rank <= RECENT_ATTEMPTS)
             .order_by(WebhookAttempt.attempted_at.desc())

@@ -15,7 +15,7 @@ SIGNATURE_HEADER = "CareVault-Signature"
 EVENT_ID_HEADER = "CareVault-Event-Id"
 DELIVERY_ID_HEADER = "CareVault-Delivery-Id"
 EVENT_TYPE_HEADER = "CareVault-Event-Type"
-SECRET_PREFIX = "whsec_"
+SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 
 
 def new_secret() -> str:

@@ -118,6 +118,8 @@ def check_addresses(policy: TargetPolicy, host: str, addresses: Iterable[IPAddre
 async def check_url(policy: TargetPolicy, url: str) -> Target:
     """Registration's check: scheme, host, and every address the host resolves to now."""
     target = parse_target(url)
+    if target.scheme != "https" and not policy.allowed_networks:
+        raise TargetRefused("webhook URLs must use https")
     addresses = await resolve(target.host, target.port)
     check_addresses(policy, target.host, addresses)
     if target.scheme != "https" and not all(policy.allowed_listed(a) for a in addresses):
@@ -138,7 +140,7 @@ class GuardedNetworkBackend(httpcore.AsyncNetworkBackend):
         self,
         host: str,
         port: int,
-        timeout: float | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
@@ -152,7 +154,10 @@ class GuardedNetworkBackend(httpcore.AsyncNetworkBackend):
         )
 
     async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+        self,
+        path: str,
+        timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
+        socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
         raise httpcore.ConnectError("refused: unix sockets are not webhook targets")
 

@@ -85,9 +85,7 @@ def upgrade() -> None:
         sa.Column("last_error", sa.String(64), nullable=True),
         sa.Column("delivered_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_webhook_deliveries"),
-        sa.UniqueConstraint(
-            "endpoint_id", "event_id", name="uq_webhook_deliveries_endpoint_event"
-        ),
+        sa.UniqueConstraint("endpoint_id", "event_id", name="uq_webhook_deliveries_endpoint_event"),
         sa.CheckConstraint(
             "status IN ('pending', 'succeeded', 'failed')", name="ck_webhook_deliveries_status"
         ),

@@ -52,6 +52,8 @@ from .page_session_note_read import PageSessionNoteRead
 from .page_session_note_version_read import PageSessionNoteVersionRead
 from .page_token_read import PageTokenRead
 from .page_user_read import PageUserRead
+from .page_webhook_delivery_read import PageWebhookDeliveryRead
+from .page_webhook_read import PageWebhookRead
 from .password_change import PasswordChange
 from .password_changed import PasswordChanged
 from .pgcrypto_readiness import PgcryptoReadiness
@@ -86,6 +88,14 @@ from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .user_update import UserUpdate
+from .webhook_attempt_read import WebhookAttemptRead
+from .webhook_create import WebhookCreate
+from .webhook_created import WebhookCreated
+from .webhook_delivery_read import WebhookDeliveryRead
+from .webhook_delivery_read_payload import WebhookDeliveryReadPayload
+from .webhook_delivery_read_status import WebhookDeliveryReadStatus
+from .webhook_read import WebhookRead
+from .webhook_update import WebhookUpdate
 from .workspace_read import WorkspaceRead
 from .workspace_read_chart_access import WorkspaceReadChartAccess
 from .workspace_update import WorkspaceUpdate
@@ -144,6 +154,8 @@ __all__ = (
     "PageSessionNoteVersionRead",
     "PageTokenRead",
     "PageUserRead",
+    "PageWebhookDeliveryRead",
+    "PageWebhookRead",
     "PasswordChange",
     "PasswordChanged",
     "PgcryptoReadiness",
@@ -174,6 +186,14 @@ __all__ = (
     "UserRead",
     "UserReadRole",
     "UserUpdate",
+    "WebhookAttemptRead",
+    "WebhookCreate",
+    "WebhookCreated",
+    "WebhookDeliveryRead",
+    "WebhookDeliveryReadPayload",
+    "WebhookDeliveryReadStatus",
+    "WebhookRead",
+    "WebhookUpdate",
     "WorkspaceRead",
     "WorkspaceReadChartAccess",
     "WorkspaceUpdate",

@@ -1,0 +1,219 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_response import ErrorResponse
+from ...models.webhook_delivery_read import WebhookDeliveryRead
+from ...types import Response
+
+
+def _get_kwargs(
+    webhook_id: UUID,
+    delivery_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver".format(
+            webhook_id=quote(str(webhook_id), safe=""),
+            delivery_id=quote(str(delivery_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | WebhookDeliveryRead | None:
+    if response.status_code == 202:
+        response_202 = WebhookDeliveryRead.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorResponse.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | WebhookDeliveryRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: UUID,
+    delivery_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorResponse | WebhookDeliveryRead]:
+    """Redeliver Webhook
+
+     Send the delivery again (same event id) as soon as the worker next runs.
+
+    Args:
+        webhook_id (UUID):
+        delivery_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | WebhookDeliveryRead]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        delivery_id=delivery_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    webhook_id: UUID,
+    delivery_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorResponse | WebhookDeliveryRead | None:
+    """Redeliver Webhook
+
+     Send the delivery again (same event id) as soon as the worker next runs.
+
+    Args:
+        webhook_id (UUID):
+        delivery_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | WebhookDeliveryRead
+    """
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+        delivery_id=delivery_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    webhook_id: UUID,
+    delivery_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorResponse | WebhookDeliveryRead]:
+    """Redeliver Webhook
+
+     Send the delivery again (same event id) as soon as the worker next runs.
+
+    Args:
+        webhook_id (UUID):
+        delivery_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | WebhookDeliveryRead]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        delivery_id=delivery_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    webhook_id: UUID,
+    delivery_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorResponse | WebhookDeliveryRead | None:
+    """Redeliver Webhook
+
+     Send the delivery again (same event id) as soon as the worker next runs.
+
+    Args:
+        webhook_id (UUID):
+        delivery_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | WebhookDeliveryRead
+    """
+
+    return (
+        await asyncio_detailed(
+            webhook_id=webhook_id,
+            delivery_id=delivery_id,
+            client=client,
+        )
+    ).parsed
