@@ -46,9 +46,11 @@ class TargetPolicy:
             return "a link-local address"
         if address.is_multicast:
             return "a multicast address"
+        if address.is_unspecified or address.is_reserved:
+            return "a reserved address"
         if address.is_private:
             return "a private address"
-        if address.is_reserved or address.is_unspecified or not address.is_global:
+        if not address.is_global:
             return "a reserved address"
         return None
 
