@@ -14,7 +14,6 @@ from carevault.core.errors import Gone, Invalid
 from carevault.events.feed import (
     START,
     Cursor,
-    CursorExpired,
     FeedEvent,
     prune_expired,
     read_events,
@@ -106,7 +105,7 @@ async def test_pruning_moves_the_horizon_and_expires_older_cursors(
     ]
     # One that had read only the first, or none, missed one: 410.
     for stale in (events[0].cursor, START):
-        with pytest.raises(CursorExpired) as expired:
+        with pytest.raises(Gone) as expired:
             await read_all(feed_engine, practice, stale)
         assert isinstance(expired.value, Gone) and expired.value.code == "cursor_expired"
     # Without a cursor: from the oldest kept.
