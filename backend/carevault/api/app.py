@@ -49,6 +49,7 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.events.background import EventPruner
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -88,6 +89,7 @@ def create_app(
             raise ValueError("the engine given to create_app has other deadlines")
         engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
+        pruner: EventPruner | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
@@ -108,6 +110,7 @@ def create_app(
                 pgcrypto_available=has_pgcrypto,
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
+            pruner = start_event_pruner(settings, engine)
             app.state.carevault = state
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
@@ -116,6 +119,8 @@ def create_app(
             gc.freeze()
             yield
         finally:
+            if pruner is not None:
+                await pruner.stop()
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:
@@ -188,6 +193,19 @@ def start_audit_sealer(
     )
     sealer.start()
     return sealer
+
+
+def start_event_pruner(settings: Settings, engine: AsyncEngine) -> EventPruner | None:
+    """The change feed's housekeeping, unless CAREVAULT_EVENTS_PRUNER=false."""
+    if not settings.events_pruner:
+        return None
+    pruner = EventPruner(
+        engine,
+        retention_days=settings.events_retention_days,
+        interval_seconds=settings.events_prune_interval_seconds,
+    )
+    pruner.start()
+    return pruner
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:
