@@ -151,19 +151,16 @@ async def record_event(
     type: str,
     resource_type: str,
     resource_id: uuid.UUID,
-) -> None:
-    """Append an event in the caller's transaction (it commits or rolls back with it).
-    Changes to clients, appointments, notes and users record their own events (triggers);
-    call this only for other kinds. Ids and types only: never PHI."""
-    db.add(
-        ChangeEvent(
-            workspace_id=workspace_id,
-            type=type,
-            resource_type=resource_type,
-            resource_id=resource_id,
-        )
+) -> int:
+    """Append an event in the caller's transaction (it commits or rolls back with it); returns
+    its id. Changes to clients, appointments, notes and users record their own events
+    (triggers); call this only for other kinds. Ids and types only: never PHI."""
+    event = ChangeEvent(
+        workspace_id=workspace_id, type=type, resource_type=resource_type, resource_id=resource_id
     )
+    db.add(event)
     await db.flush()
+    return event.id
 
 
 # The horizon, the bound and the page in one statement: one snapshot, one round trip. At
