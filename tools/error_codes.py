@@ -84,6 +84,8 @@ MEANINGS = {
     "unknown_event_type": "a webhook's `event_types` names a type the feed never sends",
     "version_conflict": "stale `version`: `details.current_version` is the note's",
     "workspace_shredded": "the practice's data was shredded (`carevault workspaces shred`)",
+    "cursor_expired": "`GET /events`: events after the cursor are past the retention period "
+    "(`CAREVAULT_EVENTS_RETENTION_DAYS`): list again, then follow a fresh cursor",
     "payload_too_large": "body over 1 MiB (32 MiB for the client import)",
     "unsupported_media_type": "the import takes `text/csv` or `application/x-ndjson`",
     "appointment_client_mismatch": "the appointment belongs to another client",
@@ -97,6 +99,8 @@ MEANINGS = {
     "nothing was imported",
     "invalid_date_range": "`since` after `until` (audit trail, a client's access log)",
     "no_changes": "a PATCH with nothing to change",
+    "invalid_cursor": "a cursor (`after`) this feed or list did not issue: pass `next_cursor` "
+    "or an event `id` exactly as received",
     "not_in_series": "`cancel-following` on an appointment booked alone",
     "invalid_clinician": "`clinician_id` is not an active user of your practice",
     "too_many_events": "an access-log CSV export over 50,000 events: export a shorter range",

@@ -100,6 +100,11 @@ class Settings(BaseSettings):
         return parse_networks(self.trusted_proxies)
 
     # Audit trail sealing and checkpoints (carevault/audit/, docs/operations.md).
+    # The change feed (GET /api/v1/events): how long events are kept; a cursor older than
+    # that gets 410 cursor_expired. Each app process runs the pruner (one prunes at a time).
+    events_retention_days: int = Field(default=30, ge=1, le=3650)
+    events_pruner: bool = Field(default=True, description="Prune the change feed in this process")
+    events_prune_interval_seconds: float = Field(default=600.0, gt=0)
     audit_sealer: bool = Field(default=True, description="Run the sealer in this app process")
     audit_seal_interval_seconds: float = Field(default=0.5, gt=0)
     audit_seal_lag_budget_seconds: float = Field(default=30.0, gt=0)

@@ -49,6 +49,7 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.events.background import EventPruner
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -90,6 +91,7 @@ def create_app(
         engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
         webhooks: WebhookWorker | None = None
+        pruner: EventPruner | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
@@ -111,6 +113,7 @@ def create_app(
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             webhooks = state.webhook_worker = start_webhook_worker(settings, engine)
+            pruner = start_event_pruner(settings, engine)
             app.state.carevault = state
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
@@ -121,6 +124,8 @@ def create_app(
         finally:
             if webhooks is not None:
                 await webhooks.stop()
+            if pruner is not None:
+                await pruner.stop()
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:
@@ -203,6 +208,19 @@ def start_webhook_worker(settings: Settings, engine: AsyncEngine) -> WebhookWork
     worker = WebhookWorker(engine, worker_config(settings))
     worker.start()
     return worker
+
+
+def start_event_pruner(settings: Settings, engine: AsyncEngine) -> EventPruner | None:
+    """The change feed's housekeeping, unless CAREVAULT_EVENTS_PRUNER=false."""
+    if not settings.events_pruner:
+        return None
+    pruner = EventPruner(
+        engine,
+        retention_days=settings.events_retention_days,
+        interval_seconds=settings.events_prune_interval_seconds,
+    )
+    pruner.start()
+    return pruner
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:

@@ -18,6 +18,17 @@ from carevault.auth.permissions import PUBLIC, declare
 SOURCE_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
 PACKAGED_DIST = Path(__file__).resolve().parents[1] / "web"
 NOT_THE_UI = ("api/", "health", "metrics", "docs", "redoc", "openapi.json")
+# Paths no UI route will ever take, whatever follows: the API, FHIR clients and well-known
+# URIs (RFC 8615), and FHIR's capability statement at a base URL. An integrator with a wrong
+# base URL gets a JSON 404 there, not the UI's page with 200.
+NOT_THE_UI_SEGMENTS = frozenset({"api", "fhir", ".well-known", "metadata"})
+
+
+def is_ui_path(path: str) -> bool:
+    """Whether `path` (without its leading slash) may be the UI's: a file of the build or a
+    client-side route."""
+    return not (path.startswith(NOT_THE_UI) or path.split("/", 1)[0] in NOT_THE_UI_SEGMENTS)
+
 
 _NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>CareVault</title></head><body>
@@ -41,8 +52,8 @@ def mount_frontend(app: FastAPI, dist: Path | None = None) -> None:
     @app.get("/{path:path}", include_in_schema=False)
     @declare(PUBLIC)
     def web_ui(path: str, request: Request) -> Response:  # sync: file checks run in a thread
-        if path.startswith(NOT_THE_UI):
-            raise ApiError(404, "not_found", f"no route for /{path}")
+        if not is_ui_path(path):
+            raise ApiError(404, "not_found", "no such route; the API is under /api/v1")
         if "\x00" in path:
             # No file name holds a NUL byte; the filesystem calls would raise on it.
             raise ApiError(404, "not_found", "no such page")

@@ -178,6 +178,13 @@ EXAMPLES: dict[str, ErrorExample] = {
             "the note has changed since you loaded it; reload it and apply your change again",
             {"current_version": 4},
         ),
+        ErrorExample(
+            410,
+            "cursor_expired",
+            "events after this cursor are past the retention period and were removed: list the "
+            "resources again, then follow the feed from the `next_cursor` of a poll without "
+            "`after`",
+        ),
         ErrorExample(410, "workspace_shredded", "this practice's data was shredded"),
         ErrorExample(
             422,
@@ -281,6 +288,18 @@ EXAMPLES: dict[str, ErrorExample] = {
                     "message": "`since` is after `until`: the range is inverted; swap the dates",
                 }
                 for name in ("since", "until")
+            ],
+        ),
+        ErrorExample(
+            422,
+            "invalid_cursor",
+            "not a cursor of this feed: pass a `next_cursor` or event `id` exactly as received",
+            [
+                {
+                    "field": "query.after",
+                    "message": "not a cursor of this feed: pass a `next_cursor` or event `id` "
+                    "exactly as received",
+                }
             ],
         ),
         ErrorExample(422, "no_changes", "send at least one field to change"),

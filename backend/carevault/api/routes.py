@@ -9,6 +9,7 @@ from carevault.audit.router import router as audit_router
 from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
 from carevault.clients.router import router as clients_router
+from carevault.events.router import router as events_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
 from carevault.webhooks.router import router as webhooks_router
@@ -31,6 +32,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     users_router,
     clinicians_router,
     audit_router,
+    events_router,
     health_details_router,
     workspace_router,
     webhooks_router,

@@ -22,7 +22,7 @@ PHI_RESOURCES: dict[str, str] = {
     "clients": "client",
     "appointments": "appointment",
 }
-Resource = Literal["notes", "clients", "appointments", "audit", "system"]
+Resource = Literal["notes", "clients", "appointments", "audit", "system", "events"]
 
 _ATTRIBUTE = "__carevault_operation__"
 

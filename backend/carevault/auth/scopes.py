@@ -19,13 +19,15 @@ Scope = Literal[
     "appointments:write",
     "audit:read",
     "system:read",
+    "events:read",
 ]
 EVERY_SCOPE: tuple[str, ...] = get_args(Scope)
 
 # What each role may ever do, as scopes: a token never holds one its user's role lacks (it is
 # refused when the token is created). Clinicians read neither the audit trail nor the
-# detailed readiness report.
-OWNER_ONLY_SCOPES = frozenset({"audit:read", "system:read"})
+# detailed readiness report, nor the change feed (it names every chart's changes, care teams
+# or not).
+OWNER_ONLY_SCOPES = frozenset({"audit:read", "system:read", "events:read"})
 ROLE_SCOPES: dict[Role, frozenset[str]] = {
     Role.OWNER: frozenset(EVERY_SCOPE),
     Role.CLINICIAN: frozenset(EVERY_SCOPE) - OWNER_ONLY_SCOPES,

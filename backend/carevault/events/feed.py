@@ -44,7 +44,8 @@ from carevault.events.models import ChangeEvent
 CURSOR_PREFIX = "ev_"
 _CURSOR_VERSION = 1
 _CURSOR_LAYOUT = struct.Struct(">BQQ")  # version, txid, event id
-MAX_LIMIT = 500
+MAX_LIMIT = 1000
+MAX_API_LIMIT = 500  # one more is read to tell `has_more`
 DEFAULT_LIMIT = 100
 
 RESOURCE_TYPES = ("client", "appointment", "note", "user", "workspace")
@@ -117,15 +118,15 @@ def _invalid_cursor(field: str) -> Exception:
     )
 
 
-class CursorExpired(Gone):
-    """Events after the cursor were pruned (older than the retention period)."""
+CURSOR_EXPIRED_MESSAGE = (
+    "events after this cursor are past the retention period and were removed: list the "
+    "resources again, then follow the feed from the `next_cursor` of a poll without `after`"
+)
 
-    def __init__(self) -> None:
-        super().__init__(
-            "cursor_expired",
-            "events after this cursor are past the retention period and were removed: "
-            "list the resources again, then follow the feed from a fresh cursor",
-        )
+
+def cursor_expired() -> Gone:
+    """Events after the cursor were pruned (older than the retention period): 410."""
+    return Gone("cursor_expired", CURSOR_EXPIRED_MESSAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,8 @@ class FeedEvent:
 @dataclass(frozen=True, slots=True)
 class FeedPage:
     events: list[FeedEvent]
-    next_cursor: Cursor  # the last event's cursor, or `after` when there was none
+    next_cursor: Cursor  # the last event's cursor, or `after` (START) when there was none
+    has_more: bool = False  # (read_page) more events were readable after these
 
 
 async def record_event(
@@ -149,19 +151,16 @@ async def record_event(
     type: str,
     resource_type: str,
     resource_id: uuid.UUID,
-) -> None:
-    """Append an event in the caller's transaction (it commits or rolls back with it).
-    Changes to clients, appointments, notes and users record their own events (triggers);
-    call this only for other kinds. Ids and types only: never PHI."""
-    db.add(
-        ChangeEvent(
-            workspace_id=workspace_id,
-            type=type,
-            resource_type=resource_type,
-            resource_id=resource_id,
-        )
+) -> int:
+    """Append an event in the caller's transaction (it commits or rolls back with it); returns
+    its id. Changes to clients, appointments, notes and users record their own events
+    (triggers); call this only for other kinds. Ids and types only: never PHI."""
+    event = ChangeEvent(
+        workspace_id=workspace_id, type=type, resource_type=resource_type, resource_id=resource_id
     )
+    db.add(event)
     await db.flush()
+    return event.id
 
 
 # The horizon, the bound and the page in one statement: one snapshot, one round trip. At
@@ -194,7 +193,7 @@ async def read_events(
 ) -> FeedPage:
     """Up to `limit` events of the practice after `after` (None: from the oldest kept),
     oldest first, each committed and never to be preceded by a later commit. Raises
-    CursorExpired when events after `after` may have been pruned."""
+    Gone `cursor_expired` (cursor_expired()) when events after `after` may have been pruned."""
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be 1..{MAX_LIMIT}")
     position = after or START
@@ -215,7 +214,7 @@ async def read_events(
         and first.horizon_txid is not None
         and after < Cursor(first.horizon_txid, first.horizon_event_id)
     ):
-        raise CursorExpired()
+        raise cursor_expired()
     events = [
         FeedEvent(
             Cursor(row.txid, row.id), row.type, row.resource_type, row.resource_id, row.occurred_at
@@ -263,6 +262,17 @@ async def prune_expired(
     until it returns less than `limit`."""
     pruned = await db.scalar(_PRUNE_SQL, {"cutoff": now - retention, "limit": limit})
     return int(pruned or 0)
+
+
+async def read_page(
+    db: AsyncSession, workspace_id: uuid.UUID, after: Cursor | None, limit: int
+) -> FeedPage:
+    """`read_events`, telling whether more events were ready after the page."""
+    page = await read_events(db, workspace_id, after, limit + 1)
+    if len(page.events) <= limit:
+        return page
+    events = page.events[:limit]
+    return FeedPage(events, events[-1].cursor, has_more=True)
 
 
 def describe(event: FeedEvent) -> dict[str, Any]:

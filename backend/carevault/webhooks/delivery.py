@@ -44,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from carevault.audit import service as audit
 from carevault.config import Settings
 from carevault.core.clock import utc_now
+from carevault.core.errors import Gone
 from carevault.crypto import DecryptionError
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.events import feed
@@ -258,7 +259,9 @@ class WebhookWorker:
         after = feed.Cursor.decode(cursor) if cursor else None
         try:
             page = await feed.read_events(db, workspace_id, after, _EVENTS_PER_ENDPOINT)
-        except feed.CursorExpired:
+        except Gone as gone:
+            if gone.code != "cursor_expired":
+                raise
             # Disabled for longer than the feed keeps events: what was pruned is gone; go on
             # from the oldest event kept, and say so.
             log.warning("webhook endpoint %s missed pruned events", endpoint_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import sys
@@ -80,8 +81,10 @@ def receiver() -> Iterator[Receiver]:
 
 def worker(api: ApiContext, clock: Clock, **config: Any) -> WebhookWorker:
     state: AppState = api.app.state.carevault
-    settings = {"policy": LOOPBACK, "timeout_seconds": 5.0, "disable_after": 5} | config
-    return WebhookWorker(state.engine, WorkerConfig(**settings), clock=clock, rng=lambda: 0.5)
+    settings: dict[str, Any] = {"policy": LOOPBACK, "timeout_seconds": 5.0, "disable_after": 5}
+    return WebhookWorker(
+        state.engine, WorkerConfig(**settings | config), clock=clock, rng=lambda: 0.5
+    )
 
 
 async def registered(
@@ -231,7 +234,7 @@ async def test_failures_are_retried_with_backoff_then_the_endpoint_is_disabled(
     finally:
         await hooks.close()
 
-    gaps = [later - earlier for earlier, later in zip(attempts_at, attempts_at[1:], strict=False)]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(attempts_at)]
     assert gaps[:4] == [timedelta(seconds=s) for s in (30, 60, 120, 240)]
     assert max(gaps) == timedelta(hours=1)
     assert attempts_at[-1] - start == timedelta(hours=24)  # the last try is on the deadline

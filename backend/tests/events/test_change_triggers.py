@@ -40,12 +40,14 @@ async def test_every_kind_of_change_is_an_event(db: AsyncSession) -> None:
     await db.execute(
         text("UPDATE appointments SET status = 'cancelled' WHERE id = :i"), {"i": visit.id}
     )
+    # A draft saved (its version raised) is updated; once signed, amended.
+    await db.execute(update(SessionNote).where(SessionNote.id == note.id).values(version=2))
     await db.execute(
         update(SessionNote)
         .where(SessionNote.id == note.id)
         .values(status="finalized", finalized_at=now)
     )
-    await db.execute(update(SessionNote).where(SessionNote.id == note.id).values(version=2))
+    await db.execute(update(SessionNote).where(SessionNote.id == note.id).values(version=3))
     await db.execute(
         update(SessionNote).where(SessionNote.id == note.id).values(cosign_status="cosigned")
     )
@@ -60,6 +62,7 @@ async def test_every_kind_of_change_is_an_event(db: AsyncSession) -> None:
         ("client.archived", str(person.id)),
         ("client.restored", str(person.id)),
         ("appointment.cancelled", str(visit.id)),
+        ("note.updated", str(note.id)),
         ("note.signed", str(note.id)),
         ("note.amended", str(note.id)),
         ("note.cosigned", str(note.id)),

@@ -11,10 +11,10 @@ from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from carevault.core.errors import Gone, Invalid
+from carevault.events import background
 from carevault.events.feed import (
     START,
     Cursor,
-    CursorExpired,
     FeedEvent,
     prune_expired,
     read_events,
@@ -106,7 +106,7 @@ async def test_pruning_moves_the_horizon_and_expires_older_cursors(
     ]
     # One that had read only the first, or none, missed one: 410.
     for stale in (events[0].cursor, START):
-        with pytest.raises(CursorExpired) as expired:
+        with pytest.raises(Gone) as expired:
             await read_all(feed_engine, practice, stale)
         assert isinstance(expired.value, Gone) and expired.value.code == "cursor_expired"
     # Without a cursor: from the oldest kept.
@@ -133,3 +133,23 @@ async def test_an_event_rolled_back_with_its_change_is_never_read(
     async with AsyncSession(feed_engine) as db:
         assert await db.scalar(text("SELECT count(*) FROM change_events")) == 0
     assert await read_all(feed_engine, practice) == []
+
+
+async def test_one_pruner_at_a_time_and_in_batches(
+    feed_engine: AsyncEngine, practice: uuid.UUID, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with AsyncSession(feed_engine) as db:
+        for _ in range(5):
+            await record_event(db, practice, "client.updated", "client", uuid.uuid4())
+        await db.commit()
+    later = datetime.now(UTC) + timedelta(days=31)
+    monkeypatch.setattr(background, "BATCH", 2)
+    async with AsyncSession(feed_engine) as holder, holder.begin():
+        await holder.execute(
+            text("SELECT pg_advisory_xact_lock(:a, :b)"),
+            {"a": background.PRUNER_LOCK[0], "b": background.PRUNER_LOCK[1]},
+        )
+        assert await background.prune_round(feed_engine, timedelta(days=30), now=later) is None
+    assert await background.prune_round(feed_engine, timedelta(days=30), now=later) == 5
+    with pytest.raises(Gone):
+        await read_all(feed_engine, practice, START)

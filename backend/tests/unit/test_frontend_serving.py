@@ -63,3 +63,27 @@ def test_the_packaged_ui_is_package_data_of_the_wheel() -> None:
     globs = config["tool"]["setuptools"]["package-data"]["carevault"]
     assert f"{PACKAGED_DIST.name}/**/*" in globs
     assert root / "frontend" / "dist" == SOURCE_DIST
+
+
+async def test_unknown_api_fhir_and_well_known_paths_are_json_404s(tmp_path: Path) -> None:
+    """Issue 25: an integrator with a wrong base URL got the UI's page with 200."""
+    (tmp_path / "index.html").write_text("<div id=app></div>")
+    paths = (
+        "/api/v1/nope",
+        "/api",
+        "/api/",
+        "/fhir/Patient",
+        "/fhir",
+        "/.well-known/x",
+        "/.well-known",
+        "/metadata",
+    )
+    async with build(tmp_path) as client:
+        answers = {path: await client.get(path) for path in paths}
+        ui = await client.get("/clients/123")
+    for path, answer in answers.items():
+        assert answer.status_code == 404, path
+        assert answer.headers["content-type"].startswith("application/json"), path
+        assert answer.json()["error"]["code"] == "not_found", path
+        assert answer.json()["error"]["message"] == "no such route; the API is under /api/v1"
+    assert ui.status_code == 200 and "id=app" in ui.text

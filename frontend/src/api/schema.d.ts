@@ -495,6 +495,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Events
+         * @description The practice's change feed: every change to a client, appointment, session note or
+         *     user, oldest first, ids and types only (no PHI, so polls are not audited). Follow
+         *     `next_cursor`; an event is never skipped or repeated. 422 `invalid_cursor` for a cursor
+         *     this feed did not issue, 410 `cursor_expired` when events after it were past retention.
+         *     Owners only (token scope `events:read`).
+         */
+        get: operations["list_events_api_v1_events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -1885,6 +1909,74 @@ export interface components {
         ErrorResponse: {
             error: components["schemas"]["ErrorDetail"];
         };
+        /**
+         * EventPage
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "ev_AQAAAAAAAAPpAAAAAAAAAHs",
+         *           "occurred_at": "2025-01-15T10:14:37Z",
+         *           "resource": {
+         *             "id": "00000000-0000-4000-8000-0000000000c1",
+         *             "type": "client"
+         *           },
+         *           "type": "client.updated"
+         *         }
+         *       ],
+         *       "has_more": false,
+         *       "next_cursor": "ev_AQAAAAAAAAPpAAAAAAAAAHs"
+         *     }
+         */
+        EventPage: {
+            /**
+             * Data
+             * @description Oldest first
+             */
+            data: components["schemas"]["EventRead"][];
+            /**
+             * Has More
+             * @description More events are ready now: poll again without waiting
+             */
+            has_more: boolean;
+            /**
+             * Next Cursor
+             * @description Pass as `after` in the next poll (the cursor sent when `data` is empty)
+             */
+            next_cursor: string;
+        };
+        /** EventRead */
+        EventRead: {
+            /**
+             * Id
+             * @description The event's cursor: pass it as `after` to read what follows
+             */
+            id: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             * @description When the change's transaction began
+             */
+            occurred_at: string;
+            resource: components["schemas"]["EventResource"];
+            /**
+             * Type
+             * @description `<resource>.<change>`, such as client.updated
+             */
+            type: string;
+        };
+        /** EventResource */
+        EventResource: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Type
+             * @description client, appointment, note, user or workspace
+             */
+            type: string;
+        };
         /** KeyRingReadiness */
         KeyRingReadiness: {
             /** Active Key Age Seconds */
@@ -2861,7 +2953,7 @@ export interface components {
              *       "appointments:read"
              *     ]
              */
-            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read")[];
+            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read" | "events:read")[];
         };
         /**
          * TokenCreated
@@ -6089,6 +6181,94 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_events_api_v1_events_get: {
+        parameters: {
+            query?: {
+                /** @description A `next_cursor` or event `id` as received; none: from the oldest kept */
+                after?: string | null;
+                /** @description events per page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

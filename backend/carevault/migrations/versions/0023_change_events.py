@@ -10,7 +10,7 @@ transaction: no event without its change, no change without its event, and a COP
 Kinds of event per row (carevault_change_kind): `created`, `deleted` (a row deleted, or a
 note's `deleted_at` set), `restored` (`deleted_at` or `archived_at` cleared), `archived`,
 `disabled` / `enabled` (a user's `disabled_at`), `signed` (a note finalized), `cosigned`,
-`amended` (a note's `version` raised), `cancelled` (an appointment), else `updated`. An
+`amended` (a signed note's `version` raised), `cancelled` (an appointment), else `updated`. An
 UPDATE that changes nothing but bookkeeping columns (`updated_at`, blind indexes, a
 password hash: the trigger's arguments) records nothing, nor does a `carevault reencrypt`
 batch (`carevault.resealing`, see migration 0014): the plaintext is unchanged.
@@ -89,7 +89,8 @@ SELECT CASE
     WHEN new ? 'starts_at' AND new->>'status' = 'cancelled'
          AND old->>'status' IS DISTINCT FROM 'cancelled'
         THEN 'cancelled'
-    WHEN new ? 'version' AND (new->>'version')::bigint > (old->>'version')::bigint
+    WHEN new ? 'finalized_at' AND old->>'status' = 'finalized'
+         AND (new->>'version')::bigint > (old->>'version')::bigint
         THEN 'amended'
     ELSE 'updated'
 END

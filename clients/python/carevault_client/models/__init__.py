@@ -37,6 +37,9 @@ from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
+from .event_page import EventPage
+from .event_read import EventRead
+from .event_resource import EventResource
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
 from .liveness import Liveness
@@ -139,6 +142,9 @@ __all__ = (
     "DatabaseReadiness",
     "ErrorDetail",
     "ErrorResponse",
+    "EventPage",
+    "EventRead",
+    "EventResource",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
     "Liveness",

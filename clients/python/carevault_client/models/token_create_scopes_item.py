@@ -7,6 +7,7 @@ class TokenCreateScopesItem(StrEnum):
     AUDITREAD = "audit:read"
     CLIENTSREAD = "clients:read"
     CLIENTSWRITE = "clients:write"
+    EVENTSREAD = "events:read"
     NOTESREAD = "notes:read"
     NOTESWRITE = "notes:write"
     SYSTEMREAD = "system:read"
