@@ -14,6 +14,7 @@ import { ClientsPage } from './clients/ClientsPage';
 import { NewNotePage, NoteEditorPage } from './notes/NoteEditorPage';
 import { WorklistPage } from './notes/WorklistPage';
 import { PracticeSettingsPage } from './practice/PracticeSettingsPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 import { ErrorState, Loading } from './ui/components';
 import { Layout, OwnerOnly } from './ui/Layout';
 import { paths, routes } from './routes';
@@ -78,6 +79,14 @@ export function App() {
             element={
               <OwnerOnly>
                 <PracticeSettingsPage />
+              </OwnerOnly>
+            }
+          />
+          <Route
+            path={paths.webhooks}
+            element={
+              <OwnerOnly>
+                <WebhooksPage />
               </OwnerOnly>
             }
           />

@@ -18,6 +18,7 @@ export const paths = {
   team: '/admin/team',
   keys: '/admin/keys',
   practice: '/admin/practice',
+  webhooks: '/admin/webhooks',
 } as const;
 
 export type RouteName = keyof typeof paths;
@@ -46,4 +47,5 @@ export const routes = {
   team: () => paths.team,
   keys: () => paths.keys,
   practice: () => paths.practice,
+  webhooks: () => paths.webhooks,
 } satisfies Record<RouteName, (...args: never[]) => string>;

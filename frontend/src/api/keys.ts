@@ -43,6 +43,11 @@ export const keys = {
   clinicians: { all: ['clinicians'] as const },
   users: { all: ['users'] as const },
   tokens: { all: ['tokens'] as const },
+  webhooks: {
+    all: ['webhooks'] as const,
+    deliveriesOf: (webhookId: string) => ['webhooks', 'deliveries', webhookId] as const,
+    deliveries: (webhookId: string, page: number) => ['webhooks', 'deliveries', webhookId, page] as const,
+  },
   audit: {
     all: ['audit'] as const,
     list: (filters: AuditFilters, page: number) => ['audit', { ...filters, page }] as const,

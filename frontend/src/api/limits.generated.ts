@@ -27,5 +27,7 @@ export const maxLength = {
   TemporaryPassword: { temporary_password: 1024 },
   TokenCreate: { name: 200 },
   UserCreate: { display_name: 200, email: 320, password: 1024 },
+  WebhookCreate: { description: 500, url: 2048 },
+  WebhookUpdate: { description: 500, url: 2048 },
   WorkspaceUpdate: { phone_region: 2, time_zone: 64 },
 } as const satisfies { [S in keyof Schemas]?: { [P in keyof Schemas[S]]?: number } };

@@ -826,6 +826,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhooks
+         * @description The practice's endpoints, newest first. A disabled one names why (`disabled_reason`).
+         */
+        get: operations["list_webhooks_api_v1_webhooks_get"];
+        put?: never;
+        /**
+         * Create Webhook
+         * @description Register an endpoint. The signing secret is in this answer only; deliveries start
+         *     with the events after this moment.
+         */
+        post: operations["create_webhook_api_v1_webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Webhook */
+        get: operations["get_webhook_api_v1_webhooks__webhook_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Webhook */
+        delete: operations["delete_webhook_api_v1_webhooks__webhook_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Webhook
+         * @description Change the URL, the event types, the description, or enable/disable the endpoint.
+         *     Enabling it resumes the deliveries that waited, each with a fresh retry window.
+         */
+        patch: operations["update_webhook_api_v1_webhooks__webhook_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhook Deliveries
+         * @description The endpoint's deliveries, newest first, each with its latest attempts (status code,
+         *     duration, error class; never what the receiver answered).
+         */
+        get: operations["list_webhook_deliveries_api_v1_webhooks__webhook_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver Webhook
+         * @description Send the delivery again (same event id) as soon as the worker next runs.
+         */
+        post: operations["redeliver_webhook_api_v1_webhooks__webhook_id__deliveries__delivery_id__redeliver_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate Webhook Secret
+         * @description A new signing secret, in this answer only; the old one stops signing at once.
+         */
+        post: operations["rotate_webhook_secret_api_v1_webhooks__webhook_id__rotate_secret_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspace": {
         parameters: {
             query?: never;
@@ -2387,6 +2496,96 @@ export interface components {
             total: number;
         };
         /**
+         * Page[WebhookDeliveryRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "attempts": 1,
+         *           "created_at": "2025-01-20T17:45:11Z",
+         *           "delivered_at": null,
+         *           "endpoint_id": "00000000-0000-4000-8000-0000000000f1",
+         *           "event_id": "evt_0000000000000042",
+         *           "event_type": "appointment.updated",
+         *           "give_up_at": "2025-01-21T17:45:11Z",
+         *           "id": "00000000-0000-4000-8000-0000000000f2",
+         *           "last_attempt_at": "2025-01-20T17:45:12Z",
+         *           "last_error": "http_status",
+         *           "last_status_code": 503,
+         *           "next_attempt_at": "2025-01-20T17:45:42Z",
+         *           "payload": {
+         *             "id": "evt_0000000000000042",
+         *             "occurred_at": "2025-01-20T17:45:10Z",
+         *             "resource": {
+         *               "id": "00000000-0000-4000-8000-0000000000e2",
+         *               "type": "appointment"
+         *             },
+         *             "type": "appointment.updated"
+         *           },
+         *           "recent_attempts": [
+         *             {
+         *               "attempted_at": "2025-01-20T17:45:12Z",
+         *               "duration_ms": 412,
+         *               "error": "http_status",
+         *               "status_code": 503,
+         *               "succeeded": false
+         *             }
+         *           ],
+         *           "status": "pending"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
+        Page_WebhookDeliveryRead_: {
+            /** Items */
+            items: components["schemas"]["WebhookDeliveryRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * Page[WebhookRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "consecutive_failures": 0,
+         *           "created_at": "2025-01-15T09:00:00Z",
+         *           "description": "scheduling sync",
+         *           "disabled_at": null,
+         *           "disabled_reason": null,
+         *           "enabled": true,
+         *           "event_types": [
+         *             "appointment.*",
+         *             "client.updated"
+         *           ],
+         *           "failing_since": null,
+         *           "id": "00000000-0000-4000-8000-0000000000f1",
+         *           "last_success_at": "2025-01-20T17:45:12Z",
+         *           "updated_at": "2025-01-15T09:00:00Z",
+         *           "url": "https://integrations.example.org/carevault/webhook"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
+        Page_WebhookRead_: {
+            /** Items */
+            items: components["schemas"]["WebhookRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * PasswordChange
          * @example {
          *       "current_password": "a passphrase",
@@ -3142,6 +3341,310 @@ export interface components {
              * @description A user of your practice, or null for none
              */
             supervisor_id?: string | null;
+        };
+        /**
+         * WebhookAttemptRead
+         * @example {
+         *       "attempted_at": "2025-01-20T17:45:12Z",
+         *       "duration_ms": 412,
+         *       "error": "http_status",
+         *       "status_code": 503,
+         *       "succeeded": false
+         *     }
+         */
+        WebhookAttemptRead: {
+            /**
+             * Attempted At
+             * Format: date-time
+             */
+            attempted_at: string;
+            /** Duration Ms */
+            duration_ms: number;
+            /**
+             * Error
+             * @description What went wrong: http_status, redirect_not_followed, timeout, connect_error, target_refused, … (never the response body)
+             */
+            error: string | null;
+            /**
+             * Status Code
+             * @description The receiver's HTTP status; null when none
+             */
+            status_code: number | null;
+            /** Succeeded */
+            succeeded: boolean;
+        };
+        /**
+         * WebhookCreate
+         * @example {
+         *       "description": "scheduling sync",
+         *       "event_types": [
+         *         "appointment.*",
+         *         "client.updated"
+         *       ],
+         *       "url": "https://integrations.example.org/carevault/webhook"
+         *     }
+         */
+        WebhookCreate: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /**
+             * Event Types
+             * @description Event types to send: `client.updated`, every type of a resource (`appointment.*`), or `*` for all
+             * @example [
+             *       "appointment.*",
+             *       "client.updated"
+             *     ]
+             */
+            event_types: string[];
+            /**
+             * Url
+             * @description HTTPS URL the events are POSTed to; private, loopback and link-local addresses are refused unless the operator allow-lists them
+             * @example https://integrations.example.org/carevault/webhook
+             */
+            url: string;
+        };
+        /**
+         * WebhookCreated
+         * @example {
+         *       "consecutive_failures": 0,
+         *       "created_at": "2025-01-15T09:00:00Z",
+         *       "description": "scheduling sync",
+         *       "disabled_at": null,
+         *       "disabled_reason": null,
+         *       "enabled": true,
+         *       "event_types": [
+         *         "appointment.*",
+         *         "client.updated"
+         *       ],
+         *       "failing_since": null,
+         *       "id": "00000000-0000-4000-8000-0000000000f1",
+         *       "last_success_at": "2025-01-20T17:45:12Z",
+         *       "secret": "whsec_EXAMPLEexampleEXAMPLEexampleEXAMPLEexample",
+         *       "updated_at": "2025-01-15T09:00:00Z",
+         *       "url": "https://integrations.example.org/carevault/webhook"
+         *     }
+         */
+        WebhookCreated: {
+            /** Consecutive Failures */
+            consecutive_failures: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /**
+             * Disabled At
+             * @description When it was disabled, by an owner or by persistent failure
+             */
+            disabled_at: string | null;
+            /**
+             * Disabled Reason
+             * @description Why it was disabled; `persistent_failure` when every delivery failed for the retry window
+             */
+            disabled_reason: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Event Types */
+            event_types: string[];
+            /** Failing Since */
+            failing_since: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Success At */
+            last_success_at: string | null;
+            /**
+             * Secret
+             * @description The signing secret, shown only in this answer (stored encrypted)
+             */
+            secret: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookDeliveryRead
+         * @example {
+         *       "attempts": 1,
+         *       "created_at": "2025-01-20T17:45:11Z",
+         *       "delivered_at": null,
+         *       "endpoint_id": "00000000-0000-4000-8000-0000000000f1",
+         *       "event_id": "evt_0000000000000042",
+         *       "event_type": "appointment.updated",
+         *       "give_up_at": "2025-01-21T17:45:11Z",
+         *       "id": "00000000-0000-4000-8000-0000000000f2",
+         *       "last_attempt_at": "2025-01-20T17:45:12Z",
+         *       "last_error": "http_status",
+         *       "last_status_code": 503,
+         *       "next_attempt_at": "2025-01-20T17:45:42Z",
+         *       "payload": {
+         *         "id": "evt_0000000000000042",
+         *         "occurred_at": "2025-01-20T17:45:10Z",
+         *         "resource": {
+         *           "id": "00000000-0000-4000-8000-0000000000e2",
+         *           "type": "appointment"
+         *         },
+         *         "type": "appointment.updated"
+         *       },
+         *       "recent_attempts": [
+         *         {
+         *           "attempted_at": "2025-01-20T17:45:12Z",
+         *           "duration_ms": 412,
+         *           "error": "http_status",
+         *           "status_code": 503,
+         *           "succeeded": false
+         *         }
+         *       ],
+         *       "status": "pending"
+         *     }
+         */
+        WebhookDeliveryRead: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            /**
+             * Endpoint Id
+             * Format: uuid
+             */
+            endpoint_id: string;
+            /** Event Id */
+            event_id: string;
+            /** Event Type */
+            event_type: string;
+            /**
+             * Give Up At
+             * Format: date-time
+             */
+            give_up_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Status Code */
+            last_status_code: number | null;
+            /**
+             * Next Attempt At
+             * @description When pending: the next attempt
+             */
+            next_attempt_at: string | null;
+            /**
+             * Payload
+             * @description The event as sent (ids and types only)
+             */
+            payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * Recent Attempts
+             * @description The latest attempts, newest first (at most 10)
+             */
+            recent_attempts?: components["schemas"]["WebhookAttemptRead"][];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+        };
+        /**
+         * WebhookRead
+         * @example {
+         *       "consecutive_failures": 0,
+         *       "created_at": "2025-01-15T09:00:00Z",
+         *       "description": "scheduling sync",
+         *       "disabled_at": null,
+         *       "disabled_reason": null,
+         *       "enabled": true,
+         *       "event_types": [
+         *         "appointment.*",
+         *         "client.updated"
+         *       ],
+         *       "failing_since": null,
+         *       "id": "00000000-0000-4000-8000-0000000000f1",
+         *       "last_success_at": "2025-01-20T17:45:12Z",
+         *       "updated_at": "2025-01-15T09:00:00Z",
+         *       "url": "https://integrations.example.org/carevault/webhook"
+         *     }
+         */
+        WebhookRead: {
+            /** Consecutive Failures */
+            consecutive_failures: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /**
+             * Disabled At
+             * @description When it was disabled, by an owner or by persistent failure
+             */
+            disabled_at: string | null;
+            /**
+             * Disabled Reason
+             * @description Why it was disabled; `persistent_failure` when every delivery failed for the retry window
+             */
+            disabled_reason: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Event Types */
+            event_types: string[];
+            /** Failing Since */
+            failing_since: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Success At */
+            last_success_at: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookUpdate
+         * @description Send the fields that change (at least one). Enabling a disabled endpoint resumes its
+         *     deliveries, the ones that were waiting included.
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookUpdate: {
+            /** Description */
+            description?: string;
+            /** Enabled */
+            enabled?: boolean;
+            /** Event Types */
+            event_types?: string[];
+            /** Url */
+            url?: string;
         };
         /**
          * WorkspaceRead
@@ -8096,6 +8599,792 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_webhooks_api_v1_webhooks_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_WebhookRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_webhook_api_v1_webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_webhook_api_v1_webhooks__webhook_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    delete_webhook_api_v1_webhooks__webhook_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_webhook_api_v1_webhooks__webhook_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_webhook_deliveries_api_v1_webhooks__webhook_id__deliveries_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_WebhookDeliveryRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    redeliver_webhook_api_v1_webhooks__webhook_id__deliveries__delivery_id__redeliver_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotate_webhook_secret_api_v1_webhooks__webhook_id__rotate_secret_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

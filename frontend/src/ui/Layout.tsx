@@ -9,6 +9,7 @@ import {
   useSignOutSafely,
 } from '../auth/SessionDialogs';
 import { routes } from '../routes';
+import { WebhookFailureNotice } from '../webhooks/WebhookFailureNotice';
 
 export function Layout({ children }: { children: ReactNode }) {
   const { user, workspace } = useSignedIn();
@@ -71,6 +72,9 @@ export function Layout({ children }: { children: ReactNode }) {
                   <NavLink to={routes.practice()}>Practice settings</NavLink>
                 </li>
                 <li>
+                  <NavLink to={routes.webhooks()}>Webhooks</NavLink>
+                </li>
+                <li>
                   <NavLink to={routes.keys()}>Key status</NavLink>
                 </li>
               </>
@@ -88,6 +92,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </header>
       <ConfirmPasswordBanner />
       <SessionExpiryNotice />
+      <WebhookFailureNotice owner={owner} />
       <main id="main" className="content" tabIndex={-1}>
         {children}
       </main>
