@@ -428,3 +428,27 @@ async def test_an_unknown_delivery_of_another_endpoint_is_404(
         ).json()["id"]
         wrong = await client.post(f"/webhooks/{other}/deliveries/{delivery['id']}/redeliver")
         assert wrong.status_code == 404 and error_of(wrong)["code"] == "not_found"
+
+
+async def test_an_endpoint_behind_the_feeds_retention_goes_on_from_what_is_kept(
+    api: ApiContext, receiver: Receiver
+) -> None:
+    """Turned off for longer than the feed keeps events: what was pruned is gone, the rest
+    is delivered (the worker does not stop on the feed's 410)."""
+    owner, _, _ = await registered(api, receiver)
+    await create_client(api, owner)
+    # Prune that first event as the feed's pruner would, moving the practice's horizon.
+    await sql(
+        api,
+        "WITH gone AS (DELETE FROM change_events RETURNING workspace_id, txid, id) "
+        "INSERT INTO change_event_horizons (workspace_id, txid, event_id) "
+        "SELECT workspace_id, txid, id FROM gone",
+    )
+    kept = await create_client(api, owner, first_name="Kept")
+    hooks = worker(api, Clock())
+    try:
+        assert await hooks.run_once() == 1
+    finally:
+        await hooks.close()
+    (got,) = receiver.received
+    assert json.loads(got.body)["resource"]["id"] == kept
