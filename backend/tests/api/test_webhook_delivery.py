@@ -442,7 +442,8 @@ async def test_an_endpoint_behind_the_feeds_retention_goes_on_from_what_is_kept(
         api,
         "WITH gone AS (DELETE FROM change_events RETURNING workspace_id, txid, id) "
         "INSERT INTO change_event_horizons (workspace_id, txid, event_id) "
-        "SELECT workspace_id, txid, id FROM gone",
+        "SELECT DISTINCT ON (workspace_id) workspace_id, txid, id FROM gone "
+        "ORDER BY workspace_id, txid DESC, id DESC",
     )
     kept = await create_client(api, owner, first_name="Kept")
     hooks = worker(api, Clock())
