@@ -179,6 +179,8 @@ class Settings(BaseSettings):
     # least `webhook_disable_after_failures` times, is disabled.
     webhook_retry_hours: float = Field(default=24.0, ge=24.0, le=24.0 * 7)
     webhook_disable_after_failures: int = Field(default=10, ge=1)
+    # Finished deliveries and their attempts are kept this long in the delivery log.
+    webhook_log_retention_days: int = Field(default=30, ge=1, le=3650)
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

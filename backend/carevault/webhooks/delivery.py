@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 
 import httpcore
 import httpx
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -68,6 +68,8 @@ USER_AGENT = "CareVault-Webhooks/1"
 _ENDPOINTS_PER_ROUND = 100
 _EVENTS_PER_ENDPOINT = 200
 _DELIVERIES_PER_ROUND = 20
+_PRUNE_EVERY = timedelta(hours=1)
+_PRUNE_BATCH = 10_000
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class WorkerConfig:
     retry_window: timedelta = timedelta(hours=24)
     disable_after: int = 10
     interval_seconds: float = 1.0
+    # Finished deliveries (and their attempts) are deleted once this old.
+    log_retention: timedelta = timedelta(days=30)
 
     @property
     def lease(self) -> timedelta:
@@ -108,6 +112,7 @@ def worker_config(settings: Settings) -> WorkerConfig:
         retry_window=timedelta(hours=settings.webhook_retry_hours),
         disable_after=settings.webhook_disable_after_failures,
         interval_seconds=settings.webhook_poll_interval_seconds,
+        log_retention=timedelta(days=settings.webhook_log_retention_days),
     )
 
 
@@ -162,6 +167,7 @@ class WebhookWorker:
         self.status = WorkerStatus()
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
+        self._next_prune: datetime | None = None
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -207,6 +213,7 @@ class WebhookWorker:
         Failures are recorded in the status, never raised (the task outlives outages)."""
         attempts, error = 0, None
         try:
+            await self.prune_log_if_due()
             await self.queue_events()
             while not self._stopping.is_set():
                 sent = await self.send_due()
@@ -218,6 +225,30 @@ class WebhookWorker:
             log.warning("webhook round failed (%s)", type(exc).__name__)
         self.status = replace(self.status, last_round_at=self.clock(), error=error)
         return attempts
+
+    async def prune_log_if_due(self) -> int:
+        """Delete finished deliveries past the log's retention, a bounded batch at most once
+        an hour per process (several processes deleting the same rows is harmless)."""
+        now = self.clock()
+        if self._next_prune is not None and now < self._next_prune:
+            return 0
+        self._next_prune = now + _PRUNE_EVERY
+        async with self.sessions() as db, db.begin():
+            old = (
+                # unscoped: housekeeping over every practice's finished deliveries
+                select(WebhookDelivery.id)
+                .where(
+                    WebhookDelivery.status != "pending",
+                    WebhookDelivery.created_at < now - self.config.log_retention,
+                )
+                .limit(_PRUNE_BATCH)
+                .with_for_update(skip_locked=True)
+            )
+            result = await db.execute(
+                # unscoped: the rows chosen above, of whichever practice
+                delete(WebhookDelivery).where(WebhookDelivery.id.in_(old.scalar_subquery()))
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
 
     # --- 1. queue ---------------------------------------------------------------------------
 

@@ -453,3 +453,28 @@ async def test_an_endpoint_behind_the_feeds_retention_goes_on_from_what_is_kept(
         await hooks.close()
     (got,) = receiver.received
     assert json.loads(got.body)["resource"]["id"] == kept
+
+
+async def test_finished_deliveries_leave_the_log_after_its_retention(
+    api: ApiContext, receiver: Receiver
+) -> None:
+    owner, webhook_id, _ = await registered(api, receiver)
+    await create_client(api, owner)
+    await create_client(api, owner, first_name="Second")
+    clock = Clock()
+    hooks = worker(api, clock)
+    try:
+        assert await hooks.run_once() == 2
+        # One still pending (a redelivery), one finished: only the finished one goes.
+        (pending, _) = await deliveries(api, owner, webhook_id)
+        await sql(
+            api, "UPDATE webhook_deliveries SET status = 'pending' WHERE id = $1", pending["id"]
+        )
+        clock.advance(days=29)
+        assert await hooks.prune_log_if_due() == 0
+        clock.advance(days=2)
+        assert await hooks.prune_log_if_due() == 1
+    finally:
+        await hooks.close()
+    assert [d["id"] for d in await deliveries(api, owner, webhook_id)] == [pending["id"]]
+    assert len(await sql(api, "SELECT 1 FROM webhook_attempts")) == 1  # cascaded
