@@ -48,6 +48,8 @@ class Appointment(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
             "series_id",
             postgresql_where=text("series_id IS NOT NULL"),
         ),
+        # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
+        Index("ix_appointments_workspace_updated", "workspace_id", "updated_at", "id"),
     )
 
     client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))

@@ -5,6 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.changes import ChangedSinceParams
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
@@ -24,6 +25,10 @@ from carevault.appointments.schemas import (
 )
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import changes, declare, reads
+from carevault.core.fields import QueryInteger, invalid
+
+MAX_SYNC_LIMIT = 500
+DEFAULT_SYNC_LIMIT = 100
 
 router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=ApiRoute)
 
@@ -129,19 +134,22 @@ async def create_series(
 async def list_appointments(
     principal: CurrentPrincipal,
     db: DbSession,
+    changed: ChangedSinceParams,
     start: Annotated[
-        UtcDatetime,
+        UtcDatetime | None,
         Query(
-            description="Inclusive, ISO 8601 with a UTC offset", examples=["2025-01-13T00:00:00Z"]
+            description="Inclusive, ISO 8601 with a UTC offset (required unless syncing by "
+            "`updated_since` or `sort=updated_at`)",
+            examples=["2025-01-13T00:00:00Z"],
         ),
-    ],
+    ] = None,
     end: Annotated[
-        UtcDatetime,
+        UtcDatetime | None,
         Query(
-            description="Exclusive; after start and at most 62 days later",
+            description="Exclusive; after start and at most 62 days later (required with `start`)",
             examples=["2025-01-20T00:00:00Z"],
         ),
-    ],
+    ] = None,
     clinician_id: Annotated[
         list[uuid.UUID] | None,
         Query(
@@ -151,11 +159,44 @@ async def list_appointments(
         ),
     ] = None,
     client_id: Annotated[uuid.UUID | None, Query(description="Only this client's")] = None,
+    limit: Annotated[
+        QueryInteger | None,
+        Query(
+            ge=1,
+            le=MAX_SYNC_LIMIT,
+            description=f"Syncing only: at most this many (default {DEFAULT_SYNC_LIMIT})",
+        ),
+    ] = None,
 ) -> list[AppointmentRead]:
     """Ordered by start time, cancelled ones included. Not paginated: the range is at most
     62 days, so the whole range comes in one response. Each appointment carries its
     clinician's display name and its client's names (`client`; null for an API token
-    without `clients:read`), so no client list is needed to draw the calendar."""
+    without `clients:read`), so no client list is needed to draw the calendar.
+
+    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    instead of `start` and `end`: appointments of any date changed since then, at most
+    `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+    its `id`. Deletions are only in the change feed (GET /events)."""
+    if changed.active and start is None and end is None:
+        views = await service.list_changed_appointments(
+            db,
+            principal,
+            changed,
+            limit or DEFAULT_SYNC_LIMIT,
+            clinician_ids=clinician_id or (),
+            client_id=client_id,
+        )
+        return [_answer(view) for view in views]
+    missing = [name for name, value in (("start", start), ("end", end)) if value is None]
+    if missing or changed.active or limit is not None:
+        raise invalid(
+            "validation_error",
+            "the calendar needs start and end; to sync, send updated_since or sort=updated_at "
+            "(with limit) without them",
+            *(missing or ["start", "end"]),
+            location="query",
+        )
+    assert start is not None and end is not None
     views = await service.list_appointments(
         db, principal, start, end, clinician_ids=clinician_id or (), client_id=client_id
     )

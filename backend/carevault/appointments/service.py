@@ -41,6 +41,7 @@ from carevault.clients.models import Client
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
 from carevault.core.fields import invalid
+from carevault.db.changes import ChangedSince, by_updated_at, where_changed
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.time import practice_time_zone
@@ -409,6 +410,47 @@ async def read_appointment(
     )
     await _record_names(db, principal, [view], "appointment.read")
     return view
+
+
+async def list_changed_appointments(
+    db: AsyncSession,
+    principal: Principal,
+    changes: ChangedSince,
+    limit: int,
+    *,
+    clinician_ids: Sequence[uuid.UUID] = (),
+    client_id: uuid.UUID | None = None,
+) -> list[AppointmentView]:
+    """The calendar for a sync: appointments changed since `changes.updated_since` (any
+    date), at most `limit`, by (updated_at, id) with `changes.by_updated_at`, else by start.
+    Audited as the calendar is."""
+    statement = where_changed(_calendar(principal), Appointment, changes)
+    filters: dict[str, Any] = {"sync": True}
+    if changes.updated_since is not None:
+        filters["updated_since"] = changes.updated_since.isoformat()
+    if clinician_ids:
+        statement = statement.where(Appointment.clinician_id.in_(clinician_ids))
+        filters["clinician_ids"] = sorted(str(i) for i in set(clinician_ids))
+    if client_id is not None:
+        statement = statement.where(Appointment.client_id == client_id)
+        filters["client_id"] = str(client_id)
+    if changes.by_updated_at:
+        statement = by_updated_at(statement, Appointment)
+    else:
+        statement = statement.order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id)
+    views, unreadable = await _views(db, principal, statement.limit(limit))
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    await audit.record(
+        db,
+        principal.actor,
+        "appointment.list",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[view.appointment.id for view in views],
+        details={"count": len(views), **filters}
+        | await access.glass_flag(db, principal, [view.appointment.client_id for view in views]),
+    )
+    await _record_names(db, principal, views, "appointment.list")
+    return views
 
 
 async def list_appointments(

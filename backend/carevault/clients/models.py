@@ -17,6 +17,8 @@ class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     __table_args__ = (
         Index("ix_clients_workspace_email_bidx", "workspace_id", "email_bidx"),
         Index("ix_clients_workspace_phone_bidx", "workspace_id", "phone_bidx"),
+        # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
+        Index("ix_clients_workspace_updated", "workspace_id", "updated_at", "id"),
     )
 
     first_name: Mapped[str] = mapped_column(EncryptedString())

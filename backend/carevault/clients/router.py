@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
+from carevault.api.changes import ChangedSinceParams
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
@@ -134,6 +135,7 @@ async def list_clients(
     db: DbSession,
     state: State,
     paging: PageParams,
+    changes: ChangedSinceParams,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
     # Accepted only to be refused with the reason: search moved into a request body.
     q: Annotated[str | None, Query(include_in_schema=False)] = None,
@@ -141,7 +143,9 @@ async def list_clients(
     """Clients of your workspace by last name, then first name (case-insensitive), as
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-    terms are PHI and never go in a URL."""
+    terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_archived=true` to see archivals."""
     if q is not None or "q" in request.query_params:
         # Refused rather than ignored: an ignored filter would return everyone.
         raise ApiError(
@@ -153,6 +157,7 @@ async def list_clients(
         paging,
         include_archived=include_archived,
         cache=state.client_list_cache,
+        changes=changes,
     )
     return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 

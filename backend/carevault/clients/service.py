@@ -44,7 +44,7 @@ from datetime import date, datetime
 from operator import itemgetter
 from typing import Any, Literal
 
-from sqlalchemy import Row, any_, bindparam, update
+from sqlalchemy import Row, any_, bindparam, func, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
@@ -66,6 +66,7 @@ from carevault.crypto import (
     normalize_phone_digits,
 )
 from carevault.db.alone import has_pending_changes, holds_connection
+from carevault.db.changes import NOT_FILTERED, ChangedSince, by_updated_at, where_changed
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
@@ -298,6 +299,7 @@ async def list_clients(
     q: str | None = None,
     include_archived: bool = False,
     cache: listing.ClientListCache | None = None,
+    changes: ChangedSince = NOT_FILTERED,
 ) -> tuple[list[Summary], int]:
     """Summaries (the minimum necessary), by last then first name, case-insensitive; see the
     module docstring for how. The names come from the name index (or the rows an email or
@@ -307,12 +309,16 @@ async def list_clients(
 
     Under `care_team` chart access a clinician's list holds only their charts: the email and
     phone searches add the predicate (`access.charted`), the name index is filtered by their
-    care-team (and granted) client ids, read in one more statement."""
+    care-team (and granted) client ids, read in one more statement.
+
+    `changes` (`updated_since`, `sort=updated_at`; not with a search): the names come from
+    the rows the filter selects, in the order it asks for, not from the name index."""
     workspace_id = principal.workspace_id
     q = (q or "").strip()
     kind = search_kind(q) if q else None
     visible: set[uuid.UUID] | None = None
-    if kind != "email" and kind != "phone":
+    changed = changes.active and kind is None
+    if not changed and kind != "email" and kind != "phone":
         cached = _cached_index_alone(db, workspace_id, cache)
         visible = await access.visible_client_ids(db, principal)
         if cached is not None:
@@ -322,7 +328,11 @@ async def list_clients(
             if listed is not None:
                 return listed
     names: list[tuple[uuid.UUID, str, str]]
-    if kind in ("email", "phone"):
+    if changed:
+        names, total, unreadable = await _changed_names(
+            db, principal, paging, include_archived, changes
+        )
+    elif kind in ("email", "phone"):
         # Both the practice-key index and the ring-wide one: rows written before practice
         # blind-index keys keep the latter until `carevault reencrypt` recomputes them.
         blind = PracticeBlindIndex(current_cipher())
@@ -405,6 +415,38 @@ async def list_clients(
     # A client whose name cannot be opened is left out of the list, never fails the page.
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
     return clients, total
+
+
+async def _changed_names(
+    db: AsyncSession,
+    principal: Principal,
+    paging: Pagination,
+    include_archived: bool,
+    changes: ChangedSince,
+) -> tuple[list[tuple[uuid.UUID, str, str]], int, list[uuid.UUID]]:
+    """The page of (id, first, last) a change filter selects, in its order (by name unless
+    `sort=updated_at`), the number over all pages, and the clients left out as unreadable."""
+    scope = where_changed(
+        access.charted(in_workspace(Client, principal.workspace_id), principal, Client),
+        Client,
+        changes,
+    )
+    if not include_archived:
+        scope = scope.where(Client.archived_at.is_(None))
+    total = int(await db.scalar(select(func.count()).select_from(scope.subquery())) or 0)
+    named = scope.with_only_columns(Client.id, Client.first_name, Client.last_name)
+    if changes.by_updated_at:
+        rows, unreadable = await rows_skipping_unreadable(
+            db,
+            by_updated_at(named, Client).offset(paging.offset).limit(paging.page_size),
+            Client.id,
+        )
+        return [(row[0], row[1], row[2]) for row in rows], total, unreadable
+    # By name: every changed client's name is opened to sort them (as a search does).
+    rows, unreadable = await rows_skipping_unreadable(db, named, Client.id)
+    by_id = {client_id: (client_id, first, last) for client_id, first, last in rows}
+    page = _by_name(rows)[paging.offset : paging.offset + paging.page_size]
+    return [by_id[i] for i in page], total, unreadable
 
 
 def _cached_index_alone(

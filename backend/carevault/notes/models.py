@@ -50,6 +50,8 @@ class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
             "workspace_id",
             postgresql_where=text("cosign_status = 'awaiting'"),
         ),
+        # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
+        Index("ix_sessions_workspace_updated", "workspace_id", "updated_at", "id"),
     )
 
     client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))

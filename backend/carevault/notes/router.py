@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.changes import ChangedSinceParams
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
@@ -61,6 +62,7 @@ async def list_session_notes(
     principal: CurrentPrincipal,
     db: DbSession,
     paging: PageParams,
+    changes: ChangedSinceParams,
     client_id: Annotated[uuid.UUID | None, Query(description="Only this client's notes")] = None,
     appointment_id: Annotated[
         uuid.UUID | None, Query(description="Only the note(s) of this appointment")
@@ -77,7 +79,9 @@ async def list_session_notes(
         ),
     ] = None,
 ) -> Page[SessionNoteRead]:
-    """Notes of your workspace, newest session first."""
+    """Notes of your workspace, newest session first. To sync: `updated_since`,
+    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_deleted=true` to see deletions."""
     notes, total = await service.list_notes(
         db,
         principal,
@@ -87,6 +91,7 @@ async def list_session_notes(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        changes=changes,
     )
     return Page.of(await _answers(db, principal, notes), total, paging)
 

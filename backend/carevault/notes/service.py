@@ -24,6 +24,7 @@ from carevault.core.errors import Conflict, Forbidden, Invalid, not_found
 from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
 from carevault.db import direct
+from carevault.db.changes import NOT_FILTERED, ChangedSince, by_updated_at, where_changed
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
 from carevault.db.readable import scalars_skipping_unreadable
@@ -185,8 +186,10 @@ async def list_notes(
     status: NoteStatus | None = None,
     author_id: uuid.UUID | None = None,
     awaiting_my_cosign: bool = False,
+    changes: ChangedSince = NOT_FILTERED,
 ) -> tuple[list[SessionNote], int]:
-    """Newest first; one audit event names every note returned. `awaiting_my_cosign`: only
+    """Newest first (or by (updated_at, id) with `changes.by_updated_at`); one audit event
+    names every note returned. `awaiting_my_cosign`: only
     the notes awaiting a co-signature the caller may give (see `cosign_note`), of the charts
     they see."""
     statement = access.charted(
@@ -214,16 +217,20 @@ async def list_notes(
             statement = statement.where(
                 SessionNote.author_id.in_(supervised.with_only_columns(User.id))
             )
+    statement = where_changed(statement, SessionNote, changes)
     total = await db.scalar(select(func.count()).select_from(statement.subquery()))
-    notes, unreadable = await scalars_skipping_unreadable(
-        db,
-        statement.order_by(
+    ordered = (
+        by_updated_at(statement, SessionNote)
+        if changes.by_updated_at
+        else statement.order_by(
             SessionNote.session_date.desc(),
             SessionNote.created_at.desc(),
             SessionNote.id.desc(),
         )
-        .offset(paging.offset)
-        .limit(paging.page_size),
+    )
+    notes, unreadable = await scalars_skipping_unreadable(
+        db,
+        ordered.offset(paging.offset).limit(paging.page_size),
         SessionNote.id,
     )
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)

@@ -15,6 +15,11 @@ export interface paths {
          *     62 days, so the whole range comes in one response. Each appointment carries its
          *     clinician's display name and its client's names (`client`; null for an API token
          *     without `clients:read`), so no client list is needed to draw the calendar.
+         *
+         *     To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+         *     instead of `start` and `end`: appointments of any date changed since then, at most
+         *     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+         *     its `id`. Deletions are only in the change feed (GET /events).
          */
         get: operations["list_appointments_api_v1_appointments_get"];
         put?: never;
@@ -281,7 +286,9 @@ export interface paths {
          * @description Clients of your workspace by last name, then first name (case-insensitive), as
          *     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
          *     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-         *     terms are PHI and never go in a URL.
+         *     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+         *     the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+         *     `include_archived=true` to see archivals.
          */
         get: operations["list_clients_api_v1_clients_get"];
         put?: never;
@@ -528,7 +535,9 @@ export interface paths {
         };
         /**
          * List Session Notes
-         * @description Notes of your workspace, newest session first.
+         * @description Notes of your workspace, newest session first. To sync: `updated_since`,
+         *     `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+         *     `include_deleted=true` to see deletions.
          */
         get: operations["list_session_notes_api_v1_sessions_get"];
         put?: never;
@@ -3747,15 +3756,23 @@ export type $defs = Record<string, never>;
 export interface operations {
     list_appointments_api_v1_appointments_get: {
         parameters: {
-            query: {
+            query?: {
+                /** @description With `sort=updated_at` and `updated_since`: the keyset cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to read what follows, stable while records change */
+                after_id?: string | null;
                 /** @description Only this client's */
                 client_id?: string | null;
                 /** @description Only these clinicians' appointments; repeat for several (side-by-side calendars) */
                 clinician_id?: string[] | null;
-                /** @description Exclusive; after start and at most 62 days later */
-                end: string;
-                /** @description Inclusive, ISO 8601 with a UTC offset */
-                start: string;
+                /** @description Exclusive; after start and at most 62 days later (required with `start`) */
+                end?: string | null;
+                /** @description Syncing only: at most this many (default 100) */
+                limit?: number | null;
+                /** @description `updated_at`: by (updated_at, id), oldest first; omitted: the list's usual order */
+                sort?: "updated_at" | null;
+                /** @description Inclusive, ISO 8601 with a UTC offset (required unless syncing by `updated_since` or `sort=updated_at`) */
+                start?: string | null;
+                /** @description Only records updated at or after this time (ISO 8601 with a UTC offset, microseconds kept) */
+                updated_since?: string | null;
             };
             header?: never;
             path?: never;
@@ -5290,12 +5307,18 @@ export interface operations {
     list_clients_api_v1_clients_get: {
         parameters: {
             query?: {
+                /** @description With `sort=updated_at` and `updated_since`: the keyset cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to read what follows, stable while records change */
+                after_id?: string | null;
                 /** @description Include archived clients */
                 include_archived?: boolean;
                 /** @description 1-based page number */
                 page?: number;
                 /** @description items per page */
                 page_size?: number;
+                /** @description `updated_at`: by (updated_at, id), oldest first; omitted: the list's usual order */
+                sort?: "updated_at" | null;
+                /** @description Only records updated at or after this time (ISO 8601 with a UTC offset, microseconds kept) */
+                updated_since?: string | null;
             };
             header?: never;
             path?: never;
@@ -6802,6 +6825,8 @@ export interface operations {
     list_session_notes_api_v1_sessions_get: {
         parameters: {
             query?: {
+                /** @description With `sort=updated_at` and `updated_since`: the keyset cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to read what follows, stable while records change */
+                after_id?: string | null;
                 /** @description Only the note(s) of this appointment */
                 appointment_id?: string | null;
                 /** @description Only this user's notes (your unsigned notes: `status=draft` and your id) */
@@ -6814,8 +6839,12 @@ export interface operations {
                 page?: number;
                 /** @description items per page */
                 page_size?: number;
+                /** @description `updated_at`: by (updated_at, id), oldest first; omitted: the list's usual order */
+                sort?: "updated_at" | null;
                 /** @description Only drafts (unsigned) or only finalized (signed) notes */
                 status?: components["schemas"]["NoteStatus"] | null;
+                /** @description Only records updated at or after this time (ISO 8601 with a UTC offset, microseconds kept) */
+                updated_since?: string | null;
             };
             header?: never;
             path?: never;

@@ -20,6 +20,9 @@ higher one. Each row keeps the id of the transaction that wrote it (`txid`); rea
 order by (txid, id) and only read below a bound every transaction of this database that
 may still commit lies above (carevault.events.feed), like the audit sealer.
 
+Lists that filter by change (`updated_since`, `sort=updated_at`) read clients, appointments
+and notes by (workspace_id, updated_at, id): one index each.
+
 `change_event_horizons` is where pruning stopped, per practice: a cursor below it may have
 missed pruned events and gets 410 `cursor_expired`.
 
@@ -157,9 +160,19 @@ TIMINGS = {
 }
 
 
+# table: its (workspace_id, updated_at, id) index
+UPDATED_INDEXES = {
+    "clients": "ix_clients_workspace_updated",
+    "appointments": "ix_appointments_workspace_updated",
+    "sessions": "ix_sessions_workspace_updated",
+}
+
+
 def upgrade() -> None:
     for statement in TABLES:
         op.execute(statement)
+    for table, index in UPDATED_INDEXES.items():
+        op.execute(f"CREATE INDEX {index} ON {table} (workspace_id, updated_at, id)")
     op.execute(KIND)
     op.execute(RECORD)
     op.execute(SHREDDED)
@@ -185,5 +198,7 @@ def downgrade() -> None:
     op.execute("DROP FUNCTION carevault_record_shred()")
     op.execute("DROP FUNCTION carevault_record_changes()")
     op.execute("DROP FUNCTION carevault_change_kind(jsonb, jsonb, text[])")
+    for index in UPDATED_INDEXES.values():
+        op.execute(f"DROP INDEX {index}")
     op.execute("DROP TABLE change_event_horizons")
     op.execute("DROP TABLE change_events")

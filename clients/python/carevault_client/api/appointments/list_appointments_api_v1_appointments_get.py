@@ -1,6 +1,6 @@
 import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 import httpx
@@ -14,18 +14,34 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    start: datetime.datetime,
-    end: datetime.datetime,
+    start: datetime.datetime | None | Unset = UNSET,
+    end: datetime.datetime | None | Unset = UNSET,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    limit: int | None | Unset = UNSET,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    json_start = start.isoformat()
+    json_start: None | str | Unset
+    if isinstance(start, Unset):
+        json_start = UNSET
+    elif isinstance(start, datetime.datetime):
+        json_start = start.isoformat()
+    else:
+        json_start = start
     params["start"] = json_start
 
-    json_end = end.isoformat()
+    json_end: None | str | Unset
+    if isinstance(end, Unset):
+        json_end = UNSET
+    elif isinstance(end, datetime.datetime):
+        json_end = end.isoformat()
+    else:
+        json_end = end
     params["end"] = json_end
 
     json_clinician_id: list[str] | None | Unset
@@ -49,6 +65,38 @@ def _get_kwargs(
     else:
         json_client_id = client_id
     params["client_id"] = json_client_id
+
+    json_limit: int | None | Unset
+    if isinstance(limit, Unset):
+        json_limit = UNSET
+    else:
+        json_limit = limit
+    params["limit"] = json_limit
+
+    json_updated_since: None | str | Unset
+    if isinstance(updated_since, Unset):
+        json_updated_since = UNSET
+    elif isinstance(updated_since, datetime.datetime):
+        json_updated_since = updated_since.isoformat()
+    else:
+        json_updated_since = updated_since
+    params["updated_since"] = json_updated_since
+
+    json_sort: Literal["updated_at"] | None | Unset
+    if isinstance(sort, Unset):
+        json_sort = UNSET
+    else:
+        json_sort = sort
+    params["sort"] = json_sort
+
+    json_after_id: None | str | Unset
+    if isinstance(after_id, Unset):
+        json_after_id = UNSET
+    elif isinstance(after_id, UUID):
+        json_after_id = str(after_id)
+    else:
+        json_after_id = after_id
+    params["after_id"] = json_after_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -129,10 +177,14 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    start: datetime.datetime,
-    end: datetime.datetime,
+    start: datetime.datetime | None | Unset = UNSET,
+    end: datetime.datetime | None | Unset = UNSET,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    limit: int | None | Unset = UNSET,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -141,12 +193,27 @@ def sync_detailed(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
+    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    instead of `start` and `end`: appointments of any date changed since then, at most
+    `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+    its `id`. Deletions are only in the change feed (GET /events).
+
     Args:
-        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
-        end (datetime.datetime): Exclusive; after start and at most 62 days later
+        start (datetime.datetime | None | Unset): Inclusive, ISO 8601 with a UTC offset (required
+            unless syncing by `updated_since` or `sort=updated_at`)
+        end (datetime.datetime | None | Unset): Exclusive; after start and at most 62 days later
+            (required with `start`)
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        limit (int | None | Unset): Syncing only: at most this many (default 100)
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +228,10 @@ def sync_detailed(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        limit=limit,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = client.get_httpx_client().request(
@@ -173,10 +244,14 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    start: datetime.datetime,
-    end: datetime.datetime,
+    start: datetime.datetime | None | Unset = UNSET,
+    end: datetime.datetime | None | Unset = UNSET,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    limit: int | None | Unset = UNSET,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -185,12 +260,27 @@ def sync(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
+    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    instead of `start` and `end`: appointments of any date changed since then, at most
+    `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+    its `id`. Deletions are only in the change feed (GET /events).
+
     Args:
-        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
-        end (datetime.datetime): Exclusive; after start and at most 62 days later
+        start (datetime.datetime | None | Unset): Inclusive, ISO 8601 with a UTC offset (required
+            unless syncing by `updated_since` or `sort=updated_at`)
+        end (datetime.datetime | None | Unset): Exclusive; after start and at most 62 days later
+            (required with `start`)
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        limit (int | None | Unset): Syncing only: at most this many (default 100)
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,16 +296,24 @@ def sync(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        limit=limit,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    start: datetime.datetime,
-    end: datetime.datetime,
+    start: datetime.datetime | None | Unset = UNSET,
+    end: datetime.datetime | None | Unset = UNSET,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    limit: int | None | Unset = UNSET,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -224,12 +322,27 @@ async def asyncio_detailed(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
+    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    instead of `start` and `end`: appointments of any date changed since then, at most
+    `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+    its `id`. Deletions are only in the change feed (GET /events).
+
     Args:
-        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
-        end (datetime.datetime): Exclusive; after start and at most 62 days later
+        start (datetime.datetime | None | Unset): Inclusive, ISO 8601 with a UTC offset (required
+            unless syncing by `updated_since` or `sort=updated_at`)
+        end (datetime.datetime | None | Unset): Exclusive; after start and at most 62 days later
+            (required with `start`)
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        limit (int | None | Unset): Syncing only: at most this many (default 100)
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -244,6 +357,10 @@ async def asyncio_detailed(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        limit=limit,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -254,10 +371,14 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    start: datetime.datetime,
-    end: datetime.datetime,
+    start: datetime.datetime | None | Unset = UNSET,
+    end: datetime.datetime | None | Unset = UNSET,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    limit: int | None | Unset = UNSET,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -266,12 +387,27 @@ async def asyncio(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
+    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    instead of `start` and `end`: appointments of any date changed since then, at most
+    `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
+    its `id`. Deletions are only in the change feed (GET /events).
+
     Args:
-        start (datetime.datetime): Inclusive, ISO 8601 with a UTC offset
-        end (datetime.datetime): Exclusive; after start and at most 62 days later
+        start (datetime.datetime | None | Unset): Inclusive, ISO 8601 with a UTC offset (required
+            unless syncing by `updated_since` or `sort=updated_at`)
+        end (datetime.datetime | None | Unset): Exclusive; after start and at most 62 days later
+            (required with `start`)
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        limit (int | None | Unset): Syncing only: at most this many (default 100)
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -288,5 +424,9 @@ async def asyncio(
             end=end,
             clinician_id=clinician_id,
             client_id=client_id,
+            limit=limit,
+            updated_since=updated_since,
+            sort=sort,
+            after_id=after_id,
         )
     ).parsed

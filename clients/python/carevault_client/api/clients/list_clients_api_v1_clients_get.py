@@ -1,5 +1,7 @@
+import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal
+from uuid import UUID
 
 import httpx
 
@@ -15,6 +17,9 @@ def _get_kwargs(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -24,6 +29,31 @@ def _get_kwargs(
     params["page"] = page
 
     params["page_size"] = page_size
+
+    json_updated_since: None | str | Unset
+    if isinstance(updated_since, Unset):
+        json_updated_since = UNSET
+    elif isinstance(updated_since, datetime.datetime):
+        json_updated_since = updated_since.isoformat()
+    else:
+        json_updated_since = updated_since
+    params["updated_since"] = json_updated_since
+
+    json_sort: Literal["updated_at"] | None | Unset
+    if isinstance(sort, Unset):
+        json_sort = UNSET
+    else:
+        json_sort = sort
+    params["sort"] = json_sort
+
+    json_after_id: None | str | Unset
+    if isinstance(after_id, Unset):
+        json_after_id = UNSET
+    elif isinstance(after_id, UUID):
+        json_after_id = str(after_id)
+    else:
+        json_after_id = after_id
+    params["after_id"] = json_after_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -102,18 +132,30 @@ def sync_detailed(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | PageClientSummary]:
     """List Clients
 
      Clients of your workspace by last name, then first name (case-insensitive), as
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-    terms are PHI and never go in a URL.
+    terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_archived=true` to see archivals.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,6 +169,9 @@ def sync_detailed(
         include_archived=include_archived,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = client.get_httpx_client().request(
@@ -142,18 +187,30 @@ def sync(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | PageClientSummary | None:
     """List Clients
 
      Clients of your workspace by last name, then first name (case-insensitive), as
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-    terms are PHI and never go in a URL.
+    terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_archived=true` to see archivals.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +225,9 @@ def sync(
         include_archived=include_archived,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     ).parsed
 
 
@@ -177,18 +237,30 @@ async def asyncio_detailed(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | PageClientSummary]:
     """List Clients
 
      Clients of your workspace by last name, then first name (case-insensitive), as
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-    terms are PHI and never go in a URL.
+    terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_archived=true` to see archivals.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,6 +274,9 @@ async def asyncio_detailed(
         include_archived=include_archived,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -215,18 +290,30 @@ async def asyncio(
     include_archived: bool | Unset = False,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | PageClientSummary | None:
     """List Clients
 
      Clients of your workspace by last name, then first name (case-insensitive), as
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
-    terms are PHI and never go in a URL.
+    terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
+    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_archived=true` to see archivals.
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -242,5 +329,8 @@ async def asyncio(
             include_archived=include_archived,
             page=page,
             page_size=page_size,
+            updated_since=updated_since,
+            sort=sort,
+            after_id=after_id,
         )
     ).parsed

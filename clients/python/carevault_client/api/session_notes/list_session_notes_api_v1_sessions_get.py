@@ -1,5 +1,6 @@
+import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 import httpx
@@ -21,6 +22,9 @@ def _get_kwargs(
     author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -66,6 +70,31 @@ def _get_kwargs(
     params["page"] = page
 
     params["page_size"] = page_size
+
+    json_updated_since: None | str | Unset
+    if isinstance(updated_since, Unset):
+        json_updated_since = UNSET
+    elif isinstance(updated_since, datetime.datetime):
+        json_updated_since = updated_since.isoformat()
+    else:
+        json_updated_since = updated_since
+    params["updated_since"] = json_updated_since
+
+    json_sort: Literal["updated_at"] | None | Unset
+    if isinstance(sort, Unset):
+        json_sort = UNSET
+    else:
+        json_sort = sort
+    params["sort"] = json_sort
+
+    json_after_id: None | str | Unset
+    if isinstance(after_id, Unset):
+        json_after_id = UNSET
+    elif isinstance(after_id, UUID):
+        json_after_id = str(after_id)
+    else:
+        json_after_id = after_id
+    params["after_id"] = json_after_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -148,10 +177,15 @@ def sync_detailed(
     author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
     """List Session Notes
 
-     Notes of your workspace, newest session first.
+     Notes of your workspace, newest session first. To sync: `updated_since`,
+    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_deleted=true` to see deletions.
 
     Args:
         client_id (None | Unset | UUID): Only this client's notes
@@ -163,6 +197,13 @@ def sync_detailed(
             `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,6 +221,9 @@ def sync_detailed(
         author_id=author_id,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = client.get_httpx_client().request(
@@ -199,10 +243,15 @@ def sync(
     author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | PageSessionNoteRead | None:
     """List Session Notes
 
-     Notes of your workspace, newest session first.
+     Notes of your workspace, newest session first. To sync: `updated_since`,
+    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_deleted=true` to see deletions.
 
     Args:
         client_id (None | Unset | UUID): Only this client's notes
@@ -214,6 +263,13 @@ def sync(
             `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -232,6 +288,9 @@ def sync(
         author_id=author_id,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     ).parsed
 
 
@@ -245,10 +304,15 @@ async def asyncio_detailed(
     author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
     """List Session Notes
 
-     Notes of your workspace, newest session first.
+     Notes of your workspace, newest session first. To sync: `updated_since`,
+    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_deleted=true` to see deletions.
 
     Args:
         client_id (None | Unset | UUID): Only this client's notes
@@ -260,6 +324,13 @@ async def asyncio_detailed(
             `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -277,6 +348,9 @@ async def asyncio_detailed(
         author_id=author_id,
         page=page,
         page_size=page_size,
+        updated_since=updated_since,
+        sort=sort,
+        after_id=after_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -294,10 +368,15 @@ async def asyncio(
     author_id: None | Unset | UUID = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
+    updated_since: datetime.datetime | None | Unset = UNSET,
+    sort: Literal["updated_at"] | None | Unset = UNSET,
+    after_id: None | Unset | UUID = UNSET,
 ) -> ErrorResponse | PageSessionNoteRead | None:
     """List Session Notes
 
-     Notes of your workspace, newest session first.
+     Notes of your workspace, newest session first. To sync: `updated_since`,
+    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `include_deleted=true` to see deletions.
 
     Args:
         client_id (None | Unset | UUID): Only this client's notes
@@ -309,6 +388,13 @@ async def asyncio(
             `status=draft` and your id)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
+        updated_since (datetime.datetime | None | Unset): Only records updated at or after this
+            time (ISO 8601 with a UTC offset, microseconds kept)
+        sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
+            first; omitted: the list's usual order
+        after_id (None | Unset | UUID): With `sort=updated_at` and `updated_since`: the keyset
+            cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to
+            read what follows, stable while records change
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -328,5 +414,8 @@ async def asyncio(
             author_id=author_id,
             page=page,
             page_size=page_size,
+            updated_since=updated_since,
+            sort=sort,
+            after_id=after_id,
         )
     ).parsed
