@@ -168,6 +168,9 @@ class WebhookWorker:
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
         self._next_prune: datetime | None = None
+        # Requests are sent concurrently, but the worker's database work takes turns: it
+        # never holds more than one of the request path's pooled connections.
+        self._database_turn = asyncio.Semaphore(1)
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -393,7 +396,7 @@ class WebhookWorker:
     async def _target(self, claim: _Claim) -> tuple[str, str] | Outcome:
         """The endpoint's URL and secret (opened under the practice's data key)."""
         try:
-            async with self.sessions() as db, db.begin():
+            async with self._database_turn, self.sessions() as db, db.begin():
                 await load_workspace_keys(db, claim.workspace_id)
                 row = (
                     await db.execute(
@@ -448,7 +451,7 @@ class WebhookWorker:
 
     async def _record(self, claim: _Claim, attempted_at: datetime, outcome: Outcome) -> None:
         now = self.clock()
-        async with self.sessions() as db, db.begin():
+        async with self._database_turn, self.sessions() as db, db.begin():
             db.add(
                 WebhookAttempt(
                     workspace_id=claim.workspace_id,

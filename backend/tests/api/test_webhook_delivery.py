@@ -388,6 +388,7 @@ async def test_the_worker_runs_in_the_app_and_stops_cleanly(
         await new_database(),
         data_dir,
         audit_sealer=False,
+        webhook_worker=True,
         webhook_allowed_networks="127.0.0.0/8",
         webhook_poll_interval_seconds=0.05,
     ) as context:

@@ -19,6 +19,7 @@ from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote
+from carevault.webhooks.models import WebhookEndpoint
 from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.models import Workspace
 from tests.support import factories
@@ -127,8 +128,17 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
             expires_at=now + timedelta(hours=1),
         )
     )
+    db.add(
+        WebhookEndpoint(
+            workspace_id=space.id,
+            url="https://sync.example.org/hook",
+            event_types=["*"],
+            secret="whsec_PlainSecretNeverStored",
+        )
+    )
     await db.flush()
     plaintexts = [
+        "PlainSecretNeverStored",
         "Ada",
         "Lovelace",
         "ada@example.org",

@@ -92,6 +92,10 @@ class ApiContext:
 async def running_api(
     database_url: str, data_dir: Path, **settings: object
 ) -> AsyncIterator[ApiContext]:
+    # No webhook worker unless a test asks for one: the delivery tests drive their own with
+    # an injected clock, and a background one's connections would count against the pool's
+    # warm limit and the statement counts of the other tests.
+    settings = {"webhook_worker": False} | settings
     configured = Settings(data_dir=data_dir, **settings)  # type: ignore[arg-type]
     kind = EngineKind(Deadlines(configured.request_timeout_seconds), configured.phi_backend)
     async with api_engine(database_url, kind) as engine:
