@@ -53,6 +53,13 @@ WRITE_ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/auth/reauth"): "a login session",
     ("POST", "/api/v1/auth/password"): "a password hash (not part of a user's record)",
     ("PATCH", "/api/v1/workspace"): "practice settings",
+    # Webhook endpoints are the feed's readers, not its records (the worker itself writes
+    # webhook_endpoint.disabled after persistent failure: tests/api/test_webhook_delivery.py).
+    ("POST", "/api/v1/webhooks"): "a webhook endpoint",
+    ("PATCH", "/api/v1/webhooks/{webhook_id}"): "a webhook endpoint",
+    ("DELETE", "/api/v1/webhooks/{webhook_id}"): "a webhook endpoint",
+    ("POST", "/api/v1/webhooks/{webhook_id}/rotate-secret"): "a webhook endpoint's secret",
+    ("POST", "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): "a delivery",
 }
 
 
