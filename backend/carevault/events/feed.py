@@ -102,7 +102,8 @@ class Cursor:
         except (ValueError, binascii.Error, struct.error):
             raise _invalid_cursor(field) from None
         cursor = cls(txid, event_id)
-        if version != _CURSOR_VERSION or cursor.encode() != value:
+        # Canonical, and within PostgreSQL's bigint (a larger value would fail the query).
+        if version != _CURSOR_VERSION or cursor.encode() != value or max(txid, event_id) >= 2**63:
             raise _invalid_cursor(field)
         return cursor
 
