@@ -75,6 +75,8 @@ MEANINGS = {
         "`details.conflicting_ids`, and `details.conflicts` with what each shares"
     ),
     "conflict": "conflict (framework fallback)",
+    "precondition_failed": "`If-Match` names a version the record is no longer at; "
+    "`details.current_etag` is its current `ETag`: read it again",
     "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
     "different request",
     "user_exists": "your practice already has a user with that email",

@@ -178,6 +178,12 @@ EXAMPLES: dict[str, ErrorExample] = {
             "the note has changed since you loaded it; reload it and apply your change again",
             {"current_version": 4},
         ),
+        ErrorExample(
+            412,
+            "precondition_failed",
+            "the record changed since the version If-Match names; read it again",
+            {"current_etag": '"kq3Ph0W2bX1n8v9cQm1t"'},
+        ),
         ErrorExample(410, "workspace_shredded", "this practice's data was shredded"),
         ErrorExample(413, "payload_too_large", "request bodies here are limited to 1048576 bytes"),
         ErrorExample(415, "unsupported_media_type", "send text/csv or application/x-ndjson"),
@@ -466,6 +472,10 @@ def _implied_codes(
         for parameter in parameters
     ):
         yield from ("invalid_idempotency_key", "idempotency_key_reused")
+    if any(
+        parameter["in"] == "header" and parameter["name"] == "If-Match" for parameter in parameters
+    ):
+        yield "precondition_failed"
     if "security" not in operation:
         return
     yield from _NOT_AUTHENTICATED

@@ -5,11 +5,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.strict_params import ApiRoute
 from carevault.appointments import service
+from carevault.appointments.models import Appointment
 from carevault.appointments.schemas import (
     APPOINTMENT_EXAMPLE,
     AppointmentClient,
@@ -169,9 +171,12 @@ async def list_appointments(
 )
 @declare(READS)
 async def read_appointment(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> AppointmentRead:
-    return _answer(await service.read_appointment(db, principal, appointment_id))
+    await conditional.unchanged(db, principal, Appointment, appointment_id)
+    view = await service.read_appointment(db, principal, appointment_id)
+    conditional.tag(view.appointment)
+    return _answer(view)
 
 
 @router.patch(
@@ -183,13 +188,19 @@ async def read_appointment(
 )
 @declare(CHANGES)
 async def update_appointment(
-    appointment_id: uuid.UUID, body: AppointmentUpdate, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID,
+    body: AppointmentUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> AppointmentRead:
     """Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
     the room, status, location or notes; only the fields sent change. Moving an appointment
     in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
     a booking."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     view = await service.update_appointment(db, principal, appointment_id, body)
+    conditional.tag(view.appointment)
     return _answer(view)
 
 
@@ -213,9 +224,10 @@ async def cancel_following(
 @router.delete("/{appointment_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("appointments", answers_with_record=False))
 async def delete_appointment(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Remove the appointment for good (to keep it on the calendar, set status `cancelled`).
     A session note tied to it stays, without the link."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     await service.delete_appointment(db, principal, appointment_id)
     return Response(status_code=204)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
@@ -17,6 +18,7 @@ from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import SESSION_ONLY, Operation, changes, declare, reads
 from carevault.clients import access_log, care_teams, importing, service
+from carevault.clients.models import Client
 from carevault.clients.schemas import (
     GRANT_REVIEW_EXAMPLE,
     AccessLogEntry,
@@ -188,12 +190,15 @@ async def search_clients(
 )
 @declare(reads("clients"))
 async def read_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> ClientRead:
     """A client, archived or not. Under `care_team` chart access, a clinician outside the
     client's care team gets 404, or 403 `chart_access_denied` when the practice allows
     break-the-glass (`POST /clients/{client_id}/break-the-glass`)."""
-    return ClientRead.model_validate(await service.read_client(db, principal, client_id))
+    await conditional.unchanged(db, principal, Client, client_id)
+    client = await service.read_client(db, principal, client_id)
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
 
 
 @router.patch(
@@ -203,20 +208,28 @@ async def read_client(
 )
 @declare(changes("clients"))
 async def update_client(
-    client_id: uuid.UUID, body: ClientUpdate, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID,
+    body: ClientUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> ClientRead:
-    """Change the fields sent and only those (422 `no_changes` for an empty body)."""
+    """Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`)."""
+    await conditional.require(db, principal, Client, client_id)
     client = await service.update_client(db, principal, client_id, body)
+    conditional.tag(client)
     return ClientRead.model_validate(client)
 
 
 @router.delete("/{client_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("clients", answers_with_record=False))
 async def archive_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Archive: the client leaves lists (unless `include_archived`) until restored; their
     appointments and notes stay."""
+    await conditional.require(db, principal, Client, client_id)
     await service.archive_client(db, principal, client_id)
     return Response(status_code=204)
 
@@ -228,10 +241,13 @@ async def archive_client(
 )
 @declare(changes("clients"))
 async def restore_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> ClientRead:
     """Un-archive a client."""
-    return ClientRead.model_validate(await service.restore_client(db, principal, client_id))
+    await conditional.require(db, principal, Client, client_id)
+    client = await service.restore_client(db, principal, client_id)
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
 
 
 # The history names staff, not client PHI, but it tells that the person is a client and who

@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
@@ -14,7 +15,7 @@ from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import ANY_CREDENTIAL, changes, declare, reads
 from carevault.auth.principal import Principal
 from carevault.notes import service, signing
-from carevault.notes.models import NoteStatus
+from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import (
     AttestationsRead,
     AttestationStatement,
@@ -126,9 +127,12 @@ async def list_notes_awaiting_cosign(
 )
 @declare(reads("notes"))
 async def read_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> SessionNoteRead:
-    return await _answer(db, principal, await service.read_note(db, principal, note_id))
+    await conditional.unchanged(db, principal, SessionNote, note_id)
+    note = await service.read_note(db, principal, note_id)
+    conditional.tag(note)
+    return await _answer(db, principal, note)
 
 
 @router.patch(
@@ -149,13 +153,19 @@ async def read_session_note(
 )
 @declare(changes("notes"))
 async def update_session_note(
-    note_id: uuid.UUID, body: SessionNoteUpdate, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Save the fields that changed, at the `version` you last saw (409 `version_conflict`
     with `current_version` if the note changed since). On a signed note this is an
     amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
     (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.save_changes(db, principal, note_id, body)
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -176,16 +186,22 @@ async def update_session_note(
 )
 @declare(changes("notes"))
 async def finalize_session_note(
-    note_id: uuid.UUID, body: SessionNoteFinalize, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteFinalize,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Sign the note as its author, attesting the statement of `attestation_version`
     (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
     entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
     awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
     empty; 409 `already_finalized`, or `version_conflict` if `version` is stale."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.finalize_note(
         db, principal, note_id, body.version, body.attestation_version
     )
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -206,12 +222,18 @@ async def finalize_session_note(
 )
 @declare(changes("notes"))
 async def cosign_session_note(
-    note_id: uuid.UUID, body: SessionNoteCosign, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteCosign,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Co-sign a trainee's signed note, attesting the co-signature statement: an owner or
     the author's supervisor, never the author (403 `cosign_by_author`, `not_a_supervisor`).
     409 `not_awaiting_cosign`, or `version_conflict` if `version` is stale."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.cosign_note(db, principal, note_id, body.version, body.attestation_version)
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -234,9 +256,10 @@ async def list_session_note_versions(
 @router.delete("/{note_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("notes", answers_with_record=False))
 async def delete_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Soft-delete: the note is hidden until restored."""
+    await conditional.require(db, principal, SessionNote, note_id)
     await service.delete_note(db, principal, note_id)
     return Response(status_code=204)
 
@@ -248,7 +271,10 @@ async def delete_session_note(
 )
 @declare(changes("notes"))
 async def restore_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> SessionNoteRead:
     """Bring back a soft-deleted note."""
-    return await _answer(db, principal, await service.restore_note(db, principal, note_id))
+    await conditional.require(db, principal, SessionNote, note_id, include_deleted=True)
+    note = await service.restore_note(db, principal, note_id)
+    conditional.tag(note)
+    return await _answer(db, principal, note)

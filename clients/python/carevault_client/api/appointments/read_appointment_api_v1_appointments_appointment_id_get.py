@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.appointment_read import AppointmentRead
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     appointment_id: UUID,
+    *,
+    if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -95,11 +101,14 @@ def sync_detailed(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Read Appointment
 
     Args:
         appointment_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,6 +120,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -124,11 +134,14 @@ def sync(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> AppointmentRead | ErrorResponse | None:
     """Read Appointment
 
     Args:
         appointment_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +154,7 @@ def sync(
     return sync_detailed(
         appointment_id=appointment_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -148,11 +162,14 @@ async def asyncio_detailed(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Read Appointment
 
     Args:
         appointment_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +181,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -175,11 +193,14 @@ async def asyncio(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> AppointmentRead | ErrorResponse | None:
     """Read Appointment
 
     Args:
         appointment_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +214,6 @@ async def asyncio(
         await asyncio_detailed(
             appointment_id=appointment_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

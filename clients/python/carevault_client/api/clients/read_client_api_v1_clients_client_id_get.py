@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.client_read import ClientRead
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     client_id: UUID,
+    *,
+    if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -95,6 +101,7 @@ def sync_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[ClientRead | ErrorResponse]:
     """Read Client
 
@@ -104,6 +111,8 @@ def sync_detailed(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,6 +124,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -128,6 +138,7 @@ def sync(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> ClientRead | ErrorResponse | None:
     """Read Client
 
@@ -137,6 +148,8 @@ def sync(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +162,7 @@ def sync(
     return sync_detailed(
         client_id=client_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -156,6 +170,7 @@ async def asyncio_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[ClientRead | ErrorResponse]:
     """Read Client
 
@@ -165,6 +180,8 @@ async def asyncio_detailed(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,6 +193,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -187,6 +205,7 @@ async def asyncio(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> ClientRead | ErrorResponse | None:
     """Read Client
 
@@ -196,6 +215,8 @@ async def asyncio(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,5 +230,6 @@ async def asyncio(
         await asyncio_detailed(
             client_id=client_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

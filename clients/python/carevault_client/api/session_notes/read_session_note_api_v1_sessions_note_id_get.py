@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_read import SessionNoteRead
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
+    *,
+    if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -95,11 +101,14 @@ def sync_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,6 +120,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -124,11 +134,14 @@ def sync(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +154,7 @@ def sync(
     return sync_detailed(
         note_id=note_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -148,11 +162,14 @@ async def asyncio_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +181,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -175,11 +193,14 @@ async def asyncio(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_none_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +214,6 @@ async def asyncio(
         await asyncio_detailed(
             note_id=note_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed
