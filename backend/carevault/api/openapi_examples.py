@@ -179,6 +179,12 @@ EXAMPLES: dict[str, ErrorExample] = {
             {"current_version": 4},
         ),
         ErrorExample(
+            409,
+            "external_id_taken",
+            "another client of your practice has this external_id",
+            {"field": "body.external_id"},
+        ),
+        ErrorExample(
             412,
             "precondition_failed",
             "the record changed since the version If-Match names; read it again",

@@ -3,11 +3,11 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 
 from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
-from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.strict_params import ApiRoute
 from carevault.appointments import service
@@ -21,11 +21,13 @@ from carevault.appointments.schemas import (
     AppointmentSeriesCreate,
     AppointmentSeriesRead,
     AppointmentUpdate,
+    AppointmentUpsert,
     CancelledOccurrences,
     UtcDatetime,
 )
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import changes, declare, reads
+from carevault.core import external
 
 router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=ApiRoute)
 
@@ -56,6 +58,8 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
         location=appointment.location,
         notes=appointment.notes,
         client=client,
+        external_id=appointment.external_id,
+        metadata=external.parsed(appointment.metadata_json),
         clinician=AppointmentClinician(
             id=appointment.clinician_id, display_name=view.clinician_name
         ),
@@ -153,13 +157,27 @@ async def list_appointments(
         ),
     ] = None,
     client_id: Annotated[uuid.UUID | None, Query(description="Only this client's")] = None,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=external.EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the appointment with this external id of yours (exact)",
+        ),
+    ] = None,
 ) -> list[AppointmentRead]:
     """Ordered by start time, cancelled ones included. Not paginated: the range is at most
     62 days, so the whole range comes in one response. Each appointment carries its
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar."""
     views = await service.list_appointments(
-        db, principal, start, end, clinician_ids=clinician_id or (), client_id=client_id
+        db,
+        principal,
+        start,
+        end,
+        clinician_ids=clinician_id or (),
+        client_id=client_id,
+        external_id=external_id,
     )
     return [_answer(view) for view in views]
 
@@ -200,6 +218,53 @@ async def update_appointment(
     a booking."""
     await conditional.require(db, principal, Appointment, appointment_id)
     view = await service.update_appointment(db, principal, appointment_id, body)
+    conditional.tag(view.appointment)
+    return _answer(view)
+
+
+@router.put(
+    "/external/{external_id}",
+    response_model=AppointmentRead,
+    responses={
+        201: {"model": AppointmentRead, "description": "Created: none had this external id"},
+        **error_responses(
+            *AUTHENTICATED,
+            404,
+            412,
+            codes=("appointment_conflict", "external_id_taken", "invalid_clinician"),
+        ),
+    },
+)
+@declare(CHANGES)
+async def upsert_appointment(
+    external_id: Annotated[
+        str,
+        Path(
+            pattern=external.EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Your own id of the appointment (letters, digits and `._:-`; never PHI)",
+            examples=["sched-000123"],
+        ),
+    ],
+    body: AppointmentUpsert,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    response: Response,
+    conditional: IfMatch,
+) -> AppointmentRead:
+    """Create or update by your own id: 201 with a new appointment when none has
+    `external_id`, else 200 with that appointment changed (the fields sent are set, the
+    others kept, `metadata` merged; `client_id` cannot change; a move is checked for
+    overlaps as a `PATCH` is). Safe to retry and to run concurrently. With `If-Match`, only
+    if the appointment exists at that `ETag` (else 412)."""
+    if conditional.if_match is not None:
+        existing = await service.find_external(db, principal, external_id)
+        if existing is None:
+            raise ApiError(412, "precondition_failed", "no appointment has this external_id")
+        await conditional.require(db, principal, Appointment, existing)
+    view, created = await service.upsert_appointment(db, principal, external_id, body)
+    if created:
+        response.status_code = 201
     conditional.tag(view.appointment)
     return _answer(view)
 

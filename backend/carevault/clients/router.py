@@ -5,7 +5,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from carevault.api.conditional import IfMatch, IfNoneMatch
@@ -33,7 +33,9 @@ from carevault.clients.schemas import (
     ClientSearch,
     ClientSummary,
     ClientUpdate,
+    ClientUpsert,
 )
+from carevault.core.external import EXTERNAL_ID_PATTERN
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
@@ -137,6 +139,14 @@ async def list_clients(
     state: State,
     paging: PageParams,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the client with this external id of yours (exact)",
+        ),
+    ] = None,
     # Accepted only to be refused with the reason: search moved into a request body.
     q: Annotated[str | None, Query(include_in_schema=False)] = None,
 ) -> Page[ClientSummary]:
@@ -149,13 +159,19 @@ async def list_clients(
         raise ApiError(
             400, "search_in_body", "search with POST /api/v1/clients/search; never in the URL"
         )
-    clients, total = await service.list_clients(
-        db,
-        principal,
-        paging,
-        include_archived=include_archived,
-        cache=state.client_list_cache,
-    )
+    if external_id is not None:
+        found = await service.list_by_external_id(
+            db, principal, external_id, include_archived=include_archived
+        )
+        clients, total = found[paging.offset : paging.offset + paging.page_size], len(found)
+    else:
+        clients, total = await service.list_clients(
+            db,
+            principal,
+            paging,
+            include_archived=include_archived,
+            cache=state.client_list_cache,
+        )
     return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
@@ -246,6 +262,51 @@ async def restore_client(
     """Un-archive a client."""
     await conditional.require(db, principal, Client, client_id)
     client = await service.restore_client(db, principal, client_id)
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
+
+
+ExternalIdPath = Annotated[
+    str,
+    Path(
+        pattern=EXTERNAL_ID_PATTERN,
+        max_length=255,
+        description="Your own id of the client (letters, digits and `._:-`; never PHI)",
+        examples=["crm-000123"],
+    ),
+]
+
+
+@router.put(
+    "/external/{external_id}",
+    response_model=ClientRead,
+    responses={
+        201: {"model": ClientRead, "description": "Created: no client had this external id"},
+        **error_responses(*AUTHENTICATED, 404, 412, codes=("external_id_taken",)),
+    },
+)
+@declare(changes("clients"))
+async def upsert_client(
+    external_id: ExternalIdPath,
+    body: ClientUpsert,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    response: Response,
+    conditional: IfMatch,
+) -> ClientRead:
+    """Create or update by your own id: 201 with a new client when none has `external_id`,
+    else 200 with that client changed (the fields sent are set, the others kept, `metadata`
+    merged). Safe to retry and to run concurrently: one external id is never two clients.
+    With `If-Match`, only if the client exists at that `ETag` (else 412). A client outside
+    your care team is 404, as for `PATCH`."""
+    if conditional.if_match is not None:
+        existing = await service.find_external(db, principal, external_id)
+        if existing is None:
+            raise ApiError(412, "precondition_failed", "no client has this external_id")
+        await conditional.require(db, principal, Client, existing)
+    client, created = await service.upsert_client(db, principal, external_id, body)
+    if created:
+        response.status_code = 201
     conditional.tag(client)
     return ClientRead.model_validate(client)
 

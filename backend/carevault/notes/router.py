@@ -14,6 +14,7 @@ from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import ANY_CREDENTIAL, changes, declare, reads
 from carevault.auth.principal import Principal
+from carevault.core.external import EXTERNAL_ID_PATTERN
 from carevault.notes import service, signing
 from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import (
@@ -77,6 +78,14 @@ async def list_session_notes(
             description="Only this user's notes (your unsigned notes: `status=draft` and your id)"
         ),
     ] = None,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the note with this external id of yours (exact)",
+        ),
+    ] = None,
 ) -> Page[SessionNoteRead]:
     """Notes of your workspace, newest session first."""
     notes, total = await service.list_notes(
@@ -88,6 +97,7 @@ async def list_session_notes(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
     )
     return Page.of(await _answers(db, principal, notes), total, paging)
 

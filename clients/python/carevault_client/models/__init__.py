@@ -7,14 +7,21 @@ from .addendum_read import AddendumRead
 from .appointment_client import AppointmentClient
 from .appointment_clinician import AppointmentClinician
 from .appointment_create import AppointmentCreate
+from .appointment_create_metadata import AppointmentCreateMetadata
 from .appointment_create_status import AppointmentCreateStatus
 from .appointment_read import AppointmentRead
+from .appointment_read_metadata import AppointmentReadMetadata
 from .appointment_read_status import AppointmentReadStatus
 from .appointment_series_create import AppointmentSeriesCreate
+from .appointment_series_create_metadata import AppointmentSeriesCreateMetadata
 from .appointment_series_create_status import AppointmentSeriesCreateStatus
 from .appointment_series_read import AppointmentSeriesRead
 from .appointment_update import AppointmentUpdate
+from .appointment_update_metadata_type_0 import AppointmentUpdateMetadataType0
 from .appointment_update_status import AppointmentUpdateStatus
+from .appointment_upsert import AppointmentUpsert
+from .appointment_upsert_metadata import AppointmentUpsertMetadata
+from .appointment_upsert_status import AppointmentUpsertStatus
 from .attestation_statement import AttestationStatement
 from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
@@ -28,11 +35,16 @@ from .care_team_update import CareTeamUpdate
 from .chart_access_grant_read import ChartAccessGrantRead
 from .chart_access_grant_review import ChartAccessGrantReview
 from .client_create import ClientCreate
+from .client_create_metadata import ClientCreateMetadata
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
+from .client_read_metadata import ClientReadMetadata
 from .client_search import ClientSearch
 from .client_summary import ClientSummary
 from .client_update import ClientUpdate
+from .client_update_metadata_type_0 import ClientUpdateMetadataType0
+from .client_upsert import ClientUpsert
+from .client_upsert_metadata import ClientUpsertMetadata
 from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
@@ -70,11 +82,14 @@ from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
 from .session_note_cosign import SessionNoteCosign
 from .session_note_create import SessionNoteCreate
+from .session_note_create_metadata import SessionNoteCreateMetadata
 from .session_note_finalize import SessionNoteFinalize
 from .session_note_read import SessionNoteRead
 from .session_note_read_cosign_status_type_0 import SessionNoteReadCosignStatusType0
+from .session_note_read_metadata import SessionNoteReadMetadata
 from .session_note_read_status import SessionNoteReadStatus
 from .session_note_update import SessionNoteUpdate
+from .session_note_update_metadata_type_0 import SessionNoteUpdateMetadataType0
 from .session_note_version_read import SessionNoteVersionRead
 from .temporary_password import TemporaryPassword
 from .token_create import TokenCreate
@@ -99,14 +114,21 @@ __all__ = (
     "AppointmentClient",
     "AppointmentClinician",
     "AppointmentCreate",
+    "AppointmentCreateMetadata",
     "AppointmentCreateStatus",
     "AppointmentRead",
+    "AppointmentReadMetadata",
     "AppointmentReadStatus",
     "AppointmentSeriesCreate",
+    "AppointmentSeriesCreateMetadata",
     "AppointmentSeriesCreateStatus",
     "AppointmentSeriesRead",
     "AppointmentUpdate",
+    "AppointmentUpdateMetadataType0",
     "AppointmentUpdateStatus",
+    "AppointmentUpsert",
+    "AppointmentUpsertMetadata",
+    "AppointmentUpsertStatus",
     "AttestationsRead",
     "AttestationStatement",
     "AuditEventRead",
@@ -120,11 +142,16 @@ __all__ = (
     "ChartAccessGrantRead",
     "ChartAccessGrantReview",
     "ClientCreate",
+    "ClientCreateMetadata",
     "ClientImportResult",
     "ClientRead",
+    "ClientReadMetadata",
     "ClientSearch",
     "ClientSummary",
     "ClientUpdate",
+    "ClientUpdateMetadataType0",
+    "ClientUpsert",
+    "ClientUpsertMetadata",
     "ClinicianRead",
     "DatabaseReadiness",
     "ErrorDetail",
@@ -158,11 +185,14 @@ __all__ = (
     "Recurrence",
     "SessionNoteCosign",
     "SessionNoteCreate",
+    "SessionNoteCreateMetadata",
     "SessionNoteFinalize",
     "SessionNoteRead",
     "SessionNoteReadCosignStatusType0",
+    "SessionNoteReadMetadata",
     "SessionNoteReadStatus",
     "SessionNoteUpdate",
+    "SessionNoteUpdateMetadataType0",
     "SessionNoteVersionRead",
     "TemporaryPassword",
     "TokenCreate",

@@ -18,6 +18,7 @@ def _get_kwargs(
     end: datetime.datetime,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -49,6 +50,13 @@ def _get_kwargs(
     else:
         json_client_id = client_id
     params["client_id"] = json_client_id
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -133,6 +141,7 @@ def sync_detailed(
     end: datetime.datetime,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -147,6 +156,8 @@ def sync_detailed(
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +172,7 @@ def sync_detailed(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        external_id=external_id,
     )
 
     response = client.get_httpx_client().request(
@@ -177,6 +189,7 @@ def sync(
     end: datetime.datetime,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -191,6 +204,8 @@ def sync(
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,6 +221,7 @@ def sync(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        external_id=external_id,
     ).parsed
 
 
@@ -216,6 +232,7 @@ async def asyncio_detailed(
     end: datetime.datetime,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | list[AppointmentRead]]:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -230,6 +247,8 @@ async def asyncio_detailed(
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -244,6 +263,7 @@ async def asyncio_detailed(
         end=end,
         clinician_id=clinician_id,
         client_id=client_id,
+        external_id=external_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -258,6 +278,7 @@ async def asyncio(
     end: datetime.datetime,
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
 ) -> ErrorResponse | list[AppointmentRead] | None:
     """The calendar: every appointment overlapping [start, end), as a plain list
 
@@ -272,6 +293,8 @@ async def asyncio(
         clinician_id (list[UUID] | None | Unset): Only these clinicians' appointments; repeat for
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -288,5 +311,6 @@ async def asyncio(
             end=end,
             clinician_id=clinician_id,
             client_id=client_id,
+            external_id=external_id,
         )
     ).parsed

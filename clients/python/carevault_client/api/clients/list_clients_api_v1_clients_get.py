@@ -13,6 +13,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> dict[str, Any]:
@@ -20,6 +21,13 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["include_archived"] = include_archived
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     params["page"] = page
 
@@ -100,6 +108,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageClientSummary]:
@@ -112,6 +121,7 @@ def sync_detailed(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -125,6 +135,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     )
@@ -140,6 +151,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageClientSummary | None:
@@ -152,6 +164,7 @@ def sync(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -166,6 +179,7 @@ def sync(
     return sync_detailed(
         client=client,
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     ).parsed
@@ -175,6 +189,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageClientSummary]:
@@ -187,6 +202,7 @@ async def asyncio_detailed(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -200,6 +216,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     )
@@ -213,6 +230,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageClientSummary | None:
@@ -225,6 +243,7 @@ async def asyncio(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -240,6 +259,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             include_archived=include_archived,
+            external_id=external_id,
             page=page,
             page_size=page_size,
         )

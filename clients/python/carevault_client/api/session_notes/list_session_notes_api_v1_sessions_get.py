@@ -19,6 +19,7 @@ def _get_kwargs(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> dict[str, Any]:
@@ -62,6 +63,13 @@ def _get_kwargs(
     else:
         json_author_id = author_id
     params["author_id"] = json_author_id
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     params["page"] = page
 
@@ -146,6 +154,7 @@ def sync_detailed(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
@@ -161,6 +170,7 @@ def sync_detailed(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -178,6 +188,7 @@ def sync_detailed(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     )
@@ -197,6 +208,7 @@ def sync(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageSessionNoteRead | None:
@@ -212,6 +224,7 @@ def sync(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -230,6 +243,7 @@ def sync(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     ).parsed
@@ -243,6 +257,7 @@ async def asyncio_detailed(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageSessionNoteRead]:
@@ -258,6 +273,7 @@ async def asyncio_detailed(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -275,6 +291,7 @@ async def asyncio_detailed(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
     )
@@ -292,6 +309,7 @@ async def asyncio(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageSessionNoteRead | None:
@@ -307,6 +325,7 @@ async def asyncio(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -326,6 +345,7 @@ async def asyncio(
             include_deleted=include_deleted,
             status=status,
             author_id=author_id,
+            external_id=external_id,
             page=page,
             page_size=page_size,
         )
