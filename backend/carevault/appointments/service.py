@@ -433,6 +433,31 @@ async def read_appointment(
     return view
 
 
+async def read_appointments(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[AppointmentView]:
+    """The appointments among `ids` the caller sees, in the order of `ids`: one
+    `appointment.read` event names them all (another the clients whose names they carry)."""
+    views, unreadable = await _views(
+        db, principal, _calendar(principal).where(Appointment.id.in_(ids))
+    )
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {appointment_id: position for position, appointment_id in enumerate(ids)}
+    views.sort(key=lambda view: order[view.appointment.id])
+    found = [view.appointment.id for view in views]
+    await audit.record(
+        db,
+        principal.actor,
+        "appointment.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=found,
+        details={"batch": True, "count": len(found)}
+        | await access.glass_flag(db, principal, [view.appointment.client_id for view in views]),
+    )
+    await _record_names(db, principal, views, "appointment.read")
+    return views
+
+
 async def list_appointments(
     db: AsyncSession,
     principal: Principal,

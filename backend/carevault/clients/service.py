@@ -68,7 +68,7 @@ from carevault.crypto import (
 )
 from carevault.db import external
 from carevault.db.alone import has_pending_changes, holds_connection
-from carevault.db.readable import rows_skipping_unreadable
+from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.phones import (
@@ -256,6 +256,31 @@ async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UU
         details=details or None,
     )
     return client
+
+
+async def read_clients(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[Client]:
+    """The clients among `ids` whose charts the caller sees, in the order of `ids`, archived
+    ones included (as `read_client`): one `client.read` event names them all."""
+    statement = access.charted(
+        in_workspace(Client, principal.workspace_id).where(Client.id.in_(ids)), principal, Client
+    )
+    loaded, unreadable = await scalars_skipping_unreadable(db, statement, Client.id)
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {client_id: position for position, client_id in enumerate(ids)}
+    clients = sorted(loaded, key=lambda client: order[client.id])
+    found = [client.id for client in clients]
+    await audit.record(
+        db,
+        principal.actor,
+        "client.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=found,
+        details={"batch": True, "count": len(found)}
+        | await access.glass_flag(db, principal, found),
+    )
+    return clients
 
 
 @dataclass(frozen=True, slots=True)

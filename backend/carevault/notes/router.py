@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.batch import Batch, BatchGet
 from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
@@ -130,6 +131,21 @@ async def list_notes_awaiting_cosign(
     note but your own, for a supervisor those of the clinicians you supervise."""
     notes, total = await service.list_notes(db, principal, paging, awaiting_my_cosign=True)
     return Page.of(await _answers(db, principal, notes), total, paging)
+
+
+@router.post(
+    "/batch-get", response_model=Batch[SessionNoteRead], responses=error_responses(*AUTHENTICATED)
+)
+@declare(reads("notes"))
+async def batch_get_session_notes(
+    body: BatchGet, principal: CurrentPrincipal, db: DbSession
+) -> Batch[SessionNoteRead]:
+    """Up to 100 notes by id in one request, as `GET /sessions/{note_id}` reads each (with
+    their addenda), in the order asked; one audit event names every note returned. Ids you
+    may not read (deleted ones included) are in `not_found`, never told apart."""
+    ids = body.distinct_ids()
+    notes = await service.read_notes(db, principal, ids)
+    return Batch.of(ids, await _answers(db, principal, notes))
 
 
 @router.get(

@@ -175,6 +175,34 @@ async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) 
     return rows[0]
 
 
+async def read_notes(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[SessionNote]:
+    """The notes among `ids` the caller sees (not deleted), in the order of `ids`: one
+    `session.read` event names them all."""
+    statement = access.charted(
+        in_workspace(SessionNote, principal.workspace_id).where(
+            SessionNote.id.in_(ids), SessionNote.deleted_at.is_(None)
+        ),
+        principal,
+        SessionNote,
+    )
+    loaded, unreadable = await scalars_skipping_unreadable(db, statement, SessionNote.id)
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {note_id: position for position, note_id in enumerate(ids)}
+    notes = sorted(loaded, key=lambda note: order[note.id])
+    await audit.record(
+        db,
+        principal.actor,
+        "session.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id for note in notes],
+        details={"batch": True, "count": len(notes)}
+        | await access.glass_flag(db, principal, [note.client_id for note in notes]),
+    )
+    return notes
+
+
 async def list_notes(
     db: AsyncSession,
     principal: Principal,

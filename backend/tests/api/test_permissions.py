@@ -394,6 +394,22 @@ WALK: dict[tuple[str, str], Call] = {
     ("POST", "/api/v1/sessions/{note_id}/restore"): lambda http, walk: http.post(
         f"/sessions/{walk.note_id}/restore"
     ),
+    ("PUT", "/api/v1/clients/external/{external_id}"): lambda http, walk: http.put(
+        "/clients/external/walk-client", json=client_body()
+    ),
+    ("PUT", "/api/v1/appointments/external/{external_id}"): lambda http, walk: http.put(
+        "/appointments/external/walk-appointment",
+        json=appointment_body(walk.client_id, 15, allow_overlap=True),
+    ),
+    ("POST", "/api/v1/clients/batch-get"): lambda http, walk: http.post(
+        "/clients/batch-get", json={"ids": [walk.client_id]}
+    ),
+    ("POST", "/api/v1/appointments/batch-get"): lambda http, walk: http.post(
+        "/appointments/batch-get", json={"ids": [walk.appointment_id]}
+    ),
+    ("POST", "/api/v1/sessions/batch-get"): lambda http, walk: http.post(
+        "/sessions/batch-get", json={"ids": [walk.note_id]}
+    ),
 }
 
 

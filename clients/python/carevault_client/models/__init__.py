@@ -27,6 +27,10 @@ from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
+from .batch_appointment_read import BatchAppointmentRead
+from .batch_client_read import BatchClientRead
+from .batch_get import BatchGet
+from .batch_session_note_read import BatchSessionNoteRead
 from .break_the_glass import BreakTheGlass
 from .cancelled_occurrences import CancelledOccurrences
 from .care_team_member_read import CareTeamMemberRead
@@ -134,6 +138,10 @@ __all__ = (
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
+    "BatchAppointmentRead",
+    "BatchClientRead",
+    "BatchGet",
+    "BatchSessionNoteRead",
     "BreakTheGlass",
     "CancelledOccurrences",
     "CareTeamMemberRead",
