@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from carevault.api.batch import Batch, BatchGet
 from carevault.api.conditional import IfMatch, IfNoneMatch
@@ -43,10 +43,44 @@ from carevault.workspaces.phones import practice_phone_region
 router = APIRouter(prefix="/clients", tags=["clients"], route_class=ApiRoute)
 
 
-class ClientImportResult(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"imported": 250}]})
+class ImportedClient(BaseModel):
+    line: int = Field(description="The row's line in the file (the CSV header is line 1)")
+    id: uuid.UUID = Field(description="The client the row created or updated")
+    external_id: str | None = Field(description="The row's `external_id`, if it had one")
+    action: Literal["created", "updated"] = Field(description="`updated`: by an upsert")
 
-    imported: int
+
+class ClientImportResult(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "imported": 2,
+                    "created": 1,
+                    "updated": 1,
+                    "results": [
+                        {
+                            "line": 2,
+                            "id": "00000000-0000-4000-8000-000000000001",
+                            "external_id": "crm-000123",
+                            "action": "created",
+                        },
+                        {
+                            "line": 3,
+                            "id": "00000000-0000-4000-8000-000000000002",
+                            "external_id": "crm-000124",
+                            "action": "updated",
+                        },
+                    ],
+                }
+            ]
+        }
+    )
+
+    imported: int = Field(description="Rows written: created plus updated")
+    created: int
+    updated: int
+    results: list[ImportedClient] = Field(description="One per row, in file order")
 
 
 @router.post(
@@ -72,7 +106,9 @@ IMPORT_MEDIA_TYPES = {
     "/import",
     response_model=ClientImportResult,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 413, 415, codes=("import_rejected",)),
+    responses=error_responses(
+        *AUTHENTICATED, 413, 415, codes=("import_rejected", "external_id_taken")
+    ),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -92,12 +128,26 @@ IMPORT_MEDIA_TYPES = {
 )
 @declare(changes("clients", answers_with_record=False))
 async def import_clients(
-    request: Request, owner: CurrentOwner, db: DbSession, state: State, idempotency: Idempotency
+    request: Request,
+    owner: CurrentOwner,
+    db: DbSession,
+    state: State,
+    idempotency: Idempotency,
+    upsert: Annotated[
+        bool,
+        Query(
+            description="A row whose `external_id` a client already has updates that client "
+            "(the fields the row has a value for) instead of refusing the import"
+        ),
+    ] = False,
 ) -> ClientImportResult:
     """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
     row with more or fewer fields than the header, or a line that is not UTF-8, included) is
-    a 422 listing `{line, field, message}`, the first bad row first, and nothing is written."""
+    a 422 listing `{line, field, message}`, the first bad row first, and nothing is written.
+    An `external_id` column gives each client your own id (a row naming one a client already
+    has is such a bad row, unless `upsert=true`). The answer lists each row's line, client id,
+    external id and whether it was created or updated."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     file_format = IMPORT_MEDIA_TYPES.get(media_type)
     if file_format is None:
@@ -111,8 +161,15 @@ async def import_clients(
         max_rows=state.settings.import_max_rows,
     )
     try:
+        results = importing.ImportResults()
         count = await importing.import_clients(
-            db, owner.actor, owner.workspace_id, records, source="api"
+            db,
+            owner.actor,
+            owner.workspace_id,
+            records,
+            source="api",
+            upsert=upsert,
+            results=results,
         )
     except importing.ImportRejected as rejected:
         # ApiError rolls the request's transaction back: the batches already written go too.
@@ -124,7 +181,16 @@ async def import_clients(
                 {"line": e.line, "field": e.field, "message": e.message} for e in rejected.errors
             ],
         ) from None
-    return await idempotency.remember(201, ClientImportResult(imported=count))
+    answer = ClientImportResult(
+        imported=count,
+        created=count - results.updated,
+        updated=results.updated,
+        results=[
+            ImportedClient(line=row.line, id=row.id, external_id=row.external_id, action=row.action)
+            for row in results
+        ],
+    )
+    return await idempotency.remember(201, answer)
 
 
 @router.get(

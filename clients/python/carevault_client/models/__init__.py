@@ -53,6 +53,8 @@ from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
+from .imported_client import ImportedClient
+from .imported_client_action import ImportedClientAction
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
 from .liveness import Liveness
@@ -164,6 +166,8 @@ __all__ = (
     "DatabaseReadiness",
     "ErrorDetail",
     "ErrorResponse",
+    "ImportedClient",
+    "ImportedClientAction",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
     "Liveness",
