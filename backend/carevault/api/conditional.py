@@ -180,6 +180,36 @@ IfNoneMatch = Annotated[Preconditions, Depends(_on_read)]
 """On a read of one record: `If-None-Match`, and the record's `ETag`."""
 
 
+_ETAG_HEADER = {
+    "ETag": {
+        "description": "The record's version (a strong entity tag): send it back in "
+        "`If-Match` to change the record only if unchanged, or `If-None-Match` to read it only "
+        "if changed",
+        "schema": {"type": "string"},
+    }
+}
+
+
+def document_conditional_requests(document: dict[str, Any]) -> None:
+    """In the OpenAPI document: the `ETag` header of every answer with one record (the
+    operations taking `If-Match` or `If-None-Match`), and the `304` of those reading one."""
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+            if not headers & {"If-Match", "If-None-Match"}:
+                continue
+            responses = operation.setdefault("responses", {})
+            for status in ("200", "201"):
+                if "content" in responses.get(status, {}):
+                    responses[status].setdefault("headers", {}).update(_ETAG_HEADER)
+            if "If-None-Match" in headers:
+                responses["304"] = {
+                    "description": "Not Modified: the record is still at the `If-None-Match` "
+                    "ETag (no body; not audited, as nothing is disclosed)",
+                    "headers": _ETAG_HEADER,
+                }
+
+
 def install_not_modified_handler(app: FastAPI) -> None:
     async def not_modified(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, NotModified)

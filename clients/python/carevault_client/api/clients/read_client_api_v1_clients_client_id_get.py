@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID
 
@@ -34,11 +34,15 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ClientRead | ErrorResponse | None:
+) -> Any | ClientRead | ErrorResponse | None:
     if response.status_code == 200:
         response_200 = ClientRead.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = ErrorResponse.from_dict(response.json())
@@ -88,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ClientRead | ErrorResponse]:
+) -> Response[Any | ClientRead | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> Response[ClientRead | ErrorResponse]:
+) -> Response[Any | ClientRead | ErrorResponse]:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -119,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClientRead | ErrorResponse]
+        Response[Any | ClientRead | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -139,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> ClientRead | ErrorResponse | None:
+) -> Any | ClientRead | ErrorResponse | None:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -156,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClientRead | ErrorResponse
+        Any | ClientRead | ErrorResponse
     """
 
     return sync_detailed(
@@ -171,7 +175,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> Response[ClientRead | ErrorResponse]:
+) -> Response[Any | ClientRead | ErrorResponse]:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -188,7 +192,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClientRead | ErrorResponse]
+        Response[Any | ClientRead | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -206,7 +210,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> ClientRead | ErrorResponse | None:
+) -> Any | ClientRead | ErrorResponse | None:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -223,7 +227,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClientRead | ErrorResponse
+        Any | ClientRead | ErrorResponse
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID
 
@@ -34,11 +34,15 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorResponse | SessionNoteRead | None:
+) -> Any | ErrorResponse | SessionNoteRead | None:
     if response.status_code == 200:
         response_200 = SessionNoteRead.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = ErrorResponse.from_dict(response.json())
@@ -88,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorResponse | SessionNoteRead]:
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> Response[ErrorResponse | SessionNoteRead]:
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
@@ -115,7 +119,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | SessionNoteRead]
+        Response[Any | ErrorResponse | SessionNoteRead]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +139,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> ErrorResponse | SessionNoteRead | None:
+) -> Any | ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
@@ -148,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | SessionNoteRead
+        Any | ErrorResponse | SessionNoteRead
     """
 
     return sync_detailed(
@@ -163,7 +167,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> Response[ErrorResponse | SessionNoteRead]:
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
@@ -176,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | SessionNoteRead]
+        Response[Any | ErrorResponse | SessionNoteRead]
     """
 
     kwargs = _get_kwargs(
@@ -194,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     if_none_match: None | str | Unset = UNSET,
-) -> ErrorResponse | SessionNoteRead | None:
+) -> Any | ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
@@ -207,7 +211,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | SessionNoteRead
+        Any | ErrorResponse | SessionNoteRead
     """
 
     return (
