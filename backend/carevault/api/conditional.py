@@ -147,7 +147,7 @@ class Preconditions:
             raise NotModified(current)
 
 
-def _on_change(
+async def _on_change(
     response: Response,
     if_match: Annotated[
         str | None,
@@ -161,7 +161,7 @@ def _on_change(
     return Preconditions(response, if_match, None)
 
 
-def _on_read(
+async def _on_read(
     response: Response,
     if_none_match: Annotated[
         str | None,

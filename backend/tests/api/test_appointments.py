@@ -328,6 +328,7 @@ async def test_openapi_documents_the_appointment_routes(api: ApiContext) -> None
         "end": True,
         "clinician_id": False,
         "client_id": False,
+        "external_id": False,
     }
     listed = calendar_route["responses"]["200"]["content"]["application/json"]["schema"]
     assert listed["type"] == "array"  # not a Page: the range bounds the list

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 from carevault.auth.models import Role
-from tests.api.test_care_teams import chart
+from tests.support.care_teams import care_team_chart
 from tests.support.db import sql
 from tests.support.http import ApiContext, error_of
 from tests.support.notes import create_note, practice
@@ -77,7 +77,7 @@ async def test_appointments_and_notes_batch_get(api: ApiContext) -> None:
 
 
 async def test_batch_get_outside_the_care_team_is_not_found(api: ApiContext) -> None:
-    place = await chart(api)
+    place = await care_team_chart(api)
     async with api.signed_in(place.outsider) as http:
         clients = await http.post("/clients/batch-get", json={"ids": [place.client_id]})
         booked = await http.post("/appointments/batch-get", json={"ids": [place.appointment_id]})

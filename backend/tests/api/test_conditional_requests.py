@@ -6,7 +6,7 @@ gives a new tag; the note's numeric `version` keeps working beside it."""
 from __future__ import annotations
 
 from carevault.auth.models import Role
-from tests.api.test_care_teams import chart
+from tests.support.care_teams import care_team_chart
 from tests.support.db import sql
 from tests.support.http import ApiContext, error_of
 from tests.support.notes import create_note, practice
@@ -137,7 +137,7 @@ async def test_every_note_change_signing_included_gives_a_new_tag(api: ApiContex
 
 
 async def test_a_tag_tells_nothing_outside_the_care_team(api: ApiContext) -> None:
-    place = await chart(api)
+    place = await care_team_chart(api)
     async with api.signed_in(place.member) as http:
         tag = (await http.get(f"/clients/{place.client_id}")).headers["ETag"]
     async with api.signed_in(place.outsider) as http:

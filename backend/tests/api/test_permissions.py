@@ -47,7 +47,11 @@ PHI_TABLES = {
 # Tables with encrypted columns whose values are no resource's record.
 NOT_RETURNED = {"idempotency_records", "chart_access_grants"}
 # Response fields named like an encrypted column that are not PHI, and why.
-NOT_PHI = {("UserRead", "email"): "a user's sign-in address, not a client's"}
+NOT_PHI = {
+    ("UserRead", "email"): "a user's sign-in address, not a client's",
+    ("ImportedClient", "external_id"): "the import's own file's opaque ids, echoed to the "
+    "owner who sent them (the rows' PHI is never in the answer)",
+}
 # Encrypted values of no PHI resource, whose route audits them by its own event (the field
 # name alone would match a resource's: a note amendment's `reason`).
 OWN_DISCLOSURE = {
