@@ -293,11 +293,12 @@ async def upsert_appointment(
 )
 @declare(changes("appointments", answers_with_record=False))
 async def cancel_following(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> CancelledOccurrences:
     """Sets status `cancelled` on this appointment and on every later occurrence of its
     series that is still `scheduled` (attended and no-show ones are kept); 422
     `not_in_series` for an appointment booked alone. Answers with the ids cancelled."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     ids = await service.cancel_following(db, principal, appointment_id)
     return CancelledOccurrences(cancelled_ids=ids)
 

@@ -87,6 +87,8 @@ async def test_appointments_are_tagged_and_guarded(api: ApiContext) -> None:
         stale = await http.patch(path, json={"room": "Room 1"}, headers={"If-Match": tag})
         assert stale.status_code == 412
         assert (await http.delete(path, headers={"If-Match": tag})).status_code == 412
+        cancel = await http.post(f"{path}/cancel-following", headers={"If-Match": tag})
+        assert cancel.status_code == 412
         deleted = await http.delete(path, headers={"If-Match": moved.headers["ETag"]})
         assert deleted.status_code == 204
 

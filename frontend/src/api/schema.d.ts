@@ -4341,7 +4341,10 @@ export interface operations {
     cancel_following_api_v1_appointments__appointment_id__cancel_following_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 appointment_id: string;
             };
@@ -4352,6 +4355,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4396,6 +4401,15 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
