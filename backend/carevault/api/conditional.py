@@ -48,6 +48,20 @@ def etag_of(record: Any) -> str:
     return etag(record.id, record.updated_at, getattr(record, "version", None))
 
 
+def etag_of_answer(body: Any) -> str | None:
+    """The tag of a record answered as JSON (a create's remembered answer), or None when the
+    answer is not one client, appointment or note (it has no `id` and `updated_at`)."""
+    if not isinstance(body, dict):
+        return None
+    try:
+        record_id = uuid.UUID(str(body["id"]))
+        updated_at = datetime.fromisoformat(str(body["updated_at"]))
+    except (KeyError, ValueError):
+        return None
+    version = body.get("version")
+    return etag(record_id, updated_at, version if isinstance(version, int) else None)
+
+
 def _tags(header: str) -> list[str]:
     return [tag.strip() for tag in header.split(",") if tag.strip()]
 

@@ -149,3 +149,31 @@ async def test_a_tag_tells_nothing_outside_the_care_team(api: ApiContext) -> Non
             f"/clients/{place.client_id}", json={"notes": "x"}, headers={"If-Match": '"nope"'}
         )
         assert change.status_code == 404
+
+
+async def test_a_create_and_its_idempotent_replay_carry_the_records_tag(api: ApiContext) -> None:
+    place = await practice(api, Role.CLINICIAN)
+    key = {"Idempotency-Key": "etag-create-1"}
+    async with api.signed_in(place.emails[0]) as http:
+        made = await http.post("/clients", json={"first_name": "A", "last_name": "B"}, headers=key)
+        assert made.status_code == 201
+        path = f"/clients/{made.json()['id']}"
+        assert (await http.get(path)).headers["ETag"] == made.headers["ETag"]
+        replay = await http.post(
+            "/clients", json={"first_name": "A", "last_name": "B"}, headers=key
+        )
+        assert replay.headers["Idempotent-Replayed"] == "true"
+        assert replay.headers["ETag"] == made.headers["ETag"]
+        note = await http.post(
+            "/sessions",
+            json={"client_id": place.client_ids[0], "session_date": "2025-01-15"},
+        )
+        note_tag = (await http.get(f"/sessions/{note.json()['id']}")).headers["ETag"]
+        assert note.headers["ETag"] == note_tag
+        # The replayed answer shows the first version: a change since makes its tag stale.
+        await http.patch(path, json={"notes": "changed"})
+        again = await http.post("/clients", json={"first_name": "A", "last_name": "B"}, headers=key)
+        stale = await http.patch(
+            path, json={"notes": "x"}, headers={"If-Match": again.headers["ETag"]}
+        )
+        assert stale.status_code == 412
