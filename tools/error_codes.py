@@ -75,6 +75,10 @@ MEANINGS = {
         "`details.conflicting_ids`, and `details.conflicts` with what each shares"
     ),
     "conflict": "conflict (framework fallback)",
+    "external_id_taken": "another record of the same kind in your practice has this "
+    "`external_id` (unique per practice and kind of record)",
+    "precondition_failed": "`If-Match` names a version the record is no longer at; "
+    "`details.current_etag` is its current `ETag`: read it again",
     "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
     "different request",
     "user_exists": "your practice already has a user with that email",

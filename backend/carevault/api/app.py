@@ -14,6 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
+from carevault.api.conditional import document_conditional_requests, install_not_modified_handler
 from carevault.api.deadline import RequestDeadline
 from carevault.api.dependencies import DatabaseRoute
 from carevault.api.docs_ui import mount_docs
@@ -149,6 +150,7 @@ def create_app(
     app.state.metrics = metrics
     install_error_handlers(app)
     install_replay_handler(app)
+    install_not_modified_handler(app)
     app.include_router(health_router)
     include_api(app)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
@@ -275,6 +277,7 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
                 responses.setdefault(
                     "413", {"description": "Request body too large", "content": error_content}
                 )
+    document_conditional_requests(document)
     add_error_examples(document, app.routes)
     restore_example_nulls(document)
     components = document.setdefault("components", {})

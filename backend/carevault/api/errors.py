@@ -41,6 +41,7 @@ _DESCRIPTIONS = {
     404: "Not found (or in another workspace)",
     409: "Conflict with the current state",
     410: "The practice's data was shredded",
+    412: "If-Match names a version the record is no longer at",
     413: "Request body too large",
     415: "Unsupported Content-Type",
     422: "Validation failed; details name the fields",

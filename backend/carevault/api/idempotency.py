@@ -5,11 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.api.conditional import etag_of_answer
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import ApiError
 from carevault.audit import service as audit
@@ -29,20 +30,29 @@ Result = TypeVar("Result")
 
 class IdempotentCreate:
     """Resolved before the create runs: claims the key (or replays / refuses). The route
-    ends with `return await idempotency.remember(status, result)`."""
+    ends with `return await idempotency.remember(status, result)`, which also gives a
+    created record's answer its `ETag` (as a replay of it gets the same one)."""
 
-    def __init__(self, db: Any, record: IdempotencyRecord | None) -> None:
+    def __init__(
+        self, db: Any, record: IdempotencyRecord | None, response: Response | None = None
+    ) -> None:
         self._db = db
         self._record = record
+        self._response = response
 
     async def remember(self, status: int, result: Result) -> Result:
+        answer = jsonable_encoder(result)
         if self._record is not None:
-            await service.complete(self._db, self._record, status, jsonable_encoder(result))
+            await service.complete(self._db, self._record, status, answer)
+        tag = etag_of_answer(answer)
+        if tag is not None and self._response is not None:
+            self._response.headers["ETag"] = tag
         return result
 
 
 async def idempotent_create(
     request: Request,
+    response: Response,
     principal: CurrentPrincipal,
     db: DbSession,
     key: Annotated[
@@ -55,7 +65,7 @@ async def idempotent_create(
     ] = None,
 ) -> IdempotentCreate:
     if key is None:
-        return IdempotentCreate(db, None)
+        return IdempotentCreate(db, None, response)
     if principal.token_id is not None:
         caller = service.Caller(principal.workspace_id, "token", principal.token_id)
     else:
@@ -76,7 +86,7 @@ async def idempotent_create(
         await _refuse_outside_chart(db, principal, replay.body)
         await _audit_replay(db, request, principal, replay.body)
         raise AuditedReplay(replay.status, replay.body) from None
-    return IdempotentCreate(db, record)
+    return IdempotentCreate(db, record, response)
 
 
 class AuditedReplay(Exception):
@@ -177,6 +187,10 @@ Idempotency = Annotated[IdempotentCreate, Depends(idempotent_create)]
 def install_replay_handler(app: FastAPI) -> None:
     async def replay(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, AuditedReplay)
-        return JSONResponse(exc.body, status_code=exc.status, headers={REPLAYED_HEADER: "true"})
+        headers = {REPLAYED_HEADER: "true"}
+        tag = etag_of_answer(exc.body)  # the version the first answer showed
+        if tag is not None:
+            headers["ETag"] = tag
+        return JSONResponse(exc.body, status_code=exc.status, headers=headers)
 
     app.add_exception_handler(AuditedReplay, replay)

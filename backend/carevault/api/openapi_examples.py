@@ -185,6 +185,18 @@ EXAMPLES: dict[str, ErrorExample] = {
             "resources again, then follow the feed from the `next_cursor` of a poll without "
             "`after`",
         ),
+        ErrorExample(
+            409,
+            "external_id_taken",
+            "another client of your practice has this external_id",
+            {"field": "body.external_id"},
+        ),
+        ErrorExample(
+            412,
+            "precondition_failed",
+            "the record changed since the version If-Match names; read it again",
+            {"current_etag": '"kq3Ph0W2bX1n8v9cQm1t"'},
+        ),
         ErrorExample(410, "workspace_shredded", "this practice's data was shredded"),
         ErrorExample(
             422,
@@ -503,6 +515,10 @@ def _implied_codes(
         for parameter in parameters
     ):
         yield from ("invalid_idempotency_key", "idempotency_key_reused")
+    if any(
+        parameter["in"] == "header" and parameter["name"] == "If-Match" for parameter in parameters
+    ):
+        yield "precondition_failed"
     if "security" not in operation:
         return
     yield from _NOT_AUTHENTICATED

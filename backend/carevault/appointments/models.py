@@ -9,6 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.external import ExternalIdentity
 
 
 class AppointmentStatus(StrEnum):
@@ -18,12 +19,19 @@ class AppointmentStatus(StrEnum):
     NO_SHOW = "no-show"
 
 
-class Appointment(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
+class Appointment(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity, Base):
     """A calendar entry. Times stay plain so the calendar can query ranges."""
 
     __tablename__ = "appointments"
     __table_args__ = (
         CheckConstraint("ends_at > starts_at", name="ends_after_start"),
+        # The integrator's own id, unique in the practice (carevault.db.external).
+        Index(
+            "uq_appointments_workspace_external_id_bidx",
+            "workspace_id",
+            "external_id_bidx",
+            unique=True,
+        ),
         CheckConstraint(
             "status IN ('scheduled', 'attended', 'cancelled', 'no-show')", name="status"
         ),

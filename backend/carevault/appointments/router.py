@@ -3,14 +3,17 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 
+from carevault.api.batch import Batch, BatchGet
 from carevault.api.changes import ChangedSinceParams
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
-from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.strict_params import ApiRoute
 from carevault.appointments import service
+from carevault.appointments.models import Appointment
 from carevault.appointments.schemas import (
     APPOINTMENT_EXAMPLE,
     AppointmentClient,
@@ -20,11 +23,13 @@ from carevault.appointments.schemas import (
     AppointmentSeriesCreate,
     AppointmentSeriesRead,
     AppointmentUpdate,
+    AppointmentUpsert,
     CancelledOccurrences,
     UtcDatetime,
 )
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import changes, declare, reads
+from carevault.core import external
 from carevault.core.fields import QueryInteger, invalid
 
 MAX_SYNC_LIMIT = 500
@@ -59,6 +64,8 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
         location=appointment.location,
         notes=appointment.notes,
         client=client,
+        external_id=appointment.external_id,
+        metadata=external.parsed(appointment.metadata_json),
         clinician=AppointmentClinician(
             id=appointment.clinician_id, display_name=view.clinician_name
         ),
@@ -167,6 +174,14 @@ async def list_appointments(
             description=f"Syncing only: at most this many (default {DEFAULT_SYNC_LIMIT})",
         ),
     ] = None,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=external.EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the appointment with this external id of yours (exact)",
+        ),
+    ] = None,
 ) -> list[AppointmentRead]:
     """Ordered by start time, cancelled ones included. Not paginated: the range is at most
     62 days, so the whole range comes in one response. Each appointment carries its
@@ -185,6 +200,7 @@ async def list_appointments(
             limit or DEFAULT_SYNC_LIMIT,
             clinician_ids=clinician_id or (),
             client_id=client_id,
+            external_id=external_id,
         )
         return [_answer(view) for view in views]
     missing = [name for name, value in (("start", start), ("end", end)) if value is None]
@@ -198,9 +214,30 @@ async def list_appointments(
         )
     assert start is not None and end is not None
     views = await service.list_appointments(
-        db, principal, start, end, clinician_ids=clinician_id or (), client_id=client_id
+        db,
+        principal,
+        start,
+        end,
+        clinician_ids=clinician_id or (),
+        client_id=client_id,
+        external_id=external_id,
     )
     return [_answer(view) for view in views]
+
+
+@router.post(
+    "/batch-get", response_model=Batch[AppointmentRead], responses=error_responses(*AUTHENTICATED)
+)
+@declare(READS)
+async def batch_get_appointments(
+    body: BatchGet, principal: CurrentPrincipal, db: DbSession
+) -> Batch[AppointmentRead]:
+    """Up to 100 appointments by id in one request, as `GET /appointments/{appointment_id}`
+    reads each, in the order asked; one audit event names every appointment returned. Ids you
+    may not read are in `not_found`, never told apart."""
+    ids = body.distinct_ids()
+    views = await service.read_appointments(db, principal, ids)
+    return Batch.of(ids, [_answer(view) for view in views])
 
 
 @router.get(
@@ -210,9 +247,12 @@ async def list_appointments(
 )
 @declare(READS)
 async def read_appointment(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> AppointmentRead:
-    return _answer(await service.read_appointment(db, principal, appointment_id))
+    await conditional.unchanged(db, principal, Appointment, appointment_id)
+    view = await service.read_appointment(db, principal, appointment_id)
+    conditional.tag(view.appointment)
+    return _answer(view)
 
 
 @router.patch(
@@ -224,13 +264,66 @@ async def read_appointment(
 )
 @declare(CHANGES)
 async def update_appointment(
-    appointment_id: uuid.UUID, body: AppointmentUpdate, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID,
+    body: AppointmentUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> AppointmentRead:
     """Reschedule (drag: new `starts_at` and `ends_at`), hand it to another clinician, change
     the room, status, location or notes; only the fields sent change. Moving an appointment
     in time, to another clinician or room, or un-cancelling one, is checked for overlaps like
     a booking."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     view = await service.update_appointment(db, principal, appointment_id, body)
+    conditional.tag(view.appointment)
+    return _answer(view)
+
+
+@router.put(
+    "/external/{external_id}",
+    response_model=AppointmentRead,
+    responses={
+        201: {"model": AppointmentRead, "description": "Created: none had this external id"},
+        **error_responses(
+            *AUTHENTICATED,
+            404,
+            412,
+            codes=("appointment_conflict", "external_id_taken", "invalid_clinician"),
+        ),
+    },
+)
+@declare(CHANGES)
+async def upsert_appointment(
+    external_id: Annotated[
+        str,
+        Path(
+            pattern=external.EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Your own id of the appointment (letters, digits and `._:-`; never PHI)",
+            examples=["sched-000123"],
+        ),
+    ],
+    body: AppointmentUpsert,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    response: Response,
+    conditional: IfMatch,
+) -> AppointmentRead:
+    """Create or update by your own id: 201 with a new appointment when none has
+    `external_id`, else 200 with that appointment changed (the fields sent are set, the
+    others kept, `metadata` merged; `client_id` cannot change; a move is checked for
+    overlaps as a `PATCH` is). Safe to retry and to run concurrently. With `If-Match`, only
+    if the appointment exists at that `ETag` (else 412)."""
+    if conditional.if_match is not None:
+        existing = await service.find_external(db, principal, external_id)
+        if existing is None:
+            raise ApiError(412, "precondition_failed", "no appointment has this external_id")
+        await conditional.require(db, principal, Appointment, existing)
+    view, created = await service.upsert_appointment(db, principal, external_id, body)
+    if created:
+        response.status_code = 201
+    conditional.tag(view.appointment)
     return _answer(view)
 
 
@@ -242,11 +335,12 @@ async def update_appointment(
 )
 @declare(changes("appointments", answers_with_record=False))
 async def cancel_following(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> CancelledOccurrences:
     """Sets status `cancelled` on this appointment and on every later occurrence of its
     series that is still `scheduled` (attended and no-show ones are kept); 422
     `not_in_series` for an appointment booked alone. Answers with the ids cancelled."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     ids = await service.cancel_following(db, principal, appointment_id)
     return CancelledOccurrences(cancelled_ids=ids)
 
@@ -254,9 +348,10 @@ async def cancel_following(
 @router.delete("/{appointment_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("appointments", answers_with_record=False))
 async def delete_appointment(
-    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    appointment_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Remove the appointment for good (to keep it on the calendar, set status `cancelled`).
     A session note tied to it stays, without the link."""
+    await conditional.require(db, principal, Appointment, appointment_id)
     await service.delete_appointment(db, principal, appointment_id)
     return Response(status_code=204)

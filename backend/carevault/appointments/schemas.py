@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from carevault.auth.schemas import StrictModel
+from carevault.core.external import ExternalId, Metadata, MetadataChange
 from carevault.core.fields import encodable, free_text, not_nullable, single_line
 
 MAX_DURATION = timedelta(hours=24)
@@ -132,6 +133,43 @@ class AppointmentCreate(AppointmentBase, StrictModel):
     ends_at: UtcDatetime = Field(description="After starts_at, at most 24 hours later")
     status: Status = "scheduled"
     allow_overlap: AllowOverlap = False
+    external_id: ExternalId | None = None
+    metadata: Metadata = Field(default_factory=dict)
+
+    @field_validator("ends_at")
+    @classmethod
+    def _after_start(cls, ends_at: datetime | None, info: ValidationInfo) -> datetime | None:
+        return _ends_after_start(info.data.get("starts_at"), ends_at)
+
+
+class AppointmentUpsert(AppointmentBase, StrictModel):
+    """`PUT /appointments/external/{external_id}`: a new appointment, or the changes to the
+    one with that external id (the fields sent are set, the others kept, `metadata`
+    merged; `client_id` cannot change)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "client_id": "00000000-0000-4000-8000-000000000001",
+                    "starts_at": "2025-01-15T09:00:00+01:00",
+                    "ends_at": "2025-01-15T09:50:00+01:00",
+                    "room": "Room 2",
+                    "metadata": {"scheduler": "online-booking"},
+                }
+            ]
+        }
+    )
+
+    client_id: uuid.UUID = Field(description="A client of your workspace, not archived")
+    clinician_id: uuid.UUID | None = Field(
+        default=None, description="An active user of your workspace; omitted: you (on create)"
+    )
+    starts_at: UtcDatetime
+    ends_at: UtcDatetime = Field(description="After starts_at, at most 24 hours later")
+    status: Status | None = Field(default=None, json_schema_extra=not_nullable)
+    allow_overlap: AllowOverlap = False
+    metadata: MetadataChange | None = Field(default=None, json_schema_extra=not_nullable)
 
     @field_validator("ends_at")
     @classmethod
@@ -165,6 +203,8 @@ class AppointmentUpdate(AppointmentBase, StrictModel):
         description="An active user of your workspace",
     )
     allow_overlap: AllowOverlap = False
+    external_id: ExternalId | None = Field(default=None, description="null removes it")
+    metadata: MetadataChange | None = None
 
     @field_validator("starts_at", "ends_at", "status", "clinician_id")
     @classmethod
@@ -262,6 +302,8 @@ APPOINTMENT_EXAMPLE: dict[str, Any] = {
     "room": "Room 2",
     "location": "Main building, 2nd floor",
     "notes": "Example: first session.",
+    "external_id": "sched-000123",
+    "metadata": {"scheduler": "online-booking"},
     "client": {
         "id": "00000000-0000-4000-8000-000000000001",
         "first_name": "Ada",
@@ -300,6 +342,8 @@ class AppointmentRead(AppointmentBase):
         description="The client's names; null for an API token without `clients:read`"
     )
     clinician: AppointmentClinician
+    external_id: str | None = Field(default=None, description="Your own id of the appointment")
+    metadata: dict[str, str] = Field(default_factory=dict, description="Your own strings")
     created_at: datetime
     updated_at: datetime
 

@@ -29,6 +29,7 @@ from carevault.appointments.schemas import (
     AppointmentCreate,
     AppointmentSeriesCreate,
     AppointmentUpdate,
+    AppointmentUpsert,
     Recurrence,
     check_duration,
 )
@@ -40,7 +41,10 @@ from carevault.clients import service as client_service
 from carevault.clients.models import Client
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
+from carevault.core.external import set_keys
+from carevault.core.external import stored as stored_metadata
 from carevault.core.fields import invalid
+from carevault.db import external
 from carevault.db.changes import ChangedSince, by_updated_at, where_changed
 from carevault.db.readable import rows_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
@@ -286,11 +290,14 @@ async def create_appointment(
     if body.status != _CANCELLED and not body.allow_overlap:
         booking = Booking(clinician_id, body.client_id, body.room)
         await _refuse_overlap(db, workspace_id, booking, [(body.starts_at, body.ends_at)])
-    appointment = Appointment(
-        workspace_id=workspace_id,
-        **body.model_dump(exclude={"allow_overlap", "clinician_id"}),
-        clinician_id=clinician_id,
+    values = await external.columns(
+        db,
+        Appointment,
+        RESOURCE_TYPE,
+        workspace_id,
+        body.model_dump(exclude={"allow_overlap", "clinician_id"}),
     )
+    appointment = Appointment(workspace_id=workspace_id, **values, clinician_id=clinician_id)
     db.add(appointment)
     await db.flush()
     await audit.record(
@@ -346,6 +353,12 @@ async def create_series(
     """Book every occurrence, or none: an overlap of any occurrence (unless allowed) is one
     409 naming each conflict and the occurrence it clashes with."""
     workspace_id = principal.workspace_id
+    if body.external_id is not None:
+        raise invalid(
+            "validation_error",
+            "an external_id names one appointment: set it on each occurrence of the series",
+            "external_id",
+        )
     clinician_id = body.clinician_id or principal.user.id
     await _check_clinician(db, principal, clinician_id)
     await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
@@ -356,8 +369,17 @@ async def create_series(
         await _refuse_overlap(db, workspace_id, booking, slots)
     series_id = uuid.uuid4()
     fields = body.model_dump(
-        exclude={"allow_overlap", "clinician_id", "recurrence", "starts_at", "ends_at"}
+        exclude={
+            "allow_overlap",
+            "clinician_id",
+            "recurrence",
+            "starts_at",
+            "ends_at",
+            "external_id",
+            "metadata",
+        }
     )
+    fields["metadata_json"] = stored_metadata(body.metadata)
     created = [
         Appointment(
             workspace_id=workspace_id,
@@ -420,6 +442,7 @@ async def list_changed_appointments(
     *,
     clinician_ids: Sequence[uuid.UUID] = (),
     client_id: uuid.UUID | None = None,
+    external_id: str | None = None,
 ) -> list[AppointmentView]:
     """The calendar for a sync: appointments changed since `changes.updated_since` (any
     date), at most `limit`, by (updated_at, id) with `changes.by_updated_at`, else by start.
@@ -434,6 +457,10 @@ async def list_changed_appointments(
     if client_id is not None:
         statement = statement.where(Appointment.client_id == client_id)
         filters["client_id"] = str(client_id)
+    if external_id is not None:
+        candidates = external.candidates(RESOURCE_TYPE, principal.workspace_id, external_id)
+        statement = statement.where(Appointment.external_id_bidx.in_(candidates))
+        filters["external_id"] = True  # whether filtered; the id itself stays out of audit
     if changes.by_updated_at:
         statement = by_updated_at(statement, Appointment)
     else:
@@ -453,6 +480,31 @@ async def list_changed_appointments(
     return views
 
 
+async def read_appointments(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[AppointmentView]:
+    """The appointments among `ids` the caller sees, in the order of `ids`: one
+    `appointment.read` event names them all (another the clients whose names they carry)."""
+    views, unreadable = await _views(
+        db, principal, _calendar(principal).where(Appointment.id.in_(ids))
+    )
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {appointment_id: position for position, appointment_id in enumerate(ids)}
+    views.sort(key=lambda view: order[view.appointment.id])
+    found = [view.appointment.id for view in views]
+    await audit.record(
+        db,
+        principal.actor,
+        "appointment.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=found,
+        details={"batch": True, "count": len(found)}
+        | await access.glass_flag(db, principal, [view.appointment.client_id for view in views]),
+    )
+    await _record_names(db, principal, views, "appointment.read")
+    return views
+
+
 async def list_appointments(
     db: AsyncSession,
     principal: Principal,
@@ -461,10 +513,11 @@ async def list_appointments(
     *,
     clinician_ids: Sequence[uuid.UUID] = (),
     client_id: uuid.UUID | None = None,
+    external_id: str | None = None,
 ) -> list[AppointmentView]:
     """Every appointment sharing time with [start, end), cancelled ones included, by start;
-    only those of `clinician_ids` and of `client_id` when given. One audit event names them
-    all, another the clients whose names they carry."""
+    only those of `clinician_ids`, of `client_id` and with `external_id` when given. One
+    audit event names them all, another the clients whose names they carry."""
     if end <= start:
         raise invalid("validation_error", "end must be after start", "end", location="query")
     if end - start > MAX_CALENDAR_RANGE:
@@ -483,6 +536,10 @@ async def list_appointments(
     if client_id is not None:
         statement = statement.where(Appointment.client_id == client_id)
         filters["client_id"] = str(client_id)
+    if external_id is not None:
+        candidates = external.candidates(RESOURCE_TYPE, principal.workspace_id, external_id)
+        statement = statement.where(Appointment.external_id_bidx.in_(candidates))
+        filters["external_id"] = True  # whether filtered; the id itself stays out of audit
     statement = statement.order_by(Appointment.starts_at, Appointment.ends_at, Appointment.id)
     views, unreadable = await _views(db, principal, statement)
     await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
@@ -540,7 +597,10 @@ async def update_appointment(
         await _refuse_overlap(
             db, workspace_id, booking, [(starts_at, ends_at)], excluding=appointment.id
         )
-    for field, value in changes.items():
+    written = await external.columns(
+        db, Appointment, RESOURCE_TYPE, workspace_id, changes, record=appointment
+    )
+    for field, value in written.items():
         setattr(appointment, field, value)
     appointment.updated_at = utc_now()
     await db.flush()
@@ -554,6 +614,49 @@ async def update_appointment(
     )
     (view,) = await _answer(db, principal, [appointment.id], "appointment.update")
     return view
+
+
+async def upsert_appointment(
+    db: AsyncSession, principal: Principal, external_id: str, body: AppointmentUpsert
+) -> tuple[AppointmentView, bool]:
+    """The appointment with this external id changed as `body` says, or a new one with it:
+    (the appointment, whether it was created). Concurrent upserts of one external id are
+    serialised (carevault.db.external.lock), so they never book twice."""
+    workspace_id = principal.workspace_id
+    await external.lock(db, RESOURCE_TYPE, workspace_id, external_id)
+    existing = await external.find(db, Appointment, RESOURCE_TYPE, workspace_id, external_id)
+    sent = body.model_dump(exclude_unset=True)
+    if existing is None:
+        metadata = set_keys(sent.pop("metadata", None))
+        create = AppointmentCreate.model_validate(
+            sent | {"external_id": external_id, "metadata": metadata}
+        )
+        return await create_appointment(db, principal, create), True
+    client_id = await db.scalar(
+        access.charted(
+            in_workspace(Appointment, workspace_id)
+            .where(Appointment.id == existing)
+            .with_only_columns(Appointment.client_id),
+            principal,
+            Appointment,
+        )
+    )
+    if client_id is None:
+        raise not_found("appointment")
+    if client_id != body.client_id:
+        raise invalid("validation_error", "an appointment's client cannot change", "client_id")
+    sent.pop("client_id")
+    if sent.get("clinician_id") is None:
+        sent.pop("clinician_id", None)
+    update = AppointmentUpdate.model_validate(sent)
+    return await update_appointment(db, principal, existing, update), False
+
+
+async def find_external(
+    db: AsyncSession, principal: Principal, external_id: str
+) -> uuid.UUID | None:
+    """The id of the practice's appointment with this external id (reads no PHI)."""
+    return await external.find(db, Appointment, RESOURCE_TYPE, principal.workspace_id, external_id)
 
 
 async def cancel_following(

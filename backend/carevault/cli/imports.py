@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 from pathlib import Path
 from typing import Annotated
@@ -31,14 +32,32 @@ def import_clients(
     ignore_unknown_columns: Annotated[
         bool, typer.Option(help="Drop columns CareVault does not know instead of refusing")
     ] = False,
+    upsert: Annotated[
+        bool,
+        typer.Option(
+            help="A row whose external_id a client already has updates that client instead "
+            "of refusing the import"
+        ),
+    ] = False,
+    results_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--results",
+            dir_okay=False,
+            help="Write each row's line, client id, external id and action (created or "
+            "updated) to this CSV file",
+        ),
+    ] = None,
 ) -> None:
     """Import clients from CSV or JSON lines: all rows or none, bad rows listed by line.
-    The file is streamed in batches (memory does not grow with it); progress goes to stderr."""
+    The file is streamed in batches (memory grows by a few bytes a row, for the results);
+    progress goes to stderr. An `external_id` column gives each client your own id."""
     from sqlalchemy.exc import DBAPIError
 
     from carevault.audit.service import Actor
     from carevault.clients import importing
     from carevault.clients.progress import ImportProgress
+    from carevault.core.errors import Conflict
     from carevault.runtime import start_key_ring
     from carevault.workspaces.keys import WorkspaceShredded, refused_as_shredded
     from carevault.workspaces.service import get_by_name
@@ -48,6 +67,8 @@ def import_clients(
     settings = load_settings()
     url = database_url_for(settings)
     manager = start_key_ring(settings)
+
+    results = importing.ImportResults()
 
     async def run_import(binary: io.BufferedReader, progress: ImportProgress) -> int:
         head = binary.peek(4096)[:4096].decode("utf-8", errors="ignore")
@@ -69,6 +90,8 @@ def import_clients(
                 records,
                 source=f"cli:{file.name}",
                 progress=progress.advance,
+                upsert=upsert,
+                results=results,
             )
 
     try:
@@ -77,6 +100,8 @@ def import_clients(
             ImportProgress(file.stat().st_size, binary.tell) as progress,
         ):
             count = run_async(run_import(binary, progress))
+    except Conflict as clash:
+        raise fail(f"{clash.message}", code=1) from None
     except importing.ImportRejected as rejected:
         for error in rejected.errors:
             where = f" {error.field}" if error.field else ""
@@ -95,7 +120,14 @@ def import_clients(
         raise fail(f"{workspace!r} was shredded; nothing was imported", code=1) from None
     finally:
         manager.stop()
+    if results_file is not None:
+        with results_file.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["line", "id", "external_id", "action"])
+            for row in results:
+                writer.writerow([row.line, row.id, row.external_id or "", row.action])
+    updated = f" ({results.updated} updated)" if results.updated else ""
     typer.echo(
-        f"Imported {count} clients into {workspace!r}. "
+        f"Imported {count} clients{updated} into {workspace!r}. "
         f"{progress.elapsed:.1f} s, {progress.rows_per_second:,.0f} rows/s."
     )

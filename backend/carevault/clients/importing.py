@@ -21,6 +21,7 @@ import io
 import json
 import re
 import uuid
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -37,12 +38,17 @@ from pydantic import (
     ValidationError,
     field_validator,
 )
-from sqlalchemy import insert
+from sqlalchemy import any_, bindparam, insert, update
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import LargeBinary
 
 from carevault.audit import service as audit
 from carevault.clients.models import Client
 from carevault.clients.phone_index import PHONE_FIELDS, index_columns
+from carevault.core.errors import Conflict
+from carevault.core.external import EXTERNAL_ID_PATTERN
 from carevault.core.fields import (
     email_address,
     encodable,
@@ -55,7 +61,8 @@ from carevault.crypto import PhiBackend, PracticeBlindIndex, current_cipher
 from carevault.crypto.registry import current_backend
 from carevault.crypto.types import EncryptedString
 from carevault.db.deadlines import DeadlineExceeded, remaining
-from carevault.db.encryption import bound_rows
+from carevault.db.encryption import bound_changes, bound_rows
+from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.phones import NotAPhoneNumber, PhoneNumber, read_phone
 
@@ -129,6 +136,8 @@ class ClientImportRow(BaseModel):
     emergency_contact_phone: str | None = Field(default=None, max_length=50)
     medical_history: LongText
     notes: LongText
+    # The integrator's own id (carevault.core.external): letters, digits and `._:-`.
+    external_id: str | None = Field(default=None, max_length=255, pattern=EXTERNAL_ID_PATTERN)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -163,6 +172,12 @@ class ClientImportRow(BaseModel):
 
     # `phone` as read in the practice's region (`read_phones`), for its blind index.
     _phone_number: PhoneNumber | None = PrivateAttr(default=None)
+    # The line of the file the row was read from (`validated`), for the import's results.
+    _line: int = PrivateAttr(default=0)
+
+    @property
+    def line(self) -> int:
+        return self._line
 
     def read_phones(self, region: str) -> list[tuple[str, str]]:
         """Read the phone fields in the practice's `region`; (field, why) for each that is
@@ -323,6 +338,7 @@ def _problems(
             for problem in exc.errors()
         ]
     problems = [RowError(line, name, why) for name, why in record.read_phones(phone_region)]
+    record._line = line
     return (None, problems) if problems else (record, [])
 
 
@@ -394,6 +410,85 @@ COPY_COLUMNS = (
     "email_bidx",
     "phone_bidx",
     "phone_bidx_region",
+    "external_id_bidx",
+)
+EXTERNAL_KIND = "external-id:client"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRow:
+    """One row's outcome: the client it created (or, in an upsert, updated)."""
+
+    line: int
+    id: uuid.UUID
+    external_id: str | None
+    action: Literal["created", "updated"]
+
+
+class ImportResults:
+    """Each written row's line, client id, external id and whether it was created or
+    updated, kept compactly (about 21 bytes a row, plus the external ids that were given) so
+    memory still grows only slightly with the file."""
+
+    def __init__(self) -> None:
+        self._ids = bytearray()
+        self._lines = array("I")
+        self._updated = bytearray()
+        self._external_ids: dict[int, str] = {}
+
+    def add(self, line: int, client_id: uuid.UUID, external_id: str | None, updated: bool) -> None:
+        if external_id is not None:
+            self._external_ids[len(self._lines)] = external_id
+        self._ids += client_id.bytes
+        self._lines.append(line)
+        self._updated.append(updated)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def order_since(self, start: int) -> None:
+        """Put the rows added since `start` (one batch's) back in file order."""
+        ids = bytes(self._ids[start * 16 :])
+        rows = sorted(
+            (
+                self._lines[position],
+                ids[(position - start) * 16 : (position - start) * 16 + 16],
+                self._updated[position],
+                self._external_ids.pop(position, None),
+            )
+            for position in range(start, len(self._lines))
+        )
+        for offset, (line, client_id, updated, external_id) in enumerate(rows):
+            position = start + offset
+            self._lines[position] = line
+            self._ids[position * 16 : position * 16 + 16] = client_id
+            self._updated[position] = updated
+            if external_id is not None:
+                self._external_ids[position] = external_id
+
+    @property
+    def updated(self) -> int:
+        return sum(self._updated)
+
+    def ids(self) -> list[uuid.UUID]:
+        ids = bytes(self._ids)
+        return [uuid.UUID(bytes=ids[i : i + 16]) for i in range(0, len(ids), 16)]
+
+    def __iter__(self) -> Iterator[ImportedRow]:
+        ids = bytes(self._ids)
+        for position, line in enumerate(self._lines):
+            yield ImportedRow(
+                line,
+                uuid.UUID(bytes=ids[position * 16 : position * 16 + 16]),
+                self._external_ids.get(position),
+                "updated" if self._updated[position] else "created",
+            )
+
+
+_TAKEN = (
+    in_workspace(Client, bindparam("workspace_id"))
+    .where(Client.external_id_bidx == any_(bindparam("indexes", type_=ARRAY(LargeBinary()))))
+    .with_only_columns(Client.external_id_bidx, Client.id)
 )
 _record_values = attrgetter(*RECORD_FIELDS)
 
@@ -413,32 +508,108 @@ def _sealers() -> tuple[Callable[[Any, tuple[bytes, bytes]], bytes | None], ...]
 class _BatchWriter:
     """Writes batches of validated records as `clients` rows of one practice."""
 
-    def __init__(self, db: AsyncSession, workspace_id: uuid.UUID) -> None:
+    def __init__(
+        self,
+        db: AsyncSession,
+        workspace_id: uuid.UUID,
+        results: ImportResults,
+        *,
+        upsert: bool = False,
+    ) -> None:
         self.db = db
         self.workspace_id = workspace_id
         self.scope = str(workspace_id)
         self.index = PracticeBlindIndex(current_cipher())
-        self.created = bytearray()  # 16 bytes per row: the ids the audit event lists
+        self.results = results  # the ids the audit event lists, and the answer's rows
+        self.upsert = upsert
         self.use_copy = current_backend() is not PhiBackend.PGCRYPTO
         self._sealers = _sealers()
         self._driver_connection: Any = None
 
     @property
     def count(self) -> int:
-        return len(self.created) // 16
+        return len(self.results)
 
-    def created_ids(self) -> list[uuid.UUID]:
-        created = bytes(self.created)
-        return [uuid.UUID(bytes=created[i : i + 16]) for i in range(0, len(created), 16)]
+    def _external_index(self, record: ClientImportRow) -> bytes | None:
+        return self.index.compute(EXTERNAL_KIND, record.external_id, self.scope)
 
     async def write(self, batch: list[ClientImportRow]) -> None:
+        """Write the batch; a row naming an external id already written earlier in the
+        batch starts a new part, so that it sees (and, in an upsert, updates) that client."""
+        part: list[ClientImportRow] = []
+        named: set[bytes] = set()
+        for record in batch:
+            index = self._external_index(record)
+            if index is not None and index in named:
+                await self._write_part(part)
+                part, named = [], set()
+            if index is not None:
+                named.add(index)
+            part.append(record)
+        await self._write_part(part)
+
+    async def _write_part(self, batch: list[ClientImportRow]) -> None:
         left = remaining()  # the request's deadline (None in the CLI), as for any statement
         if left is not None and left <= 0:
             raise DeadlineExceeded("the request deadline passed")
+        if not batch:
+            return
+        start = len(self.results)
+        batch = await self._update_existing(batch)
         if self.use_copy:
             await self._copy(batch)
         else:
             await self._insert(batch)
+        self.results.order_since(start)
+
+    async def _update_existing(self, batch: list[ClientImportRow]) -> list[ClientImportRow]:
+        """The rows of `batch` whose external id no client has yet. The others: in an
+        upsert, the fields they hold a value for are written to that client (a blank cell
+        never clears); otherwise the import is refused, naming each such row."""
+        indexes = {
+            index: record for record in batch if (index := self._external_index(record)) is not None
+        }
+        if not indexes:
+            return batch
+        taken = {
+            row.external_id_bidx: row.id
+            for row in await self.db.execute(
+                _TAKEN, {"workspace_id": self.workspace_id, "indexes": list(indexes)}
+            )
+        }
+        if not taken:
+            return batch
+        if not self.upsert:
+            errors = [
+                RowError(
+                    indexes[index].line,
+                    "external_id",
+                    "another client of the practice has this external_id; import with upsert "
+                    "to update that client",
+                )
+                for index in taken
+            ]
+            errors.sort(key=attrgetter("line"))
+            raise ImportRejected(errors[:MAX_REPORTED_ERRORS], len(errors))
+        for index, client_id in taken.items():
+            record = indexes[index]
+            values = {
+                name: value
+                for name, value in record.model_dump(exclude={"external_id"}).items()
+                if value is not None
+            }
+            if "email" in values:
+                values["email_bidx"] = self.index.email(record.email, self.scope)
+            if "phone" in values:
+                values |= index_columns(self.index, record.phone_number, self.scope)
+            await self.db.execute(
+                update(Client)
+                .where(workspace_filter(Client, self.workspace_id), Client.id == client_id)
+                .values(bound_changes(Client, self.workspace_id, client_id, values))
+                .execution_options(synchronize_session=False)
+            )
+            self.results.add(record.line, client_id, record.external_id, updated=True)
+        return [record for record in batch if self._external_index(record) not in taken]
 
     async def _copy(self, batch: list[ClientImportRow]) -> None:
         workspace_id, workspace = self.workspace_id, self.workspace_id.bytes
@@ -458,9 +629,10 @@ class _BatchWriter:
                     email_index(record.email, scope),
                     phone["phone_bidx"],
                     phone["phone_bidx_region"],
+                    self._external_index(record),
                 )
             )
-            self.created += binding[1]
+            self.results.add(record.line, row_id, record.external_id, updated=False)
         connection = await self._connection()
         await connection.copy_records_to_table(
             Client.__tablename__, records=rows, columns=COPY_COLUMNS
@@ -488,11 +660,17 @@ class _BatchWriter:
                 id=row_id,
                 workspace_id=self.workspace_id,
                 email_bidx=self.index.email(record.email, self.scope),
+                external_id_bidx=self._external_index(record),
                 **index_columns(self.index, record.phone_number, self.scope),
             )
             rows.append(values)
-            self.created += row_id.bytes
+            self.results.add(record.line, row_id, record.external_id, updated=False)
         await self.db.execute(insert(Client), bound_rows(Client, rows))
+
+
+def _external_id_clash(error: BaseException) -> bool:
+    cause = error.orig if isinstance(error, IntegrityError) else error
+    return getattr(cause, "sqlstate", None) == "23505" and "external_id" in str(cause)
 
 
 async def import_clients(
@@ -504,27 +682,45 @@ async def import_clients(
     source: str,
     progress: Callable[[int], None] | None = None,
     batch_rows: int = BATCH_ROWS,
+    upsert: bool = False,
+    results: ImportResults | None = None,
 ) -> int:
     """Write `records` (a list, or `validated(...)` streaming a file) in batches of
     `batch_rows` in the caller's transaction, then the one `client.import` audit event;
-    returns the count. `progress` hears how many rows each written batch held. An exception
-    from `records` (ImportRejected) propagates: the caller's rollback then undoes it all."""
+    returns the count of rows written. `progress` hears how many rows each written batch
+    held; `results` (if given) collects each row's line, client id, external id and action.
+    `upsert`: a row whose `external_id` a client already has updates that client (the fields
+    the row has a value for) instead of refusing the import. An exception from `records`
+    (ImportRejected) propagates: the caller's rollback then undoes it all."""
     # A practice from before data keys existed gets its keys here rather than failing.
     await provision(db, current_cipher().ring, [workspace_id])
     await load_workspace_keys(db, workspace_id)
-    writer = _BatchWriter(db, workspace_id)
+    collected = results if results is not None else ImportResults()
+    writer = _BatchWriter(db, workspace_id, collected, upsert=upsert)
     pending = iter(records)
-    while batch := list(islice(pending, batch_rows)):
-        await writer.write(batch)
-        if progress is not None:
-            progress(len(batch))
-        del batch  # the next batch is read without this one still alive
+    try:
+        while batch := list(islice(pending, batch_rows)):
+            await writer.write(batch)
+            if progress is not None:
+                progress(len(batch))
+            del batch  # the next batch is read without this one still alive
+    except Exception as clash:
+        # Another request gave a client one of the file's external ids meanwhile (through
+        # SQLAlchemy, or asyncpg's own error from COPY).
+        if not _external_id_clash(clash):
+            raise
+        raise Conflict(
+            "external_id_taken",
+            "another client of the practice took one of the file's external ids meanwhile; "
+            "nothing was imported",
+        ) from None
     await audit.record(
         db,
         actor,
         "client.import",
         resource_type="client",
-        resource_ids=writer.created_ids(),
-        details={"count": writer.count, "source": source},
+        resource_ids=collected.ids(),
+        details={"count": writer.count, "source": source}
+        | ({"upsert": True, "updated": collected.updated} if upsert else {}),
     )
     return writer.count

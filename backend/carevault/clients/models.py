@@ -8,9 +8,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedDate, EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.external import ExternalIdentity
 
 
-class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
+class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity, Base):
     """A person in care. Every personal field is PHI and stored encrypted."""
 
     __tablename__ = "clients"
@@ -19,6 +20,13 @@ class Client(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
         Index("ix_clients_workspace_phone_bidx", "workspace_id", "phone_bidx"),
         # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
         Index("ix_clients_workspace_updated", "workspace_id", "updated_at", "id"),
+        # The integrator's own id, unique in the practice (carevault.db.external).
+        Index(
+            "uq_clients_workspace_external_id_bidx",
+            "workspace_id",
+            "external_id_bidx",
+            unique=True,
+        ),
     )
 
     first_name: Mapped[str] = mapped_column(EncryptedString())

@@ -5,10 +5,12 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from fastapi import APIRouter, Path, Query, Request, Response
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from carevault.api.batch import Batch, BatchGet
 from carevault.api.changes import ChangedSinceParams
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
@@ -18,6 +20,7 @@ from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import SESSION_ONLY, Operation, changes, declare, reads
 from carevault.clients import access_log, care_teams, importing, service
+from carevault.clients.models import Client
 from carevault.clients.schemas import (
     GRANT_REVIEW_EXAMPLE,
     AccessLogEntry,
@@ -32,17 +35,53 @@ from carevault.clients.schemas import (
     ClientSearch,
     ClientSummary,
     ClientUpdate,
+    ClientUpsert,
 )
+from carevault.core.external import EXTERNAL_ID_PATTERN
 from carevault.core.paging import Pagination
 from carevault.workspaces.phones import practice_phone_region
 
 router = APIRouter(prefix="/clients", tags=["clients"], route_class=ApiRoute)
 
 
-class ClientImportResult(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"imported": 250}]})
+class ImportedClient(BaseModel):
+    line: int = Field(description="The row's line in the file (the CSV header is line 1)")
+    id: uuid.UUID = Field(description="The client the row created or updated")
+    external_id: str | None = Field(description="The row's `external_id`, if it had one")
+    action: Literal["created", "updated"] = Field(description="`updated`: by an upsert")
 
-    imported: int
+
+class ClientImportResult(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "imported": 2,
+                    "created": 1,
+                    "updated": 1,
+                    "results": [
+                        {
+                            "line": 2,
+                            "id": "00000000-0000-4000-8000-000000000001",
+                            "external_id": "crm-000123",
+                            "action": "created",
+                        },
+                        {
+                            "line": 3,
+                            "id": "00000000-0000-4000-8000-000000000002",
+                            "external_id": "crm-000124",
+                            "action": "updated",
+                        },
+                    ],
+                }
+            ]
+        }
+    )
+
+    imported: int = Field(description="Rows written: created plus updated")
+    created: int
+    updated: int
+    results: list[ImportedClient] = Field(description="One per row, in file order")
 
 
 @router.post(
@@ -68,7 +107,9 @@ IMPORT_MEDIA_TYPES = {
     "/import",
     response_model=ClientImportResult,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 413, 415, codes=("import_rejected",)),
+    responses=error_responses(
+        *AUTHENTICATED, 413, 415, codes=("import_rejected", "external_id_taken")
+    ),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -88,12 +129,26 @@ IMPORT_MEDIA_TYPES = {
 )
 @declare(changes("clients", answers_with_record=False))
 async def import_clients(
-    request: Request, owner: CurrentOwner, db: DbSession, state: State, idempotency: Idempotency
+    request: Request,
+    owner: CurrentOwner,
+    db: DbSession,
+    state: State,
+    idempotency: Idempotency,
+    upsert: Annotated[
+        bool,
+        Query(
+            description="A row whose `external_id` a client already has updates that client "
+            "(the fields the row has a value for) instead of refusing the import"
+        ),
+    ] = False,
 ) -> ClientImportResult:
     """Owners: import clients from CSV (header row) or JSON lines, up to 32 MiB and
     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
     row with more or fewer fields than the header, or a line that is not UTF-8, included) is
-    a 422 listing `{line, field, message}`, the first bad row first, and nothing is written."""
+    a 422 listing `{line, field, message}`, the first bad row first, and nothing is written.
+    An `external_id` column gives each client your own id (a row naming one a client already
+    has is such a bad row, unless `upsert=true`). The answer lists each row's line, client id,
+    external id and whether it was created or updated."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     file_format = IMPORT_MEDIA_TYPES.get(media_type)
     if file_format is None:
@@ -107,8 +162,15 @@ async def import_clients(
         max_rows=state.settings.import_max_rows,
     )
     try:
+        results = importing.ImportResults()
         count = await importing.import_clients(
-            db, owner.actor, owner.workspace_id, records, source="api"
+            db,
+            owner.actor,
+            owner.workspace_id,
+            records,
+            source="api",
+            upsert=upsert,
+            results=results,
         )
     except importing.ImportRejected as rejected:
         # ApiError rolls the request's transaction back: the batches already written go too.
@@ -120,7 +182,16 @@ async def import_clients(
                 {"line": e.line, "field": e.field, "message": e.message} for e in rejected.errors
             ],
         ) from None
-    return await idempotency.remember(201, ClientImportResult(imported=count))
+    answer = ClientImportResult(
+        imported=count,
+        created=count - results.updated,
+        updated=results.updated,
+        results=[
+            ImportedClient(line=row.line, id=row.id, external_id=row.external_id, action=row.action)
+            for row in results
+        ],
+    )
+    return await idempotency.remember(201, answer)
 
 
 @router.get(
@@ -137,6 +208,14 @@ async def list_clients(
     paging: PageParams,
     changes: ChangedSinceParams,
     include_archived: Annotated[bool, Query(description="Include archived clients")] = False,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the client with this external id of yours (exact)",
+        ),
+    ] = None,
     # Accepted only to be refused with the reason: search moved into a request body.
     q: Annotated[str | None, Query(include_in_schema=False)] = None,
 ) -> Page[ClientSummary]:
@@ -151,14 +230,20 @@ async def list_clients(
         raise ApiError(
             400, "search_in_body", "search with POST /api/v1/clients/search; never in the URL"
         )
-    clients, total = await service.list_clients(
-        db,
-        principal,
-        paging,
-        include_archived=include_archived,
-        cache=state.client_list_cache,
-        changes=changes,
-    )
+    if external_id is not None:
+        found = await service.list_by_external_id(
+            db, principal, external_id, include_archived=include_archived
+        )
+        clients, total = found[paging.offset : paging.offset + paging.page_size], len(found)
+    else:
+        clients, total = await service.list_clients(
+            db,
+            principal,
+            paging,
+            include_archived=include_archived,
+            cache=state.client_list_cache,
+            changes=changes,
+        )
     return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
@@ -186,6 +271,22 @@ async def search_clients(
     return Page.of([ClientSummary.model_validate(client) for client in clients], total, paging)
 
 
+@router.post(
+    "/batch-get", response_model=Batch[ClientRead], responses=error_responses(*AUTHENTICATED)
+)
+@declare(reads("clients"))
+async def batch_get_clients(
+    body: BatchGet, principal: CurrentPrincipal, db: DbSession
+) -> Batch[ClientRead]:
+    """Up to 100 clients by id in one request, as `GET /clients/{client_id}` reads each
+    (archived ones included), in the order asked; one audit event names every client
+    returned. Ids you may not read (unknown, another practice, outside your care team) are in
+    `not_found`, never told apart. A POST so the ids travel in the body; reads nothing else."""
+    ids = body.distinct_ids()
+    clients = await service.read_clients(db, principal, ids)
+    return Batch.of(ids, [ClientRead.model_validate(client) for client in clients])
+
+
 @router.get(
     "/{client_id}",
     response_model=ClientRead,
@@ -193,12 +294,15 @@ async def search_clients(
 )
 @declare(reads("clients"))
 async def read_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> ClientRead:
     """A client, archived or not. Under `care_team` chart access, a clinician outside the
     client's care team gets 404, or 403 `chart_access_denied` when the practice allows
     break-the-glass (`POST /clients/{client_id}/break-the-glass`)."""
-    return ClientRead.model_validate(await service.read_client(db, principal, client_id))
+    await conditional.unchanged(db, principal, Client, client_id)
+    client = await service.read_client(db, principal, client_id)
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
 
 
 @router.patch(
@@ -208,20 +312,28 @@ async def read_client(
 )
 @declare(changes("clients"))
 async def update_client(
-    client_id: uuid.UUID, body: ClientUpdate, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID,
+    body: ClientUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> ClientRead:
-    """Change the fields sent and only those (422 `no_changes` for an empty body)."""
+    """Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`)."""
+    await conditional.require(db, principal, Client, client_id)
     client = await service.update_client(db, principal, client_id, body)
+    conditional.tag(client)
     return ClientRead.model_validate(client)
 
 
 @router.delete("/{client_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("clients", answers_with_record=False))
 async def archive_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Archive: the client leaves lists (unless `include_archived`) until restored; their
     appointments and notes stay."""
+    await conditional.require(db, principal, Client, client_id)
     await service.archive_client(db, principal, client_id)
     return Response(status_code=204)
 
@@ -233,10 +345,58 @@ async def archive_client(
 )
 @declare(changes("clients"))
 async def restore_client(
-    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    client_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> ClientRead:
     """Un-archive a client."""
-    return ClientRead.model_validate(await service.restore_client(db, principal, client_id))
+    await conditional.require(db, principal, Client, client_id)
+    client = await service.restore_client(db, principal, client_id)
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
+
+
+ExternalIdPath = Annotated[
+    str,
+    Path(
+        pattern=EXTERNAL_ID_PATTERN,
+        max_length=255,
+        description="Your own id of the client (letters, digits and `._:-`; never PHI)",
+        examples=["crm-000123"],
+    ),
+]
+
+
+@router.put(
+    "/external/{external_id}",
+    response_model=ClientRead,
+    responses={
+        201: {"model": ClientRead, "description": "Created: no client had this external id"},
+        **error_responses(*AUTHENTICATED, 404, 412, codes=("external_id_taken",)),
+    },
+)
+@declare(changes("clients"))
+async def upsert_client(
+    external_id: ExternalIdPath,
+    body: ClientUpsert,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    response: Response,
+    conditional: IfMatch,
+) -> ClientRead:
+    """Create or update by your own id: 201 with a new client when none has `external_id`,
+    else 200 with that client changed (the fields sent are set, the others kept, `metadata`
+    merged). Safe to retry and to run concurrently: one external id is never two clients.
+    With `If-Match`, only if the client exists at that `ETag` (else 412). A client outside
+    your care team is 404, as for `PATCH`."""
+    if conditional.if_match is not None:
+        existing = await service.find_external(db, principal, external_id)
+        if existing is None:
+            raise ApiError(412, "precondition_failed", "no client has this external_id")
+        await conditional.require(db, principal, Client, existing)
+    client, created = await service.upsert_client(db, principal, external_id, body)
+    if created:
+        response.status_code = 201
+    conditional.tag(client)
+    return ClientRead.model_validate(client)
 
 
 # The history names staff, not client PHI, but it tells that the person is a client and who

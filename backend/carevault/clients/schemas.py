@@ -18,6 +18,7 @@ from pydantic import (
 )
 
 from carevault.auth.schemas import StrictModel
+from carevault.core.external import ExternalId, Metadata, MetadataChange, StoredMetadata
 from carevault.core.fields import (
     StrictInteger,
     email_address,
@@ -120,6 +121,8 @@ class ClientCreate(ClientBase, StrictModel):
                     "emergency_contact_phone": "+1 555 010 0101",
                     "medical_history": "Example history: none relevant.",
                     "notes": "Example: prefers afternoon appointments.",
+                    "external_id": "crm-000123",
+                    "metadata": {"crm_segment": "weekday-mornings"},
                 }
             ]
         }
@@ -127,6 +130,31 @@ class ClientCreate(ClientBase, StrictModel):
 
     first_name: Name
     last_name: Name
+    external_id: ExternalId | None = None
+    metadata: Metadata = Field(default_factory=dict)
+
+
+class ClientUpsert(ClientBase, StrictModel):
+    """`PUT /clients/external/{external_id}`: a new client (first and last name required),
+    or the changes to the one with that external id: the fields sent are set, the fields
+    left out are kept, `metadata` is merged."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "first_name": "Example",
+                    "last_name": "Client",
+                    "email": "example.client@example.org",
+                    "metadata": {"crm_segment": "weekday-mornings"},
+                }
+            ]
+        }
+    )
+
+    first_name: Name
+    last_name: Name
+    metadata: MetadataChange | None = Field(default=None, json_schema_extra=not_nullable)
 
 
 class ClientUpdate(ClientBase, StrictModel):
@@ -139,6 +167,9 @@ class ClientUpdate(ClientBase, StrictModel):
             "examples": [{"phone": "+1 555 010 0199", "notes": None}],
         }
     )
+
+    external_id: ExternalId | None = Field(default=None, description="null removes it")
+    metadata: MetadataChange | None = None
 
     # Omitted means unchanged and null is refused, so the schema offers neither.
     first_name: Name | None = Field(default=None, json_schema_extra=not_nullable)
@@ -174,6 +205,8 @@ class ClientRead(ClientBase):
                     "medical_history": "Example history: none relevant.",
                     "notes": "Example: prefers afternoon appointments.",
                     "archived_at": None,
+                    "external_id": "crm-000123",
+                    "metadata": {"crm_segment": "weekday-mornings"},
                     "created_at": "2025-01-10T14:20:00Z",
                     "updated_at": "2025-01-10T14:20:00Z",
                 }
@@ -184,6 +217,10 @@ class ClientRead(ClientBase):
     id: uuid.UUID
     first_name: str
     last_name: str
+    external_id: str | None = Field(default=None, description="Your own id of the client")
+    metadata: StoredMetadata = Field(
+        default_factory=dict, validation_alias="metadata_json", description="Your own strings"
+    )
     archived_at: datetime | None = Field(description="Set while the client is archived")
     created_at: datetime
     updated_at: datetime

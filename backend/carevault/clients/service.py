@@ -54,9 +54,10 @@ from carevault.auth.principal import Principal
 from carevault.clients import access, listing, phone_index
 from carevault.clients.models import Client
 from carevault.clients.phone_index import PHONE_FIELDS
-from carevault.clients.schemas import ClientCreate, ClientUpdate
+from carevault.clients.schemas import ClientCreate, ClientUpdate, ClientUpsert
 from carevault.core.clock import utc_now
 from carevault.core.errors import Forbidden, Gone, Invalid, not_found
+from carevault.core.external import set_keys
 from carevault.core.fields import field_path, invalid
 from carevault.core.paging import Pagination
 from carevault.crypto import (
@@ -65,9 +66,10 @@ from carevault.crypto import (
     current_cipher,
     normalize_phone_digits,
 )
+from carevault.db import external
 from carevault.db.alone import has_pending_changes, holds_connection
 from carevault.db.changes import NOT_FILTERED, ChangedSince, by_updated_at, where_changed
-from carevault.db.readable import rows_skipping_unreadable
+from carevault.db.readable import rows_skipping_unreadable, scalars_skipping_unreadable
 from carevault.db.scoping import WorkspaceRepository, in_workspace, workspace_filter
 from carevault.workspaces.keys import WorkspaceShredded
 from carevault.workspaces.phones import (
@@ -216,6 +218,7 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
     await _refuse_future_birth_date(db, principal.workspace_id, body.date_of_birth)
     values = body.model_dump()
     numbers = await _read_phones(db, principal.workspace_id, values)
+    values = await external.columns(db, Client, RESOURCE_TYPE, principal.workspace_id, values)
     client = Client(
         workspace_id=principal.workspace_id,
         **values,
@@ -254,6 +257,31 @@ async def read_client(db: AsyncSession, principal: Principal, client_id: uuid.UU
         details=details or None,
     )
     return client
+
+
+async def read_clients(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[Client]:
+    """The clients among `ids` whose charts the caller sees, in the order of `ids`, archived
+    ones included (as `read_client`): one `client.read` event names them all."""
+    statement = access.charted(
+        in_workspace(Client, principal.workspace_id).where(Client.id.in_(ids)), principal, Client
+    )
+    loaded, unreadable = await scalars_skipping_unreadable(db, statement, Client.id)
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {client_id: position for position, client_id in enumerate(ids)}
+    clients = sorted(loaded, key=lambda client: order[client.id])
+    found = [client.id for client in clients]
+    await audit.record(
+        db,
+        principal.actor,
+        "client.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=found,
+        details={"batch": True, "count": len(found)}
+        | await access.glass_flag(db, principal, found),
+    )
+    return clients
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,6 +477,53 @@ async def _changed_names(
     return [by_id[i] for i in page], total, unreadable
 
 
+async def list_by_external_id(
+    db: AsyncSession, principal: Principal, external_id: str, *, include_archived: bool = False
+) -> list[Summary]:
+    """The client (as a summary) with this external id, if the caller sees their chart: an
+    exact match through the blind index, audited as a list (`client.list`)."""
+    workspace_id = principal.workspace_id
+    statement = access.charted(
+        in_workspace(Client, workspace_id)
+        .where(
+            Client.external_id_bidx.in_(
+                external.candidates(RESOURCE_TYPE, workspace_id, external_id)
+            )
+        )
+        .with_only_columns(
+            Client.id,
+            Client.first_name,
+            Client.last_name,
+            Client.date_of_birth,
+            Client.archived_at,
+            Client.updated_at,
+        ),
+        principal,
+        Client,
+    )
+    if not include_archived:
+        statement = statement.where(Client.archived_at.is_(None))
+    rows, unreadable = await rows_skipping_unreadable(db, statement, Client.id)
+    found = [Summary(*row) for row in rows]
+    ids = [summary.id for summary in found]
+    await audit.record(
+        db,
+        principal.actor,
+        "client.list",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=ids,
+        details={
+            "disclosure": "summary",
+            "search": "external_id",
+            "include_archived": include_archived,
+            "count": len(ids),
+        }
+        | await access.glass_flag(db, principal, ids),
+    )
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    return found
+
+
 def _cached_index_alone(
     db: AsyncSession, workspace_id: uuid.UUID, cache: listing.ClientListCache | None
 ) -> tuple[listing.ClientListCache, listing.NameIndex] | None:
@@ -535,7 +610,10 @@ async def update_client(
         db, principal.workspace_id, client_id, values=access.chart_values(principal)
     )
     indexes = _blind_indexes(changes, principal.workspace_id, numbers)
-    for field, value in (changes | indexes).items():
+    written = await external.columns(
+        db, Client, RESOURCE_TYPE, principal.workspace_id, changes, record=client
+    )
+    for field, value in (written | indexes).items():
         setattr(client, field, value)
     client.updated_at = utc_now()
     await db.flush()
@@ -548,6 +626,32 @@ async def update_client(
         details={"fields": sorted(changes)},
     )
     return client
+
+
+async def upsert_client(
+    db: AsyncSession, principal: Principal, external_id: str, body: ClientUpsert
+) -> tuple[Client, bool]:
+    """The client with this external id changed as `body` says, or a new one with it:
+    (the client, whether it was created). Concurrent upserts of one external id are
+    serialised (carevault.db.external.lock), so they never create two clients."""
+    workspace_id = principal.workspace_id
+    await external.lock(db, RESOURCE_TYPE, workspace_id, external_id)
+    existing = await external.find(db, Client, RESOURCE_TYPE, workspace_id, external_id)
+    sent = body.model_dump(exclude_unset=True)
+    if existing is None:
+        metadata = set_keys(sent.pop("metadata", None))
+        create = ClientCreate.model_validate(
+            sent | {"external_id": external_id, "metadata": metadata}
+        )
+        return await create_client(db, principal, create), True
+    return await update_client(db, principal, existing, ClientUpdate.model_validate(sent)), False
+
+
+async def find_external(
+    db: AsyncSession, principal: Principal, external_id: str
+) -> uuid.UUID | None:
+    """The id of the practice's client with this external id (reads no PHI)."""
+    return await external.find(db, Client, RESOURCE_TYPE, principal.workspace_id, external_id)
 
 
 async def archive_client(db: AsyncSession, principal: Principal, client_id: uuid.UUID) -> None:

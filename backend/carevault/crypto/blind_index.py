@@ -48,10 +48,18 @@ def checked_e164(value: str) -> str:
     return value
 
 
+def exact(value: str) -> str:
+    """Integrators' own ids (`external-id:<type>`): compared exactly, as given."""
+    return value
+
+
 _NORMALIZERS = {
     "email": normalize_email,
     "phone": normalize_phone_digits,
     "phone-e164": checked_e164,
+    "external-id:client": exact,
+    "external-id:appointment": exact,
+    "external-id:session": exact,
 }
 
 

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
 from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.external import ExternalIdentity
 
 
 class NoteStatus(StrEnum):
@@ -37,10 +38,17 @@ class CosignStatus(StrEnum):
     COSIGNED = "cosigned"
 
 
-class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
+class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity, Base):
     __tablename__ = "sessions"
     __table_args__ = (
         CheckConstraint("status IN ('draft', 'finalized')", name="status"),
+        # The integrator's own id, unique in the practice (carevault.db.external).
+        Index(
+            "uq_sessions_workspace_external_id_bidx",
+            "workspace_id",
+            "external_id_bidx",
+            unique=True,
+        ),
         CheckConstraint("duration_minutes > 0", name="duration_positive"),
         CheckConstraint("cosign_status IN ('awaiting', 'cosigned')", name="cosign_status"),
         Index("ix_sessions_workspace_client_date", "workspace_id", "client_id", "session_date"),

@@ -5,7 +5,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
+from carevault.api.batch import Batch, BatchGet
 from carevault.api.changes import ChangedSinceParams
+from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
@@ -14,8 +16,9 @@ from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import ANY_CREDENTIAL, changes, declare, reads
 from carevault.auth.principal import Principal
+from carevault.core.external import EXTERNAL_ID_PATTERN
 from carevault.notes import service, signing
-from carevault.notes.models import NoteStatus
+from carevault.notes.models import NoteStatus, SessionNote
 from carevault.notes.schemas import (
     AttestationsRead,
     AttestationStatement,
@@ -78,6 +81,14 @@ async def list_session_notes(
             description="Only this user's notes (your unsigned notes: `status=draft` and your id)"
         ),
     ] = None,
+    external_id: Annotated[
+        str | None,
+        Query(
+            pattern=EXTERNAL_ID_PATTERN,
+            max_length=255,
+            description="Only the note with this external id of yours (exact)",
+        ),
+    ] = None,
 ) -> Page[SessionNoteRead]:
     """Notes of your workspace, newest session first. To sync: `updated_since`,
     `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
@@ -92,6 +103,7 @@ async def list_session_notes(
         status=status,
         author_id=author_id,
         changes=changes,
+        external_id=external_id,
     )
     return Page.of(await _answers(db, principal, notes), total, paging)
 
@@ -126,14 +138,32 @@ async def list_notes_awaiting_cosign(
     return Page.of(await _answers(db, principal, notes), total, paging)
 
 
+@router.post(
+    "/batch-get", response_model=Batch[SessionNoteRead], responses=error_responses(*AUTHENTICATED)
+)
+@declare(reads("notes"))
+async def batch_get_session_notes(
+    body: BatchGet, principal: CurrentPrincipal, db: DbSession
+) -> Batch[SessionNoteRead]:
+    """Up to 100 notes by id in one request, as `GET /sessions/{note_id}` reads each (with
+    their addenda), in the order asked; one audit event names every note returned. Ids you
+    may not read (deleted ones included) are in `not_found`, never told apart."""
+    ids = body.distinct_ids()
+    notes = await service.read_notes(db, principal, ids)
+    return Batch.of(ids, await _answers(db, principal, notes))
+
+
 @router.get(
     "/{note_id}", response_model=SessionNoteRead, responses=error_responses(*AUTHENTICATED, 404)
 )
 @declare(reads("notes"))
 async def read_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfNoneMatch
 ) -> SessionNoteRead:
-    return await _answer(db, principal, await service.read_note(db, principal, note_id))
+    await conditional.unchanged(db, principal, SessionNote, note_id)
+    note = await service.read_note(db, principal, note_id)
+    conditional.tag(note)
+    return await _answer(db, principal, note)
 
 
 @router.patch(
@@ -154,13 +184,19 @@ async def read_session_note(
 )
 @declare(changes("notes"))
 async def update_session_note(
-    note_id: uuid.UUID, body: SessionNoteUpdate, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteUpdate,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Save the fields that changed, at the `version` you last saw (409 `version_conflict`
     with `current_version` if the note changed since). On a signed note this is an
     amendment and needs a `reason` (422 `reason_required`): the replaced content is kept
     (`GET /sessions/{id}/versions`) and the amendment is listed in `addenda`."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.save_changes(db, principal, note_id, body)
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -181,16 +217,22 @@ async def update_session_note(
 )
 @declare(changes("notes"))
 async def finalize_session_note(
-    note_id: uuid.UUID, body: SessionNoteFinalize, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteFinalize,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Sign the note as its author, attesting the statement of `attestation_version`
     (`GET /sessions/attestations`), and lock it. Records who signed and when, flags a late
     entry, and seals the content's SHA-256 into the audit trail; a trainee's note then
     awaits a co-signature. 403 `not_the_author`; 422 `empty_note` if every SOAP section is
     empty; 409 `already_finalized`, or `version_conflict` if `version` is stale."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.finalize_note(
         db, principal, note_id, body.version, body.attestation_version
     )
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -211,12 +253,18 @@ async def finalize_session_note(
 )
 @declare(changes("notes"))
 async def cosign_session_note(
-    note_id: uuid.UUID, body: SessionNoteCosign, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID,
+    body: SessionNoteCosign,
+    principal: CurrentPrincipal,
+    db: DbSession,
+    conditional: IfMatch,
 ) -> SessionNoteRead:
     """Co-sign a trainee's signed note, attesting the co-signature statement: an owner or
     the author's supervisor, never the author (403 `cosign_by_author`, `not_a_supervisor`).
     409 `not_awaiting_cosign`, or `version_conflict` if `version` is stale."""
+    await conditional.require(db, principal, SessionNote, note_id)
     note = await service.cosign_note(db, principal, note_id, body.version, body.attestation_version)
+    conditional.tag(note)
     return await _answer(db, principal, note)
 
 
@@ -239,9 +287,10 @@ async def list_session_note_versions(
 @router.delete("/{note_id}", status_code=204, responses=error_responses(*AUTHENTICATED, 404))
 @declare(changes("notes", answers_with_record=False))
 async def delete_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> Response:
     """Soft-delete: the note is hidden until restored."""
+    await conditional.require(db, principal, SessionNote, note_id)
     await service.delete_note(db, principal, note_id)
     return Response(status_code=204)
 
@@ -253,7 +302,10 @@ async def delete_session_note(
 )
 @declare(changes("notes"))
 async def restore_session_note(
-    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession
+    note_id: uuid.UUID, principal: CurrentPrincipal, db: DbSession, conditional: IfMatch
 ) -> SessionNoteRead:
     """Bring back a soft-deleted note."""
-    return await _answer(db, principal, await service.restore_note(db, principal, note_id))
+    await conditional.require(db, principal, SessionNote, note_id, include_deleted=True)
+    note = await service.restore_note(db, principal, note_id)
+    conditional.tag(note)
+    return await _answer(db, principal, note)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from carevault.auth.schemas import StrictModel
+from carevault.core.external import ExternalId, Metadata, MetadataChange, StoredMetadata
 from carevault.core.fields import (
     StrictInteger,
     encodable,
@@ -97,6 +98,8 @@ class SessionNoteCreate(SessionNoteBase, StrictModel):
     )
     session_date: SessionDate = Field(description="The day of the session; not in the future")
     duration_minutes: DurationMinutes = 50
+    external_id: ExternalId | None = None
+    metadata: Metadata = Field(default_factory=dict)
 
 
 class SessionNoteUpdate(SessionNoteBase, StrictModel):
@@ -134,6 +137,12 @@ class SessionNoteUpdate(SessionNoteBase, StrictModel):
     # refused, so the schema offers neither a default nor null.
     session_date: SessionDate | None = Field(default=None, json_schema_extra=not_nullable)
     duration_minutes: DurationMinutes | None = Field(default=None, json_schema_extra=not_nullable)
+    external_id: ExternalId | None = Field(
+        default=None, description="null removes it; on a signed note, an amendment"
+    )
+    metadata: MetadataChange | None = Field(
+        default=None, description="Merged; on a signed note, an amendment"
+    )
 
     @field_validator("session_date", "duration_minutes", "reason")
     @classmethod
@@ -239,6 +248,8 @@ NOTE_EXAMPLE: dict[str, Any] = {
     "cosign_attestation_version": None,
     "addenda": [],
     "deleted_at": None,
+    "external_id": "ehr-note-000123",
+    "metadata": {"source": "dictation"},
     "created_at": "2025-01-15T10:02:11Z",
     "updated_at": "2025-01-15T10:14:37Z",
 }
@@ -281,6 +292,10 @@ class SessionNoteRead(SessionNoteBase):
         default_factory=list, description="The amendments made after signing, oldest first"
     )
     deleted_at: datetime | None
+    external_id: str | None = Field(default=None, description="Your own id of the note")
+    metadata: StoredMetadata = Field(
+        default_factory=dict, validation_alias="metadata_json", description="Your own strings"
+    )
     created_at: datetime
     updated_at: datetime
 

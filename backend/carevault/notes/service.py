@@ -23,7 +23,7 @@ from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Forbidden, Invalid, not_found
 from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
-from carevault.db import direct
+from carevault.db import direct, external
 from carevault.db.changes import NOT_FILTERED, ChangedSince, by_updated_at, where_changed
 from carevault.db.encryption import bound_changes
 from carevault.db.paging import fetch_page
@@ -132,12 +132,13 @@ async def create_note(
                 "appointment_id",
             )
     await _refuse_future_session_date(db, workspace_id, body.session_date)
+    values = await external.columns(db, SessionNote, RESOURCE_TYPE, workspace_id, body.model_dump())
     note = SessionNote(
         workspace_id=workspace_id,
         status=NoteStatus.DRAFT.value,
         version=1,
         author_id=principal.user.id,
-        **body.model_dump(),
+        **values,
     )
     db.add(note)
     await db.flush()
@@ -175,6 +176,34 @@ async def read_note(db: AsyncSession, principal: Principal, note_id: uuid.UUID) 
     return rows[0]
 
 
+async def read_notes(
+    db: AsyncSession, principal: Principal, ids: list[uuid.UUID]
+) -> list[SessionNote]:
+    """The notes among `ids` the caller sees (not deleted), in the order of `ids`: one
+    `session.read` event names them all."""
+    statement = access.charted(
+        in_workspace(SessionNote, principal.workspace_id).where(
+            SessionNote.id.in_(ids), SessionNote.deleted_at.is_(None)
+        ),
+        principal,
+        SessionNote,
+    )
+    loaded, unreadable = await scalars_skipping_unreadable(db, statement, SessionNote.id)
+    await audit.record_unreadable(db, principal.actor, RESOURCE_TYPE, unreadable)
+    order = {note_id: position for position, note_id in enumerate(ids)}
+    notes = sorted(loaded, key=lambda note: order[note.id])
+    await audit.record(
+        db,
+        principal.actor,
+        "session.read",
+        resource_type=RESOURCE_TYPE,
+        resource_ids=[note.id for note in notes],
+        details={"batch": True, "count": len(notes)}
+        | await access.glass_flag(db, principal, [note.client_id for note in notes]),
+    )
+    return notes
+
+
 async def list_notes(
     db: AsyncSession,
     principal: Principal,
@@ -187,6 +216,7 @@ async def list_notes(
     author_id: uuid.UUID | None = None,
     awaiting_my_cosign: bool = False,
     changes: ChangedSince = NOT_FILTERED,
+    external_id: str | None = None,
 ) -> tuple[list[SessionNote], int]:
     """Newest first (or by (updated_at, id) with `changes.by_updated_at`); one audit event
     names every note returned. `awaiting_my_cosign`: only
@@ -205,6 +235,12 @@ async def list_notes(
         statement = statement.where(SessionNote.status == status.value)
     if author_id is not None:
         statement = statement.where(SessionNote.author_id == author_id)
+    if external_id is not None:
+        statement = statement.where(
+            SessionNote.external_id_bidx.in_(
+                external.candidates(RESOURCE_TYPE, principal.workspace_id, external_id)
+            )
+        )
     if awaiting_my_cosign:
         statement = statement.where(
             SessionNote.cosign_status == CosignStatus.AWAITING.value,
@@ -300,6 +336,8 @@ async def save_changes(
     workspace_id = principal.workspace_id
     if body.session_date is not None:  # rare on the autosave path: only then the query
         await _refuse_future_session_date(db, workspace_id, body.session_date)
+    if "external_id" in changes or "metadata" in changes:  # never on the autosave path
+        changes = await _integrator_columns(db, principal, note_id, changes)
     if body.reason is not None:
         return await _amend(db, principal, note_id, body.version, changes, body.reason)
     # Autosave runs every few seconds, so a draft is saved in ONE statement, its audit event
@@ -333,6 +371,29 @@ async def save_changes(
     if state.version != body.version or state.status != NoteStatus.FINALIZED.value:
         raise _version_conflict(state.version)
     raise _reason_required()
+
+
+async def _integrator_columns(
+    db: AsyncSession, principal: Principal, note_id: uuid.UUID, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """`changes` with the external id claimed and the metadata merged into the note's (read
+    and locked here; the save or amendment that follows still checks the version)."""
+    current = (
+        await db.execute(
+            access.charted(
+                in_workspace(SessionNote, principal.workspace_id)
+                .where(SessionNote.id == note_id, SessionNote.deleted_at.is_(None))
+                .with_only_columns(SessionNote.id, SessionNote.metadata_json),
+                principal,
+                SessionNote,
+            ).with_for_update()
+        )
+    ).one_or_none()
+    if current is None:
+        raise not_found("session note")
+    return await external.columns(
+        db, SessionNote, RESOURCE_TYPE, principal.workspace_id, changes, record=current
+    )
 
 
 def _reason_required() -> Invalid:

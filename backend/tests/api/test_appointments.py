@@ -334,6 +334,7 @@ async def test_openapi_documents_the_appointment_routes(api: ApiContext) -> None
         "sort": False,
         "after_id": False,
         "limit": False,
+        "external_id": False,
     }
     listed = calendar_route["responses"]["200"]["content"]["application/json"]["schema"]
     assert listed["type"] == "array"  # not a Page: the range bounds the list

@@ -227,6 +227,28 @@ CALLS: dict[tuple[str, str], Call] = {
     ("GET", "/api/v1/sessions/{note_id}/versions"): lambda h, c: h.get(
         f"/sessions/{c.amended_id}/versions"
     ),
+    ("PUT", "/api/v1/clients/external/{external_id}"): lambda h, c: h.put(
+        "/clients/external/outsider-own", json={"first_name": "Own", "last_name": "Client"}
+    ),
+    ("PUT", "/api/v1/appointments/external/{external_id}"): lambda h, c: h.put(
+        "/appointments/external/outsider-booking", json=_booking(c)
+    ),
+    ("POST", "/api/v1/clients/batch-get"): lambda h, c: h.post(
+        "/clients/batch-get", json={"ids": [c.client_id]}
+    ),
+    ("POST", "/api/v1/appointments/batch-get"): lambda h, c: h.post(
+        "/appointments/batch-get", json={"ids": [c.appointment_id]}
+    ),
+    ("POST", "/api/v1/sessions/batch-get"): lambda h, c: h.post(
+        "/sessions/batch-get", json={"ids": [c.note_id, c.amended_id, c.deleted_id]}
+    ),
+}
+# Batch reads answer 200 and name the ids asked for in `not_found`: what they must not hold
+# is any record (`items`).
+BATCHES = {
+    ("POST", "/api/v1/clients/batch-get"),
+    ("POST", "/api/v1/appointments/batch-get"),
+    ("POST", "/api/v1/sessions/batch-get"),
 }
 # What the outsider gets from each (404 unless said): a list answers without the chart; a
 # create of their own works; owners-only routes refuse them before anything else.
@@ -239,12 +261,13 @@ LISTS = {
 }
 ANSWERS = {
     ("POST", "/api/v1/clients"): 201,
+    ("PUT", "/api/v1/clients/external/{external_id}"): 201,  # a client of their own
     ("POST", "/api/v1/clients/import"): 403,
     ("PUT", "/api/v1/clients/{client_id}/care-team"): 403,
     ("POST", "/api/v1/clients/{client_id}/break-the-glass"): 403,  # not allowed here
     ("GET", "/api/v1/clients/{client_id}/break-the-glass"): 403,  # owners only
     ("GET", "/api/v1/clients/{client_id}/access-log"): 403,  # owners only
-} | dict.fromkeys(LISTS, 200)
+} | dict.fromkeys(LISTS | BATCHES, 200)
 
 
 CHART_PARAMETERS = ("{client_id}", "{appointment_id}", "{note_id}")
@@ -272,9 +295,13 @@ def chart_ids(c: Chart) -> set[str]:
 
 
 def leaks(response: httpx.Response, c: Chart) -> set[str]:
-    """What of the chart an answer holds: its mark, or the ids of its records."""
+    """What of the chart an answer holds: its mark, or the ids of its records (of a batch
+    read, in the records it returns: `not_found` names the ids asked for)."""
     found = {MARK} if MARK in response.text else set()
-    return found | {i for i in chart_ids(c) if i in response.text}
+    text = response.text
+    if response.request.url.path.endswith("/batch-get") and response.status_code == 200:
+        text = str(response.json()["items"])
+    return found | {i for i in chart_ids(c) if i in text}
 
 
 async def state_of(api: ApiContext, c: Chart) -> list[Any]:

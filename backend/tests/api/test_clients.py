@@ -19,6 +19,8 @@ from tests.support.http import ApiContext, error_of, event_details, fields_named
 
 CLIENT_FIELDS = {
     "id",
+    "external_id",
+    "metadata",
     "first_name",
     "last_name",
     "email",
@@ -387,6 +389,8 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients/{client_id}/break-the-glass",
         "/api/v1/clients/import",
         "/api/v1/clients/search",
+        "/api/v1/clients/batch-get",
+        "/api/v1/clients/external/{external_id}",
     }
     # A search term is PHI: it is never a query parameter.
     for operations in paths.values():

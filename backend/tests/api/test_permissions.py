@@ -48,7 +48,11 @@ PHI_TABLES = {
 # (webhook_endpoints: the signing secret, shown once to the owner who made or rotated it.)
 NOT_RETURNED = {"idempotency_records", "chart_access_grants", "webhook_endpoints"}
 # Response fields named like an encrypted column that are not PHI, and why.
-NOT_PHI = {("UserRead", "email"): "a user's sign-in address, not a client's"}
+NOT_PHI = {
+    ("UserRead", "email"): "a user's sign-in address, not a client's",
+    ("ImportedClient", "external_id"): "the import's own file's opaque ids, echoed to the "
+    "owner who sent them (the rows' PHI is never in the answer)",
+}
 # Encrypted values of no PHI resource, whose route audits them by its own event (the field
 # name alone would match a resource's: a note amendment's `reason`).
 OWN_DISCLOSURE = {
@@ -394,6 +398,22 @@ WALK: dict[tuple[str, str], Call] = {
     ("GET", "/api/v1/sessions/{note_id}/versions"): _versions,
     ("POST", "/api/v1/sessions/{note_id}/restore"): lambda http, walk: http.post(
         f"/sessions/{walk.note_id}/restore"
+    ),
+    ("PUT", "/api/v1/clients/external/{external_id}"): lambda http, walk: http.put(
+        "/clients/external/walk-client", json=client_body()
+    ),
+    ("PUT", "/api/v1/appointments/external/{external_id}"): lambda http, walk: http.put(
+        "/appointments/external/walk-appointment",
+        json=appointment_body(walk.client_id, 15, allow_overlap=True),
+    ),
+    ("POST", "/api/v1/clients/batch-get"): lambda http, walk: http.post(
+        "/clients/batch-get", json={"ids": [walk.client_id]}
+    ),
+    ("POST", "/api/v1/appointments/batch-get"): lambda http, walk: http.post(
+        "/appointments/batch-get", json={"ids": [walk.appointment_id]}
+    ),
+    ("POST", "/api/v1/sessions/batch-get"): lambda http, walk: http.post(
+        "/sessions/batch-get", json={"ids": [walk.note_id]}
     ),
 }
 

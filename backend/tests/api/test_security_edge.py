@@ -290,7 +290,7 @@ async def test_import_refuses_more_rows_than_the_cap(
     detail = refused.json()["error"]["details"][0]
     assert detail["line"] == 5 and "more than 3 rows" in detail["message"]
     assert refused_jsonl.status_code == 422
-    assert fits.status_code == 201 and fits.json() == {"imported": 3}
+    assert fits.status_code == 201 and fits.json()["imported"] == 3
     assert total == 3
 
 

@@ -384,7 +384,7 @@ async def test_openapi_documents_the_note_routes_with_examples(api: ApiContext) 
     assert set(paths["/api/v1/sessions/{note_id}"]) == {"get", "patch", "delete"}
     error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
     note_paths = [path for path in paths if path.startswith("/api/v1/sessions")]
-    assert len(note_paths) == 8
+    assert len(note_paths) == 9
     for path in note_paths:
         for method, operation in paths[path].items():
             documented = set(operation["responses"])

@@ -36,13 +36,25 @@ from carevault_client.api.auth import (  # noqa: E402
     revoke_token_api_v1_auth_tokens_token_id_delete as revoke_token,
 )
 from carevault_client.api.clients import (  # noqa: E402
+    batch_get_clients_api_v1_clients_batch_get_post as batch_get_clients,
+)
+from carevault_client.api.clients import (  # noqa: E402
     create_client_api_v1_clients_post as create_client,
 )
 from carevault_client.api.clients import (  # noqa: E402
     import_clients_api_v1_clients_import_post as import_clients,
 )
 from carevault_client.api.clients import (  # noqa: E402
+    read_client_api_v1_clients_client_id_get as read_client,
+)
+from carevault_client.api.clients import (  # noqa: E402
     search_clients_api_v1_clients_search_post as search_clients,
+)
+from carevault_client.api.clients import (  # noqa: E402
+    update_client_api_v1_clients_client_id_patch as update_client,
+)
+from carevault_client.api.clients import (  # noqa: E402
+    upsert_client_api_v1_clients_external_external_id_put as upsert_client,
 )
 from carevault_client.api.session_notes import (  # noqa: E402
     create_session_note_api_v1_sessions_post as create_note,
@@ -63,10 +75,15 @@ from carevault_client.api.session_notes import (  # noqa: E402
     update_session_note_api_v1_sessions_note_id_patch as update_note,
 )
 from carevault_client.models import (  # noqa: E402
+    BatchClientRead,
+    BatchGet,
     ClientCreate,
     ClientImportResult,
     ClientRead,
     ClientSearch,
+    ClientUpdate,
+    ClientUpsert,
+    ClientUpsertMetadata,
     ErrorResponse,
     PageClientSummary,
     PageSessionNoteRead,
@@ -76,6 +93,7 @@ from carevault_client.models import (  # noqa: E402
     SessionNoteRead,
     SessionNoteUpdate,
 )
+from carevault_client.types import Unset  # noqa: E402
 
 PASSWORD = "python-client-owner-pw"
 EMAIL = "owner@client.example"
@@ -247,6 +265,64 @@ def test_clients_are_imported_with_the_client_package(live_server: LiveServer) -
     answer = asyncio.run(import_with_the_browser_session())
     assert isinstance(answer, ClientImportResult)
     assert answer.imported == 1
+
+
+def test_sync_by_external_id_etag_and_batch_get(live_server: LiveServer) -> None:
+    """What a sync needs over time (issue 25): an upsert by the integrator's own id (201, then
+    200 on the same client), a change guarded by the ETag (412 when stale), a 304 for an
+    unchanged record, the import's per-row ids, and a batch read. Runs before the flow below,
+    which revokes the token."""
+    api = AuthenticatedClient(base_url=live_server.base, token=live_server.token, timeout=TIMEOUT)
+    with api:
+        body = ClientUpsert(
+            first_name="Sync",
+            last_name="Example",
+            metadata=ClientUpsertMetadata.from_dict({"crm_segment": "mornings"}),
+        )
+        created = upsert_client.sync_detailed("crm-sync-1", client=api, body=body)
+        assert created.status_code == 201, created.content
+        assert isinstance(created.parsed, ClientRead)
+        assert created.parsed.external_id == "crm-sync-1"
+        metadata = created.parsed.metadata
+        assert not isinstance(metadata, Unset)
+        assert metadata.to_dict() == {"crm_segment": "mornings"}
+        again = upsert_client.sync_detailed("crm-sync-1", client=api, body=body)
+        assert again.status_code == 200, again.content
+        assert isinstance(again.parsed, ClientRead)
+        assert again.parsed.id == created.parsed.id
+        client_id = created.parsed.id
+
+        read = read_client.sync_detailed(client_id, client=api)
+        assert read.status_code == 200, read.content
+        tag = read.headers["ETag"]
+        unchanged = read_client.sync_detailed(client_id, client=api, if_none_match=tag)
+        assert unchanged.status_code == 304
+        assert unchanged.content == b""
+        changed = update_client.sync_detailed(
+            client_id, client=api, body=ClientUpdate(notes="Prefers mornings."), if_match=tag
+        )
+        assert changed.status_code == 200, changed.content
+        assert changed.headers["ETag"] != tag
+        stale = update_client.sync_detailed(
+            client_id, client=api, body=ClientUpdate(notes="A lost update."), if_match=tag
+        )
+        assert stale.status_code == 412
+        assert isinstance(stale.parsed, ErrorResponse)
+        assert stale.parsed.error.code == "precondition_failed"
+
+        imported = import_clients.sync(
+            client=api, body="first_name,last_name,external_id\nRow,Two,crm-sync-2\n"
+        )
+        assert isinstance(imported, ClientImportResult)
+        (row,) = imported.results
+        assert (row.line, row.external_id, row.action.value) == (2, "crm-sync-2", "created")
+
+        unknown = uuid.uuid4()
+        batch = batch_get_clients.sync(client=api, body=BatchGet(ids=[row.id, unknown, client_id]))
+        assert isinstance(batch, BatchClientRead)
+        assert [item.id for item in batch.items] == [row.id, client_id]
+        assert batch.items[1].notes == "Prefers mornings."
+        assert batch.not_found == [unknown]
 
 
 def test_integrator_flow_with_the_generated_client(live_server: LiveServer) -> None:

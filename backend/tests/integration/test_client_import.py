@@ -185,7 +185,7 @@ async def test_http_import_is_for_owners_and_all_or_nothing(api: ApiContext) -> 
         wrong_type = await client.post("/clients/import", content=CSV)
         assert wrong_type.status_code == 415
         done = await client.post("/clients/import", content=CSV, headers=headers)
-        assert done.status_code == 201 and done.json() == {"imported": 2}
+        assert done.status_code == 201 and done.json()["imported"] == 2
         found = await client.post("/clients/search", json={"q": "GRACE@example.org "})
         assert [c["last_name"] for c in found.json()["items"]] == ["Hopper"]
 
@@ -243,3 +243,111 @@ async def test_http_import_names_undecodable_and_unreadable_lines(api: ApiContex
     assert unreadable.status_code == 422, unreadable.text
     assert unreadable.json()["error"]["details"][0]["line"] == 2
     assert total == 0
+
+
+EXTERNAL_CSV = """first_name,last_name,email,external_id
+Ada,Lovelace,ada@example.org,crm-1
+Grace,Hopper,,
+Alan,Turing,alan@example.org,crm-3
+"""
+
+
+async def test_http_import_returns_each_rows_line_id_and_external_id(api: ApiContext) -> None:
+    from carevault.auth.models import Role
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    headers = {"Content-Type": "text/csv"}
+    async with api.signed_in(owner) as client:
+        done = await client.post("/clients/import", content=EXTERNAL_CSV, headers=headers)
+        assert done.status_code == 201, done.text
+        answer = done.json()
+        assert (answer["imported"], answer["created"], answer["updated"]) == (3, 3, 0)
+        assert [(r["line"], r["external_id"], r["action"]) for r in answer["results"]] == [
+            (2, "crm-1", "created"),
+            (3, None, "created"),
+            (4, "crm-3", "created"),
+        ]
+        first = await client.get(f"/clients/{answer['results'][0]['id']}")
+        assert first.json()["last_name"] == "Lovelace"
+        assert first.json()["external_id"] == "crm-1"
+        # Again without upsert: refused by line, nothing written.
+        again = await client.post("/clients/import", content=EXTERNAL_CSV, headers=headers)
+        assert again.status_code == 422
+        assert [(d["line"], d["field"]) for d in again.json()["error"]["details"]] == [
+            (2, "external_id"),
+            (4, "external_id"),
+        ]
+        assert (await client.get("/clients")).json()["total"] == 3
+        changed = EXTERNAL_CSV.replace("Lovelace,ada@example.org", "King,")
+        upserted = await client.post(
+            "/clients/import", params={"upsert": "true"}, content=changed, headers=headers
+        )
+        assert upserted.status_code == 201, upserted.text
+        results = upserted.json()["results"]
+        assert [(r["line"], r["action"]) for r in results] == [
+            (2, "updated"),
+            (3, "created"),
+            (4, "updated"),
+        ]
+        assert results[0]["id"] == answer["results"][0]["id"]
+        assert upserted.json()["updated"] == 2
+        ada = (await client.get(f"/clients/{results[0]['id']}")).json()
+        assert ada["last_name"] == "King"
+        assert ada["email"] == "ada@example.org"  # a blank cell never clears
+        assert (await client.get("/clients")).json()["total"] == 4
+
+
+async def test_an_external_id_twice_in_one_file(api: ApiContext) -> None:
+    from carevault.auth.models import Role
+
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    twice = "first_name,last_name,external_id\nAda,One,crm-9\nAda,Two,crm-9\n"
+    headers = {"Content-Type": "text/csv"}
+    async with api.signed_in(owner) as client:
+        refused = await client.post("/clients/import", content=twice, headers=headers)
+        assert refused.status_code == 422
+        assert refused.json()["error"]["details"][0]["line"] == 3
+        upserted = await client.post(
+            "/clients/import", params={"upsert": "true"}, content=twice, headers=headers
+        )
+        assert upserted.status_code == 201, upserted.text
+        assert [r["action"] for r in upserted.json()["results"]] == ["created", "updated"]
+        listed = (await client.get("/clients")).json()["items"]
+    assert [c["last_name"] for c in listed] == ["Two"]  # the last row wins
+
+
+async def test_the_command_upserts_and_writes_its_results(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    source = tmp_path / "export.csv"
+    source.write_text(EXTERNAL_CSV)
+    results = tmp_path / "results.csv"
+    first = await invoke(
+        [
+            "import",
+            "clients",
+            str(source),
+            "--workspace",
+            "Import Clinic",
+            "--results",
+            str(results),
+        ],
+        env,
+    )
+    assert first.exit_code == 0, first.output
+    lines = results.read_text().splitlines()
+    assert lines[0] == "line,id,external_id,action"
+    assert [line.split(",")[2:] for line in lines[1:]] == [
+        ["crm-1", "created"],
+        ["", "created"],
+        ["crm-3", "created"],
+    ]
+    refused = await invoke(["import", "clients", str(source), "--workspace", "Import Clinic"], env)
+    assert refused.exit_code == 1
+    assert "line 2 external_id" in refused.output
+    upserted = await invoke(
+        ["import", "clients", str(source), "--workspace", "Import Clinic", "--upsert"], env
+    )
+    assert upserted.exit_code == 0, upserted.output
+    assert "(2 updated)" in upserted.output
+    assert await count_clients(env["CAREVAULT_DATABASE_URL"]) == 4

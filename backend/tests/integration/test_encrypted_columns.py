@@ -93,9 +93,11 @@ def test_every_phi_column_of_the_issue_is_encrypted() -> None:
 
 async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: AsyncSession) -> None:
     space = await factories.workspace(db)
-    person = await factories.client(db, space)
-    await factories.appointment(db, space, person)
-    await factories.note(db, space, person)
+    integrator = {"external_id": "crm-Lovelace", "metadata_json": '{"crm":"Babbage"}'}
+    person = await factories.client(db, space, **integrator)
+    booked = await factories.appointment(db, space, person)
+    booked.external_id, booked.metadata_json = "sched-Lovelace", '{"room":"Room 2"}'
+    await factories.note(db, space, person, **integrator)
     await db.execute(
         text(
             "INSERT INTO session_versions (id, workspace_id, session_id, version, amended_at, "
@@ -154,6 +156,8 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
         "Flat affect",
         "depressive",
         "CBT",
+        "crm-",
+        "sched-",
     ]
     for table, column in ENCRYPTED_COLUMNS:
         values = (

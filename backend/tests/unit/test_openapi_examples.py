@@ -159,10 +159,12 @@ def test_operations_show_the_errors_their_dependencies_can_give(
         "empty_note",
         "reason_required",
     }
-    assert codes("post", "/api/v1/clients/import", 422) == {"import_rejected"}
-    assert "validation_error" not in codes("post", "/api/v1/clients/import", 400) | codes(
-        "post", "/api/v1/clients/import", 422
-    )
+    # The body is not JSON (no body validation_error); `?upsert=` is a query parameter.
+    assert codes("post", "/api/v1/clients/import", 422) == {"import_rejected", "validation_error"}
+    assert "validation_error" not in codes("post", "/api/v1/clients/import", 400)
+    assert codes("put", "/api/v1/clients/external/{external_id}", 412) == {"precondition_failed"}
+    read = document["paths"]["/api/v1/clients/{client_id}"]["get"]["responses"]
+    assert "ETag" in read["200"]["headers"] and "304" in read
     # Nothing in GET /auth/me can be refused with 403 or 422, so neither is declared.
     assert {"403", "422"}.isdisjoint(document["paths"]["/api/v1/auth/me"]["get"]["responses"])
     invalid = document["paths"]["/api/v1/sessions/{note_id}"]["get"]["responses"]["422"]

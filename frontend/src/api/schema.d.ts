@@ -90,6 +90,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/batch-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch Get Appointments
+         * @description Up to 100 appointments by id in one request, as `GET /appointments/{appointment_id}`
+         *     reads each, in the order asked; one audit event names every appointment returned. Ids you
+         *     may not read are in `not_found`, never told apart.
+         */
+        post: operations["batch_get_appointments_api_v1_appointments_batch_get_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/external/{external_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upsert Appointment
+         * @description Create or update by your own id: 201 with a new appointment when none has
+         *     `external_id`, else 200 with that appointment changed (the fields sent are set, the
+         *     others kept, `metadata` merged; `client_id` cannot change; a move is checked for
+         *     overlaps as a `PATCH` is). Safe to retry and to run concurrently. With `If-Match`, only
+         *     if the appointment exists at that `ETag` (else 412).
+         */
+        put: operations["upsert_appointment_api_v1_appointments_external__external_id__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/series": {
         parameters: {
             query?: never;
@@ -329,7 +375,8 @@ export interface paths {
         head?: never;
         /**
          * Update Client
-         * @description Change the fields sent and only those (422 `no_changes` for an empty body).
+         * @description Change the fields sent and only those (422 `no_changes` for an empty body). With
+         *     `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`).
          */
         patch: operations["update_client_api_v1_clients__client_id__patch"];
         trace?: never;
@@ -434,6 +481,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clients/batch-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch Get Clients
+         * @description Up to 100 clients by id in one request, as `GET /clients/{client_id}` reads each
+         *     (archived ones included), in the order asked; one audit event names every client
+         *     returned. Ids you may not read (unknown, another practice, outside your care team) are in
+         *     `not_found`, never told apart. A POST so the ids travel in the body; reads nothing else.
+         */
+        post: operations["batch_get_clients_api_v1_clients_batch_get_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/external/{external_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upsert Client
+         * @description Create or update by your own id: 201 with a new client when none has `external_id`,
+         *     else 200 with that client changed (the fields sent are set, the others kept, `metadata`
+         *     merged). Safe to retry and to run concurrently: one external id is never two clients.
+         *     With `If-Match`, only if the client exists at that `ETag` (else 412). A client outside
+         *     your care team is 404, as for `PATCH`.
+         */
+        put: operations["upsert_client_api_v1_clients_external__external_id__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients/import": {
         parameters: {
             query?: never;
@@ -449,6 +543,9 @@ export interface paths {
          *     CAREVAULT_IMPORT_MAX_ROWS rows (100,000 by default). All rows or none: any bad row (a CSV
          *     row with more or fewer fields than the header, or a line that is not UTF-8, included) is
          *     a 422 listing `{line, field, message}`, the first bad row first, and nothing is written.
+         *     An `external_id` column gives each client your own id (a row naming one a client already
+         *     has is such a bad row, unless `upsert=true`). The answer lists each row's line, client id,
+         *     external id and whether it was created or updated.
          */
         post: operations["import_clients_api_v1_clients_import_post"];
         delete?: never;
@@ -704,6 +801,28 @@ export interface paths {
         get: operations["list_notes_awaiting_cosign_api_v1_sessions_awaiting_cosign_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/batch-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch Get Session Notes
+         * @description Up to 100 notes by id in one request, as `GET /sessions/{note_id}` reads each (with
+         *     their addenda), in the order asked; one audit event names every note returned. Ids you
+         *     may not read (deleted ones included) are in `not_found`, never told apart.
+         */
+        post: operations["batch_get_session_notes_api_v1_sessions_batch_get_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1161,11 +1280,23 @@ export interface components {
              * @description After starts_at, at most 24 hours later
              */
             ends_at: string;
+            /** External Id */
+            external_id?: string | null;
             /**
              * Location
              * @example Main building, 2nd floor
              */
             location?: string | null;
+            /**
+             * Metadata
+             * @description Your own key-value strings (at most 50 keys of up to 40 characters, values of up to 500), encrypted like PHI
+             * @example {
+             *       "crm_segment": "weekday-mornings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /**
              * Notes
              * @description Scheduling notes, up to 5,000 characters
@@ -1205,8 +1336,12 @@ export interface components {
          *       "clinician_id": "00000000-0000-4000-8000-0000000000c1",
          *       "created_at": "2025-01-10T14:25:00Z",
          *       "ends_at": "2025-01-15T08:50:00Z",
+         *       "external_id": "sched-000123",
          *       "id": "00000000-0000-4000-8000-0000000000e1",
          *       "location": "Main building, 2nd floor",
+         *       "metadata": {
+         *         "scheduler": "online-booking"
+         *       },
          *       "notes": "Example: first session.",
          *       "room": "Room 2",
          *       "series_id": null,
@@ -1240,6 +1375,11 @@ export interface components {
              */
             ends_at: string;
             /**
+             * External Id
+             * @description Your own id of the appointment
+             */
+            external_id?: string | null;
+            /**
              * Id
              * Format: uuid
              */
@@ -1249,6 +1389,13 @@ export interface components {
              * @example Main building, 2nd floor
              */
             location?: string | null;
+            /**
+             * Metadata
+             * @description Your own strings
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /**
              * Notes
              * @description Scheduling notes, up to 5,000 characters
@@ -1320,11 +1467,23 @@ export interface components {
              * @description After starts_at, at most 24 hours later
              */
             ends_at: string;
+            /** External Id */
+            external_id?: string | null;
             /**
              * Location
              * @example Main building, 2nd floor
              */
             location?: string | null;
+            /**
+             * Metadata
+             * @description Your own key-value strings (at most 50 keys of up to 40 characters, values of up to 500), encrypted like PHI
+             * @example {
+             *       "crm_segment": "weekday-mornings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /**
              * Notes
              * @description Scheduling notes, up to 5,000 characters
@@ -1367,8 +1526,12 @@ export interface components {
          *           "clinician_id": "00000000-0000-4000-8000-0000000000c1",
          *           "created_at": "2025-01-10T14:25:00Z",
          *           "ends_at": "2025-01-15T08:50:00Z",
+         *           "external_id": "sched-000123",
          *           "id": "00000000-0000-4000-8000-0000000000e1",
          *           "location": "Main building, 2nd floor",
+         *           "metadata": {
+         *             "scheduler": "online-booking"
+         *           },
          *           "notes": "Example: first session.",
          *           "room": "Room 2",
          *           "series_id": "00000000-0000-4000-8000-0000000000f1",
@@ -1428,10 +1591,19 @@ export interface components {
              */
             ends_at?: string;
             /**
+             * External Id
+             * @description null removes it
+             */
+            external_id?: string | null;
+            /**
              * Location
              * @example Main building, 2nd floor
              */
             location?: string | null;
+            /** Metadata */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
             /**
              * Notes
              * @description Scheduling notes, up to 5,000 characters
@@ -1448,6 +1620,82 @@ export interface components {
              * Format: date-time
              */
             starts_at?: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status?: "scheduled" | "attended" | "cancelled" | "no-show";
+        };
+        /**
+         * AppointmentUpsert
+         * @description `PUT /appointments/external/{external_id}`: a new appointment, or the changes to the
+         *     one with that external id (the fields sent are set, the others kept, `metadata`
+         *     merged; `client_id` cannot change).
+         * @example {
+         *       "client_id": "00000000-0000-4000-8000-000000000001",
+         *       "ends_at": "2025-01-15T09:50:00+01:00",
+         *       "metadata": {
+         *         "scheduler": "online-booking"
+         *       },
+         *       "room": "Room 2",
+         *       "starts_at": "2025-01-15T09:00:00+01:00"
+         *     }
+         */
+        AppointmentUpsert: {
+            /**
+             * Allow Overlap
+             * @description Book it even if it overlaps another appointment (not cancelled) of the same clinician, the same client or the same room; otherwise such an overlap is 409 `appointment_conflict` naming the conflicting appointments and what they share
+             * @default false
+             */
+            allow_overlap?: boolean;
+            /**
+             * Client Id
+             * Format: uuid
+             * @description A client of your workspace, not archived
+             */
+            client_id: string;
+            /**
+             * Clinician Id
+             * @description An active user of your workspace; omitted: you (on create)
+             */
+            clinician_id?: string | null;
+            /**
+             * Ends At
+             * Format: date-time
+             * @description After starts_at, at most 24 hours later
+             */
+            ends_at: string;
+            /**
+             * Location
+             * @example Main building, 2nd floor
+             */
+            location?: string | null;
+            /**
+             * Metadata
+             * @description Merged into the record's metadata: a key sent with a value sets it, a key sent as null or empty removes it, keys not sent stay
+             * @example {
+             *       "crm_segment": "evenings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | null;
+            };
+            /**
+             * Notes
+             * @description Scheduling notes, up to 5,000 characters
+             */
+            notes?: string | null;
+            /**
+             * Room
+             * @description A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be checked, case-insensitively); blank is none
+             * @example Room 2
+             */
+            room?: string | null;
+            /**
+             * Starts At
+             * Format: date-time
+             */
+            starts_at: string;
             /**
              * Status
              * @enum {string}
@@ -1565,6 +1813,166 @@ export interface components {
             unsealed_events: number | null;
             /** Untrusted Seals */
             untrusted_seals?: number | null;
+        };
+        /**
+         * Batch[AppointmentRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "client": {
+         *             "first_name": "Ada",
+         *             "id": "00000000-0000-4000-8000-000000000001",
+         *             "last_name": "Example"
+         *           },
+         *           "client_id": "00000000-0000-4000-8000-000000000001",
+         *           "clinician": {
+         *             "display_name": "Dr. Example",
+         *             "id": "00000000-0000-4000-8000-0000000000c1"
+         *           },
+         *           "clinician_id": "00000000-0000-4000-8000-0000000000c1",
+         *           "created_at": "2025-01-10T14:25:00Z",
+         *           "ends_at": "2025-01-15T08:50:00Z",
+         *           "external_id": "sched-000123",
+         *           "id": "00000000-0000-4000-8000-0000000000e1",
+         *           "location": "Main building, 2nd floor",
+         *           "metadata": {
+         *             "scheduler": "online-booking"
+         *           },
+         *           "notes": "Example: first session.",
+         *           "room": "Room 2",
+         *           "series_id": null,
+         *           "starts_at": "2025-01-15T08:00:00Z",
+         *           "status": "scheduled",
+         *           "updated_at": "2025-01-10T14:25:00Z"
+         *         }
+         *       ],
+         *       "not_found": [
+         *         "00000000-0000-4000-8000-000000000002"
+         *       ]
+         *     }
+         */
+        Batch_AppointmentRead_: {
+            /**
+             * Items
+             * @description The records you may read, in the order asked
+             */
+            items: components["schemas"]["AppointmentRead"][];
+            /**
+             * Not Found
+             * @description Ids of records that do not exist, are deleted, or that you may not read (another practice, outside your care team); or whose protected fields could not be decrypted (each such record is also in the audit trail)
+             */
+            not_found: string[];
+        };
+        /**
+         * Batch[ClientRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "address": "1 Example Street, Exampletown",
+         *           "archived_at": null,
+         *           "created_at": "2025-01-10T14:20:00Z",
+         *           "date_of_birth": "1985-04-12",
+         *           "email": "example.client@example.org",
+         *           "emergency_contact_name": "Example Contact",
+         *           "emergency_contact_phone": "+1 555 0101",
+         *           "external_id": "crm-000123",
+         *           "first_name": "Example",
+         *           "id": "00000000-0000-4000-8000-000000000001",
+         *           "last_name": "Client",
+         *           "medical_history": "Example history: none relevant.",
+         *           "metadata": {
+         *             "crm_segment": "weekday-mornings"
+         *           },
+         *           "notes": "Example: prefers afternoon appointments.",
+         *           "phone": "+1 555 0100",
+         *           "updated_at": "2025-01-10T14:20:00Z"
+         *         }
+         *       ],
+         *       "not_found": [
+         *         "00000000-0000-4000-8000-000000000002"
+         *       ]
+         *     }
+         */
+        Batch_ClientRead_: {
+            /**
+             * Items
+             * @description The records you may read, in the order asked
+             */
+            items: components["schemas"]["ClientRead"][];
+            /**
+             * Not Found
+             * @description Ids of records that do not exist, are deleted, or that you may not read (another practice, outside your care team); or whose protected fields could not be decrypted (each such record is also in the audit trail)
+             */
+            not_found: string[];
+        };
+        /**
+         * Batch[SessionNoteRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "addenda": [],
+         *           "appointment_id": null,
+         *           "assessment": "Example assessment: steady progress toward the example goal.",
+         *           "attestation_version": null,
+         *           "author_id": "00000000-0000-4000-8000-0000000000a1",
+         *           "client_id": "00000000-0000-4000-8000-000000000001",
+         *           "cosign_attestation_version": null,
+         *           "cosign_status": null,
+         *           "cosigned_at": null,
+         *           "cosigned_by": null,
+         *           "created_at": "2025-01-15T10:02:11Z",
+         *           "deleted_at": null,
+         *           "duration_minutes": 50,
+         *           "external_id": "ehr-note-000123",
+         *           "finalized_at": null,
+         *           "id": "00000000-0000-4000-8000-0000000000d1",
+         *           "late_entry": false,
+         *           "metadata": {
+         *             "source": "dictation"
+         *           },
+         *           "objective": "Example observation: calm, on time, engaged throughout.",
+         *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *           "session_date": "2025-01-15",
+         *           "signed_at": null,
+         *           "signed_by": null,
+         *           "status": "draft",
+         *           "subjective": "Example Client reports sleeping better since the last visit.",
+         *           "updated_at": "2025-01-15T10:14:37Z",
+         *           "version": 3
+         *         }
+         *       ],
+         *       "not_found": [
+         *         "00000000-0000-4000-8000-000000000002"
+         *       ]
+         *     }
+         */
+        Batch_SessionNoteRead_: {
+            /**
+             * Items
+             * @description The records you may read, in the order asked
+             */
+            items: components["schemas"]["SessionNoteRead"][];
+            /**
+             * Not Found
+             * @description Ids of records that do not exist, are deleted, or that you may not read (another practice, outside your care team); or whose protected fields could not be decrypted (each such record is also in the audit trail)
+             */
+            not_found: string[];
+        };
+        /**
+         * BatchGet
+         * @example {
+         *       "ids": [
+         *         "00000000-0000-4000-8000-000000000001",
+         *         "00000000-0000-4000-8000-000000000002"
+         *       ]
+         *     }
+         */
+        BatchGet: {
+            /**
+             * Ids
+             * @description 1 to 100 ids; a repeated id is read once
+             */
+            ids: string[];
         };
         /**
          * BreakTheGlass
@@ -1722,9 +2130,13 @@ export interface components {
          *       "email": "example.client@example.org",
          *       "emergency_contact_name": "Example Contact",
          *       "emergency_contact_phone": "+1 555 010 0101",
+         *       "external_id": "crm-000123",
          *       "first_name": "Example",
          *       "last_name": "Client",
          *       "medical_history": "Example history: none relevant.",
+         *       "metadata": {
+         *         "crm_segment": "weekday-mornings"
+         *       },
          *       "notes": "Example: prefers afternoon appointments.",
          *       "phone": "+1 555 010 0100"
          *     }
@@ -1749,12 +2161,24 @@ export interface components {
             emergency_contact_name?: string | null;
             /** Emergency Contact Phone */
             emergency_contact_phone?: string | null;
+            /** External Id */
+            external_id?: string | null;
             /** First Name */
             first_name: string;
             /** Last Name */
             last_name: string;
             /** Medical History */
             medical_history?: string | null;
+            /**
+             * Metadata
+             * @description Your own key-value strings (at most 50 keys of up to 40 characters, values of up to 500), encrypted like PHI
+             * @example {
+             *       "crm_segment": "weekday-mornings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /** Notes */
             notes?: string | null;
             /**
@@ -1766,12 +2190,40 @@ export interface components {
         /**
          * ClientImportResult
          * @example {
-         *       "imported": 250
+         *       "created": 1,
+         *       "imported": 2,
+         *       "results": [
+         *         {
+         *           "action": "created",
+         *           "external_id": "crm-000123",
+         *           "id": "00000000-0000-4000-8000-000000000001",
+         *           "line": 2
+         *         },
+         *         {
+         *           "action": "updated",
+         *           "external_id": "crm-000124",
+         *           "id": "00000000-0000-4000-8000-000000000002",
+         *           "line": 3
+         *         }
+         *       ],
+         *       "updated": 1
          *     }
          */
         ClientImportResult: {
-            /** Imported */
+            /** Created */
+            created: number;
+            /**
+             * Imported
+             * @description Rows written: created plus updated
+             */
             imported: number;
+            /**
+             * Results
+             * @description One per row, in file order
+             */
+            results: components["schemas"]["ImportedClient"][];
+            /** Updated */
+            updated: number;
         };
         /**
          * ClientRead
@@ -1783,10 +2235,14 @@ export interface components {
          *       "email": "example.client@example.org",
          *       "emergency_contact_name": "Example Contact",
          *       "emergency_contact_phone": "+1 555 0101",
+         *       "external_id": "crm-000123",
          *       "first_name": "Example",
          *       "id": "00000000-0000-4000-8000-000000000001",
          *       "last_name": "Client",
          *       "medical_history": "Example history: none relevant.",
+         *       "metadata": {
+         *         "crm_segment": "weekday-mornings"
+         *       },
          *       "notes": "Example: prefers afternoon appointments.",
          *       "phone": "+1 555 0100",
          *       "updated_at": "2025-01-10T14:20:00Z"
@@ -1822,6 +2278,11 @@ export interface components {
             emergency_contact_name?: string | null;
             /** Emergency Contact Phone */
             emergency_contact_phone?: string | null;
+            /**
+             * External Id
+             * @description Your own id of the client
+             */
+            external_id?: string | null;
             /** First Name */
             first_name: string;
             /**
@@ -1833,6 +2294,13 @@ export interface components {
             last_name: string;
             /** Medical History */
             medical_history?: string | null;
+            /**
+             * Metadata
+             * @description Your own strings
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /** Notes */
             notes?: string | null;
             /**
@@ -1943,12 +2411,79 @@ export interface components {
             emergency_contact_name?: string | null;
             /** Emergency Contact Phone */
             emergency_contact_phone?: string | null;
+            /**
+             * External Id
+             * @description null removes it
+             */
+            external_id?: string | null;
             /** First Name */
             first_name?: string;
             /** Last Name */
             last_name?: string;
             /** Medical History */
             medical_history?: string | null;
+            /** Metadata */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Phone
+             * @description Found by `q` however it is written
+             */
+            phone?: string | null;
+        };
+        /**
+         * ClientUpsert
+         * @description `PUT /clients/external/{external_id}`: a new client (first and last name required),
+         *     or the changes to the one with that external id: the fields sent are set, the fields
+         *     left out are kept, `metadata` is merged.
+         * @example {
+         *       "email": "example.client@example.org",
+         *       "first_name": "Example",
+         *       "last_name": "Client",
+         *       "metadata": {
+         *         "crm_segment": "weekday-mornings"
+         *       }
+         *     }
+         */
+        ClientUpsert: {
+            /**
+             * Address
+             * @description Line breaks allowed
+             */
+            address?: string | null;
+            /**
+             * Date Of Birth
+             * @description Not in the future
+             */
+            date_of_birth?: string | null;
+            /**
+             * Email
+             * @description Found exactly by `POST /clients/search`
+             */
+            email?: string | null;
+            /** Emergency Contact Name */
+            emergency_contact_name?: string | null;
+            /** Emergency Contact Phone */
+            emergency_contact_phone?: string | null;
+            /** First Name */
+            first_name: string;
+            /** Last Name */
+            last_name: string;
+            /** Medical History */
+            medical_history?: string | null;
+            /**
+             * Metadata
+             * @description Merged into the record's metadata: a key sent with a value sets it, a key sent as null or empty removes it, keys not sent stay
+             * @example {
+             *       "crm_segment": "evenings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | null;
+            };
             /** Notes */
             notes?: string | null;
             /**
@@ -2094,6 +2629,31 @@ export interface components {
              * @description client, appointment, note, user or workspace
              */
             type: string;
+        };
+        /** ImportedClient */
+        ImportedClient: {
+            /**
+             * Action
+             * @description `updated`: by an upsert
+             * @enum {string}
+             */
+            action: "created" | "updated";
+            /**
+             * External Id
+             * @description The row's `external_id`, if it had one
+             */
+            external_id: string | null;
+            /**
+             * Id
+             * Format: uuid
+             * @description The client the row created or updated
+             */
+            id: string;
+            /**
+             * Line
+             * @description The row's line in the file (the CSV header is line 1)
+             */
+            line: number;
         };
         /** KeyRingReadiness */
         KeyRingReadiness: {
@@ -2381,9 +2941,13 @@ export interface components {
          *           "created_at": "2025-01-15T10:02:11Z",
          *           "deleted_at": null,
          *           "duration_minutes": 50,
+         *           "external_id": "ehr-note-000123",
          *           "finalized_at": null,
          *           "id": "00000000-0000-4000-8000-0000000000d1",
          *           "late_entry": false,
+         *           "metadata": {
+         *             "source": "dictation"
+         *           },
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
          *           "session_date": "2025-01-15",
@@ -2811,6 +3375,18 @@ export interface components {
              * @default 50
              */
             duration_minutes?: number;
+            /** External Id */
+            external_id?: string | null;
+            /**
+             * Metadata
+             * @description Your own key-value strings (at most 50 keys of up to 40 characters, values of up to 500), encrypted like PHI
+             * @example {
+             *       "crm_segment": "weekday-mornings"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /**
              * Objective
              * @description What the clinician observes
@@ -2870,9 +3446,13 @@ export interface components {
          *       "created_at": "2025-01-15T10:02:11Z",
          *       "deleted_at": null,
          *       "duration_minutes": 50,
+         *       "external_id": "ehr-note-000123",
          *       "finalized_at": null,
          *       "id": "00000000-0000-4000-8000-0000000000d1",
          *       "late_entry": false,
+         *       "metadata": {
+         *         "source": "dictation"
+         *       },
          *       "objective": "Example observation: calm, on time, engaged throughout.",
          *       "plan": "Example plan: continue weekly sessions; review in four weeks.",
          *       "session_date": "2025-01-15",
@@ -2939,6 +3519,11 @@ export interface components {
             /** Duration Minutes */
             duration_minutes: number;
             /**
+             * External Id
+             * @description Your own id of the note
+             */
+            external_id?: string | null;
+            /**
              * Finalized At
              * @description When it was signed (as `signed_at`)
              */
@@ -2953,6 +3538,13 @@ export interface components {
              * @description Signed more than the practice's `late_entry_hours` after the session ended
              */
             late_entry: boolean;
+            /**
+             * Metadata
+             * @description Your own strings
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             /**
              * Objective
              * @description What the clinician observes
@@ -3023,6 +3615,18 @@ export interface components {
             assessment?: string | null;
             /** Duration Minutes */
             duration_minutes?: number;
+            /**
+             * External Id
+             * @description null removes it; on a signed note, an amendment
+             */
+            external_id?: string | null;
+            /**
+             * Metadata
+             * @description Merged; on a signed note, an amendment
+             */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
             /**
              * Objective
              * @description What the clinician observes
@@ -3765,6 +4369,8 @@ export interface operations {
                 clinician_id?: string[] | null;
                 /** @description Exclusive; after start and at most 62 days later (required with `start`) */
                 end?: string | null;
+                /** @description Only the appointment with this external id of yours (exact) */
+                external_id?: string | null;
                 /** @description Syncing only: at most this many (default 100) */
                 limit?: number | null;
                 /** @description `updated_at`: by (updated_at, id), oldest first; omitted: the list's usual order */
@@ -3802,8 +4408,12 @@ export interface operations {
                      *         "clinician_id": "00000000-0000-4000-8000-0000000000c1",
                      *         "created_at": "2025-01-10T14:25:00Z",
                      *         "ends_at": "2025-01-15T08:50:00Z",
+                     *         "external_id": "sched-000123",
                      *         "id": "00000000-0000-4000-8000-0000000000e1",
                      *         "location": "Main building, 2nd floor",
+                     *         "metadata": {
+                     *           "scheduler": "online-booking"
+                     *         },
                      *         "notes": "Example: first session.",
                      *         "room": "Room 2",
                      *         "series_id": null,
@@ -4001,7 +4611,10 @@ export interface operations {
     read_appointment_api_v1_appointments__appointment_id__get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 304 with no body when the record is still at this `ETag` */
+                "If-None-Match"?: string | null;
+            };
             path: {
                 appointment_id: string;
             };
@@ -4012,100 +4625,19 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentRead"];
                 };
             };
-            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
-            400: {
+            /** @description Not Modified: the record is still at the `If-None-Match` ETag (no body; not audited, as nothing is disclosed) */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not signed in, or the session or token is no longer valid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing CSRF header, or the role does not allow it */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found (or in another workspace) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The practice's data was shredded */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed; details name the fields */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    delete_appointment_api_v1_appointments__appointment_id__delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                appointment_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            204: {
-                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4184,10 +4716,117 @@ export interface operations {
             };
         };
     };
+    delete_appointment_api_v1_appointments__appointment_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     update_appointment_api_v1_appointments__appointment_id__patch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 appointment_id: string;
             };
@@ -4202,6 +4841,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4303,7 +4953,10 @@ export interface operations {
     cancel_following_api_v1_appointments__appointment_id__cancel_following_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 appointment_id: string;
             };
@@ -4314,6 +4967,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +5013,253 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    batch_get_appointments_api_v1_appointments_batch_get_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchGet"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch_AppointmentRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    upsert_appointment_api_v1_appointments_external__external_id__put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
+            path: {
+                /** @description Your own id of the appointment (letters, digits and `._:-`; never PHI) */
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentUpsert"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentRead"];
+                };
+            };
+            /** @description Created: none had this external id */
+            201: {
+                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5309,6 +6211,8 @@ export interface operations {
             query?: {
                 /** @description With `sort=updated_at` and `updated_since`: the keyset cursor. Send the last item's `updated_at` as `updated_since` and its `id` as `after_id` to read what follows, stable while records change */
                 after_id?: string | null;
+                /** @description Only the client with this external id of yours (exact) */
+                external_id?: string | null;
                 /** @description Include archived clients */
                 include_archived?: boolean;
                 /** @description 1-based page number */
@@ -5511,7 +6415,10 @@ export interface operations {
     read_client_api_v1_clients__client_id__get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 304 with no body when the record is still at this `ETag` */
+                "If-None-Match"?: string | null;
+            };
             path: {
                 client_id: string;
             };
@@ -5522,100 +6429,19 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ClientRead"];
                 };
             };
-            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
-            400: {
+            /** @description Not Modified: the record is still at the `If-None-Match` ETag (no body; not audited, as nothing is disclosed) */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not signed in, or the session or token is no longer valid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing CSRF header, or the role does not allow it */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found (or in another workspace) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The practice's data was shredded */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed; details name the fields */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    archive_client_api_v1_clients__client_id__delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                client_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            204: {
-                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5694,10 +6520,117 @@ export interface operations {
             };
         };
     };
+    archive_client_api_v1_clients__client_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     update_client_api_v1_clients__client_id__patch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 client_id: string;
             };
@@ -5712,6 +6645,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,6 +6691,15 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6341,7 +7285,10 @@ export interface operations {
     restore_client_api_v1_clients__client_id__restore_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 client_id: string;
             };
@@ -6352,6 +7299,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +7352,253 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    batch_get_clients_api_v1_clients_batch_get_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchGet"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch_ClientRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    upsert_client_api_v1_clients_external__external_id__put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
+            path: {
+                /** @description Your own id of the client (letters, digits and `._:-`; never PHI) */
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientUpsert"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRead"];
+                };
+            };
+            /** @description Created: no client had this external id */
+            201: {
+                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; details name the fields */
             422: {
                 headers: {
@@ -6434,7 +7630,10 @@ export interface operations {
     };
     import_clients_api_v1_clients_import_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A row whose `external_id` a client already has updates that client (the fields the row has a value for) instead of refusing the import */
+                upsert?: boolean;
+            };
             header?: {
                 /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
                 "Idempotency-Key"?: string | null;
@@ -6490,7 +7689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6833,6 +8032,8 @@ export interface operations {
                 author_id?: string | null;
                 /** @description Only this client's notes */
                 client_id?: string | null;
+                /** @description Only the note with this external id of yours (exact) */
+                external_id?: string | null;
                 /** @description Include soft-deleted notes */
                 include_deleted?: boolean;
                 /** @description 1-based page number */
@@ -7046,7 +8247,10 @@ export interface operations {
     read_session_note_api_v1_sessions__note_id__get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 304 with no body when the record is still at this `ETag` */
+                "If-None-Match"?: string | null;
+            };
             path: {
                 note_id: string;
             };
@@ -7057,100 +8261,19 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionNoteRead"];
                 };
             };
-            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
-            400: {
+            /** @description Not Modified: the record is still at the `If-None-Match` ETag (no body; not audited, as nothing is disclosed) */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not signed in, or the session or token is no longer valid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing CSRF header, or the role does not allow it */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found (or in another workspace) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The practice's data was shredded */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed; details name the fields */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    delete_session_note_api_v1_sessions__note_id__delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                note_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            204: {
-                headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7229,10 +8352,117 @@ export interface operations {
             };
         };
     };
+    delete_session_note_api_v1_sessions__note_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
+            path: {
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     update_session_note_api_v1_sessions__note_id__patch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 note_id: string;
             };
@@ -7247,6 +8477,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7300,6 +8532,15 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7348,7 +8589,10 @@ export interface operations {
     cosign_session_note_api_v1_sessions__note_id__cosign_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 note_id: string;
             };
@@ -7363,6 +8607,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7416,6 +8662,15 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7464,7 +8719,10 @@ export interface operations {
     finalize_session_note_api_v1_sessions__note_id__finalize_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 note_id: string;
             };
@@ -7479,6 +8737,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7539,6 +8799,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7580,7 +8849,10 @@ export interface operations {
     restore_session_note_api_v1_sessions__note_id__restore_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the record is still at this `ETag` (else 412 `precondition_failed`); optional */
+                "If-Match"?: string | null;
+            };
             path: {
                 note_id: string;
             };
@@ -7591,6 +8863,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description The record's version (a strong entity tag): send it back in `If-Match` to change the record only if unchanged, or `If-None-Match` to read it only if changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,6 +8909,15 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match names a version the record is no longer at */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7896,6 +9179,102 @@ export interface operations {
             };
             /** @description The practice's data was shredded */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    batch_get_session_notes_api_v1_sessions_batch_get_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchGet"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch_SessionNoteRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,13 +5,15 @@ import { describeError, fieldErrors } from '../api/errors';
 import { maxLength } from '../api/limits.generated';
 import { Banner, Dialog, Field } from '../ui/components';
 
-type FormValues = Record<keyof ClientCreate, string>;
+/** The fields the form edits: an integration's own id and metadata are not shown here. */
+type FormField = Exclude<keyof ClientCreate, 'external_id' | 'metadata'>;
+type FormValues = Record<FormField, string>;
 
 /** What the API accepts per field (undefined: no length limit, such as a date). */
 const LIMITS: Partial<Record<keyof ClientCreate, number>> = maxLength.ClientCreate;
 
 const FIELDS: Array<{
-  name: keyof ClientCreate;
+  name: FormField;
   label: string;
   type?: string;
   long?: boolean;
@@ -33,7 +35,7 @@ const FIELDS: Array<{
 type RequiredField = 'first_name' | 'last_name';
 const REQUIRED: readonly RequiredField[] = ['first_name', 'last_name'];
 const OPTIONAL = FIELDS.map((field) => field.name).filter(
-  (name): name is Exclude<keyof ClientCreate, RequiredField> => name !== 'first_name' && name !== 'last_name',
+  (name): name is Exclude<FormField, RequiredField> => name !== 'first_name' && name !== 'last_name',
 );
 
 function valuesOf(client: Client | null): FormValues {

@@ -33,7 +33,7 @@ export function ClientPage() {
 /** The client page's tab (owners): `access` for the access history; the overview without it. */
 const CLIENT_TAB_PARAM = 'tab';
 
-const DETAILS: Array<[keyof Client, string]> = [
+const DETAILS: Array<[Exclude<keyof Client, 'metadata'>, string]> = [
   ['email', 'Email'],
   ['phone', 'Phone'],
   ['date_of_birth', 'Date of birth'],

@@ -16,7 +16,9 @@ export const SOAP_FIELDS = ['subjective', 'objective', 'assessment', 'plan'] as 
 export type SoapField = (typeof SOAP_FIELDS)[number];
 export type SoapText = Record<SoapField, string>;
 /** Each section's limit, as the API's schema declares it (generated from it; the same for a save). */
-export const SOAP_MAX_CHARACTERS = maxLength.SessionNoteCreate satisfies Record<SoapField, number>;
+export const SOAP_MAX_CHARACTERS: Record<SoapField, number> = Object.fromEntries(
+  SOAP_FIELDS.map((field) => [field, maxLength.SessionNoteCreate[field]]),
+) as Record<SoapField, number>;
 
 /** Characters as the server counts them: code points, so an emoji is one, not two. */
 export function characterCount(text: string): number {

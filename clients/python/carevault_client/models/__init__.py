@@ -7,19 +7,30 @@ from .addendum_read import AddendumRead
 from .appointment_client import AppointmentClient
 from .appointment_clinician import AppointmentClinician
 from .appointment_create import AppointmentCreate
+from .appointment_create_metadata import AppointmentCreateMetadata
 from .appointment_create_status import AppointmentCreateStatus
 from .appointment_read import AppointmentRead
+from .appointment_read_metadata import AppointmentReadMetadata
 from .appointment_read_status import AppointmentReadStatus
 from .appointment_series_create import AppointmentSeriesCreate
+from .appointment_series_create_metadata import AppointmentSeriesCreateMetadata
 from .appointment_series_create_status import AppointmentSeriesCreateStatus
 from .appointment_series_read import AppointmentSeriesRead
 from .appointment_update import AppointmentUpdate
+from .appointment_update_metadata_type_0 import AppointmentUpdateMetadataType0
 from .appointment_update_status import AppointmentUpdateStatus
+from .appointment_upsert import AppointmentUpsert
+from .appointment_upsert_metadata import AppointmentUpsertMetadata
+from .appointment_upsert_status import AppointmentUpsertStatus
 from .attestation_statement import AttestationStatement
 from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
+from .batch_appointment_read import BatchAppointmentRead
+from .batch_client_read import BatchClientRead
+from .batch_get import BatchGet
+from .batch_session_note_read import BatchSessionNoteRead
 from .break_the_glass import BreakTheGlass
 from .cancelled_occurrences import CancelledOccurrences
 from .care_team_member_read import CareTeamMemberRead
@@ -28,11 +39,16 @@ from .care_team_update import CareTeamUpdate
 from .chart_access_grant_read import ChartAccessGrantRead
 from .chart_access_grant_review import ChartAccessGrantReview
 from .client_create import ClientCreate
+from .client_create_metadata import ClientCreateMetadata
 from .client_import_result import ClientImportResult
 from .client_read import ClientRead
+from .client_read_metadata import ClientReadMetadata
 from .client_search import ClientSearch
 from .client_summary import ClientSummary
 from .client_update import ClientUpdate
+from .client_update_metadata_type_0 import ClientUpdateMetadataType0
+from .client_upsert import ClientUpsert
+from .client_upsert_metadata import ClientUpsertMetadata
 from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
@@ -40,6 +56,8 @@ from .error_response import ErrorResponse
 from .event_page import EventPage
 from .event_read import EventRead
 from .event_resource import EventResource
+from .imported_client import ImportedClient
+from .imported_client_action import ImportedClientAction
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
 from .liveness import Liveness
@@ -75,11 +93,14 @@ from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
 from .session_note_cosign import SessionNoteCosign
 from .session_note_create import SessionNoteCreate
+from .session_note_create_metadata import SessionNoteCreateMetadata
 from .session_note_finalize import SessionNoteFinalize
 from .session_note_read import SessionNoteRead
 from .session_note_read_cosign_status_type_0 import SessionNoteReadCosignStatusType0
+from .session_note_read_metadata import SessionNoteReadMetadata
 from .session_note_read_status import SessionNoteReadStatus
 from .session_note_update import SessionNoteUpdate
+from .session_note_update_metadata_type_0 import SessionNoteUpdateMetadataType0
 from .session_note_version_read import SessionNoteVersionRead
 from .temporary_password import TemporaryPassword
 from .token_create import TokenCreate
@@ -112,19 +133,30 @@ __all__ = (
     "AppointmentClient",
     "AppointmentClinician",
     "AppointmentCreate",
+    "AppointmentCreateMetadata",
     "AppointmentCreateStatus",
     "AppointmentRead",
+    "AppointmentReadMetadata",
     "AppointmentReadStatus",
     "AppointmentSeriesCreate",
+    "AppointmentSeriesCreateMetadata",
     "AppointmentSeriesCreateStatus",
     "AppointmentSeriesRead",
     "AppointmentUpdate",
+    "AppointmentUpdateMetadataType0",
     "AppointmentUpdateStatus",
+    "AppointmentUpsert",
+    "AppointmentUpsertMetadata",
+    "AppointmentUpsertStatus",
     "AttestationsRead",
     "AttestationStatement",
     "AuditEventRead",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
+    "BatchAppointmentRead",
+    "BatchClientRead",
+    "BatchGet",
+    "BatchSessionNoteRead",
     "BreakTheGlass",
     "CancelledOccurrences",
     "CareTeamMemberRead",
@@ -133,11 +165,16 @@ __all__ = (
     "ChartAccessGrantRead",
     "ChartAccessGrantReview",
     "ClientCreate",
+    "ClientCreateMetadata",
     "ClientImportResult",
     "ClientRead",
+    "ClientReadMetadata",
     "ClientSearch",
     "ClientSummary",
     "ClientUpdate",
+    "ClientUpdateMetadataType0",
+    "ClientUpsert",
+    "ClientUpsertMetadata",
     "ClinicianRead",
     "DatabaseReadiness",
     "ErrorDetail",
@@ -145,6 +182,8 @@ __all__ = (
     "EventPage",
     "EventRead",
     "EventResource",
+    "ImportedClient",
+    "ImportedClientAction",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
     "Liveness",
@@ -176,11 +215,14 @@ __all__ = (
     "Recurrence",
     "SessionNoteCosign",
     "SessionNoteCreate",
+    "SessionNoteCreateMetadata",
     "SessionNoteFinalize",
     "SessionNoteRead",
     "SessionNoteReadCosignStatusType0",
+    "SessionNoteReadMetadata",
     "SessionNoteReadStatus",
     "SessionNoteUpdate",
+    "SessionNoteUpdateMetadataType0",
     "SessionNoteVersionRead",
     "TemporaryPassword",
     "TokenCreate",

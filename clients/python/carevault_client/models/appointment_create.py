@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 
 from ..models.appointment_create_status import AppointmentCreateStatus
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.appointment_create_metadata import AppointmentCreateMetadata
+
 
 T = TypeVar("T", bound="AppointmentCreate")
 
@@ -26,7 +30,10 @@ class AppointmentCreate:
             conflicting appointments and what they share Default: False.
         clinician_id (None | Unset | UUID): An active user of your workspace whose calendar it goes on; omitted or null:
             you
+        external_id (None | str | Unset):
         location (None | str | Unset):
+        metadata (AppointmentCreateMetadata | Unset): Your own key-value strings (at most 50 keys of up to 40
+            characters, values of up to 500), encrypted like PHI
         notes (None | str | Unset): Scheduling notes, up to 5,000 characters
         room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
             checked, case-insensitively); blank is none
@@ -38,7 +45,9 @@ class AppointmentCreate:
     starts_at: datetime.datetime
     allow_overlap: bool | Unset = False
     clinician_id: None | Unset | UUID = UNSET
+    external_id: None | str | Unset = UNSET
     location: None | str | Unset = UNSET
+    metadata: AppointmentCreateMetadata | Unset = UNSET
     notes: None | str | Unset = UNSET
     room: None | str | Unset = UNSET
     status: AppointmentCreateStatus | Unset = AppointmentCreateStatus.SCHEDULED
@@ -60,11 +69,21 @@ class AppointmentCreate:
         else:
             clinician_id = self.clinician_id
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         location: None | str | Unset
         if isinstance(self.location, Unset):
             location = UNSET
         else:
             location = self.location
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -95,8 +114,12 @@ class AppointmentCreate:
             field_dict["allow_overlap"] = allow_overlap
         if clinician_id is not UNSET:
             field_dict["clinician_id"] = clinician_id
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if location is not UNSET:
             field_dict["location"] = location
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if room is not UNSET:
@@ -108,6 +131,8 @@ class AppointmentCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.appointment_create_metadata import AppointmentCreateMetadata  # noqa: PLC0415
+
         d = dict(src_dict)
         client_id = UUID(d.pop("client_id"))
 
@@ -134,6 +159,15 @@ class AppointmentCreate:
 
         clinician_id = _parse_clinician_id(d.pop("clinician_id", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_location(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -142,6 +176,13 @@ class AppointmentCreate:
             return cast(None | str | Unset, data)
 
         location = _parse_location(d.pop("location", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: AppointmentCreateMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = AppointmentCreateMetadata.from_dict(_metadata)
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -174,7 +215,9 @@ class AppointmentCreate:
             starts_at=starts_at,
             allow_overlap=allow_overlap,
             clinician_id=clinician_id,
+            external_id=external_id,
             location=location,
+            metadata=metadata,
             notes=notes,
             room=room,
             status=status,

@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.appointment_client import AppointmentClient
     from ..models.appointment_clinician import AppointmentClinician
+    from ..models.appointment_read_metadata import AppointmentReadMetadata
 
 
 T = TypeVar("T", bound="AppointmentRead")
@@ -34,7 +35,9 @@ class AppointmentRead:
         starts_at (datetime.datetime):
         status (AppointmentReadStatus):
         updated_at (datetime.datetime):
+        external_id (None | str | Unset): Your own id of the appointment
         location (None | str | Unset):
+        metadata (AppointmentReadMetadata | Unset): Your own strings
         notes (None | str | Unset): Scheduling notes, up to 5,000 characters
         room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
             checked, case-insensitively); blank is none
@@ -51,7 +54,9 @@ class AppointmentRead:
     starts_at: datetime.datetime
     status: AppointmentReadStatus
     updated_at: datetime.datetime
+    external_id: None | str | Unset = UNSET
     location: None | str | Unset = UNSET
+    metadata: AppointmentReadMetadata | Unset = UNSET
     notes: None | str | Unset = UNSET
     room: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -89,11 +94,21 @@ class AppointmentRead:
 
         updated_at = self.updated_at.isoformat()
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         location: None | str | Unset
         if isinstance(self.location, Unset):
             location = UNSET
         else:
             location = self.location
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -124,8 +139,12 @@ class AppointmentRead:
                 "updated_at": updated_at,
             }
         )
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if location is not UNSET:
             field_dict["location"] = location
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if room is not UNSET:
@@ -137,6 +156,7 @@ class AppointmentRead:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.appointment_client import AppointmentClient  # noqa: PLC0415
         from ..models.appointment_clinician import AppointmentClinician  # noqa: PLC0415
+        from ..models.appointment_read_metadata import AppointmentReadMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -188,6 +208,15 @@ class AppointmentRead:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_location(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -196,6 +225,13 @@ class AppointmentRead:
             return cast(None | str | Unset, data)
 
         location = _parse_location(d.pop("location", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: AppointmentReadMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = AppointmentReadMetadata.from_dict(_metadata)
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -227,7 +263,9 @@ class AppointmentRead:
             starts_at=starts_at,
             status=status,
             updated_at=updated_at,
+            external_id=external_id,
             location=location,
+            metadata=metadata,
             notes=notes,
             room=room,
         )

@@ -11,6 +11,7 @@ from ..models.appointment_series_create_status import AppointmentSeriesCreateSta
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.appointment_series_create_metadata import AppointmentSeriesCreateMetadata
     from ..models.recurrence import Recurrence
 
 
@@ -35,7 +36,10 @@ class AppointmentSeriesCreate:
                 conflicting appointments and what they share Default: False.
             clinician_id (None | Unset | UUID): An active user of your workspace whose calendar it goes on; omitted or null:
                 you
+            external_id (None | str | Unset):
             location (None | str | Unset):
+            metadata (AppointmentSeriesCreateMetadata | Unset): Your own key-value strings (at most 50 keys of up to 40
+                characters, values of up to 500), encrypted like PHI
             notes (None | str | Unset): Scheduling notes, up to 5,000 characters
             room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
                 checked, case-insensitively); blank is none
@@ -48,7 +52,9 @@ class AppointmentSeriesCreate:
     starts_at: datetime.datetime
     allow_overlap: bool | Unset = False
     clinician_id: None | Unset | UUID = UNSET
+    external_id: None | str | Unset = UNSET
     location: None | str | Unset = UNSET
+    metadata: AppointmentSeriesCreateMetadata | Unset = UNSET
     notes: None | str | Unset = UNSET
     room: None | str | Unset = UNSET
     status: AppointmentSeriesCreateStatus | Unset = AppointmentSeriesCreateStatus.SCHEDULED
@@ -72,11 +78,21 @@ class AppointmentSeriesCreate:
         else:
             clinician_id = self.clinician_id
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         location: None | str | Unset
         if isinstance(self.location, Unset):
             location = UNSET
         else:
             location = self.location
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -108,8 +124,12 @@ class AppointmentSeriesCreate:
             field_dict["allow_overlap"] = allow_overlap
         if clinician_id is not UNSET:
             field_dict["clinician_id"] = clinician_id
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if location is not UNSET:
             field_dict["location"] = location
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if room is not UNSET:
@@ -121,6 +141,7 @@ class AppointmentSeriesCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.appointment_series_create_metadata import AppointmentSeriesCreateMetadata  # noqa: PLC0415
         from ..models.recurrence import Recurrence  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -151,6 +172,15 @@ class AppointmentSeriesCreate:
 
         clinician_id = _parse_clinician_id(d.pop("clinician_id", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_location(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -159,6 +189,13 @@ class AppointmentSeriesCreate:
             return cast(None | str | Unset, data)
 
         location = _parse_location(d.pop("location", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: AppointmentSeriesCreateMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = AppointmentSeriesCreateMetadata.from_dict(_metadata)
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -192,7 +229,9 @@ class AppointmentSeriesCreate:
             starts_at=starts_at,
             allow_overlap=allow_overlap,
             clinician_id=clinician_id,
+            external_id=external_id,
             location=location,
+            metadata=metadata,
             notes=notes,
             room=room,
             status=status,

@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 
 from ..models.appointment_update_status import AppointmentUpdateStatus
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.appointment_update_metadata_type_0 import AppointmentUpdateMetadataType0
+
 
 T = TypeVar("T", bound="AppointmentUpdate")
 
@@ -25,7 +29,9 @@ class AppointmentUpdate:
                 conflicting appointments and what they share Default: False.
             clinician_id (UUID | Unset): An active user of your workspace
             ends_at (datetime.datetime | Unset):
+            external_id (None | str | Unset): null removes it
             location (None | str | Unset):
+            metadata (AppointmentUpdateMetadataType0 | None | Unset):
             notes (None | str | Unset): Scheduling notes, up to 5,000 characters
             room (None | str | Unset): A short label such as `Room 2` (not PHI: stored plain so overlaps per room can be
                 checked, case-insensitively); blank is none
@@ -36,13 +42,17 @@ class AppointmentUpdate:
     allow_overlap: bool | Unset = False
     clinician_id: UUID | Unset = UNSET
     ends_at: datetime.datetime | Unset = UNSET
+    external_id: None | str | Unset = UNSET
     location: None | str | Unset = UNSET
+    metadata: AppointmentUpdateMetadataType0 | None | Unset = UNSET
     notes: None | str | Unset = UNSET
     room: None | str | Unset = UNSET
     starts_at: datetime.datetime | Unset = UNSET
     status: AppointmentUpdateStatus | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.appointment_update_metadata_type_0 import AppointmentUpdateMetadataType0  # noqa: PLC0415
+
         allow_overlap = self.allow_overlap
 
         clinician_id: str | Unset = UNSET
@@ -53,11 +63,25 @@ class AppointmentUpdate:
         if not isinstance(self.ends_at, Unset):
             ends_at = self.ends_at.isoformat()
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         location: None | str | Unset
         if isinstance(self.location, Unset):
             location = UNSET
         else:
             location = self.location
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, AppointmentUpdateMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -88,8 +112,12 @@ class AppointmentUpdate:
             field_dict["clinician_id"] = clinician_id
         if ends_at is not UNSET:
             field_dict["ends_at"] = ends_at
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if location is not UNSET:
             field_dict["location"] = location
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if room is not UNSET:
@@ -103,6 +131,8 @@ class AppointmentUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.appointment_update_metadata_type_0 import AppointmentUpdateMetadataType0  # noqa: PLC0415
+
         d = dict(src_dict)
         allow_overlap = d.pop("allow_overlap", UNSET)
 
@@ -120,6 +150,15 @@ class AppointmentUpdate:
         else:
             ends_at = datetime.datetime.fromisoformat(_ends_at)
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_location(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -128,6 +167,23 @@ class AppointmentUpdate:
             return cast(None | str | Unset, data)
 
         location = _parse_location(d.pop("location", UNSET))
+
+        def _parse_metadata(data: object) -> AppointmentUpdateMetadataType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = AppointmentUpdateMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AppointmentUpdateMetadataType0 | None | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -165,7 +221,9 @@ class AppointmentUpdate:
             allow_overlap=allow_overlap,
             clinician_id=clinician_id,
             ends_at=ends_at,
+            external_id=external_id,
             location=location,
+            metadata=metadata,
             notes=notes,
             room=room,
             starts_at=starts_at,

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.client_create_metadata import ClientCreateMetadata
+
 
 T = TypeVar("T", bound="ClientCreate")
 
@@ -23,7 +27,10 @@ class ClientCreate:
         email (None | str | Unset): Found exactly by `POST /clients/search`
         emergency_contact_name (None | str | Unset):
         emergency_contact_phone (None | str | Unset):
+        external_id (None | str | Unset):
         medical_history (None | str | Unset):
+        metadata (ClientCreateMetadata | Unset): Your own key-value strings (at most 50 keys of up to 40 characters,
+            values of up to 500), encrypted like PHI
         notes (None | str | Unset):
         phone (None | str | Unset): Found by `q` however it is written
     """
@@ -35,7 +42,9 @@ class ClientCreate:
     email: None | str | Unset = UNSET
     emergency_contact_name: None | str | Unset = UNSET
     emergency_contact_phone: None | str | Unset = UNSET
+    external_id: None | str | Unset = UNSET
     medical_history: None | str | Unset = UNSET
+    metadata: ClientCreateMetadata | Unset = UNSET
     notes: None | str | Unset = UNSET
     phone: None | str | Unset = UNSET
 
@@ -76,11 +85,21 @@ class ClientCreate:
         else:
             emergency_contact_phone = self.emergency_contact_phone
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         medical_history: None | str | Unset
         if isinstance(self.medical_history, Unset):
             medical_history = UNSET
         else:
             medical_history = self.medical_history
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -112,8 +131,12 @@ class ClientCreate:
             field_dict["emergency_contact_name"] = emergency_contact_name
         if emergency_contact_phone is not UNSET:
             field_dict["emergency_contact_phone"] = emergency_contact_phone
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if medical_history is not UNSET:
             field_dict["medical_history"] = medical_history
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if phone is not UNSET:
@@ -123,6 +146,8 @@ class ClientCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.client_create_metadata import ClientCreateMetadata  # noqa: PLC0415
+
         d = dict(src_dict)
         first_name = d.pop("first_name")
 
@@ -181,6 +206,15 @@ class ClientCreate:
 
         emergency_contact_phone = _parse_emergency_contact_phone(d.pop("emergency_contact_phone", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_medical_history(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -189,6 +223,13 @@ class ClientCreate:
             return cast(None | str | Unset, data)
 
         medical_history = _parse_medical_history(d.pop("medical_history", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: ClientCreateMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = ClientCreateMetadata.from_dict(_metadata)
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -216,7 +257,9 @@ class ClientCreate:
             email=email,
             emergency_contact_name=emergency_contact_name,
             emergency_contact_phone=emergency_contact_phone,
+            external_id=external_id,
             medical_history=medical_history,
+            metadata=metadata,
             notes=notes,
             phone=phone,
         )

@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.client_read_metadata import ClientReadMetadata
+
 
 T = TypeVar("T", bound="ClientRead")
 
@@ -28,7 +32,9 @@ class ClientRead:
         email (None | str | Unset): Found exactly by `POST /clients/search`
         emergency_contact_name (None | str | Unset):
         emergency_contact_phone (None | str | Unset):
+        external_id (None | str | Unset): Your own id of the client
         medical_history (None | str | Unset):
+        metadata (ClientReadMetadata | Unset): Your own strings
         notes (None | str | Unset):
         phone (None | str | Unset): Found by `q` however it is written
     """
@@ -44,7 +50,9 @@ class ClientRead:
     email: None | str | Unset = UNSET
     emergency_contact_name: None | str | Unset = UNSET
     emergency_contact_phone: None | str | Unset = UNSET
+    external_id: None | str | Unset = UNSET
     medical_history: None | str | Unset = UNSET
+    metadata: ClientReadMetadata | Unset = UNSET
     notes: None | str | Unset = UNSET
     phone: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -98,11 +106,21 @@ class ClientRead:
         else:
             emergency_contact_phone = self.emergency_contact_phone
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         medical_history: None | str | Unset
         if isinstance(self.medical_history, Unset):
             medical_history = UNSET
         else:
             medical_history = self.medical_history
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -138,8 +156,12 @@ class ClientRead:
             field_dict["emergency_contact_name"] = emergency_contact_name
         if emergency_contact_phone is not UNSET:
             field_dict["emergency_contact_phone"] = emergency_contact_phone
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if medical_history is not UNSET:
             field_dict["medical_history"] = medical_history
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if phone is not UNSET:
@@ -149,6 +171,8 @@ class ClientRead:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.client_read_metadata import ClientReadMetadata  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_archived_at(data: object) -> datetime.datetime | None:
@@ -229,6 +253,15 @@ class ClientRead:
 
         emergency_contact_phone = _parse_emergency_contact_phone(d.pop("emergency_contact_phone", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         def _parse_medical_history(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -237,6 +270,13 @@ class ClientRead:
             return cast(None | str | Unset, data)
 
         medical_history = _parse_medical_history(d.pop("medical_history", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: ClientReadMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = ClientReadMetadata.from_dict(_metadata)
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -268,7 +308,9 @@ class ClientRead:
             email=email,
             emergency_contact_name=emergency_contact_name,
             emergency_contact_phone=emergency_contact_phone,
+            external_id=external_id,
             medical_history=medical_history,
+            metadata=metadata,
             notes=notes,
             phone=phone,
         )

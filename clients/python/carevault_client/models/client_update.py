@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.client_update_metadata_type_0 import ClientUpdateMetadataType0
+
 
 T = TypeVar("T", bound="ClientUpdate")
 
@@ -22,9 +26,11 @@ class ClientUpdate:
             email (None | str | Unset): Found exactly by `POST /clients/search`
             emergency_contact_name (None | str | Unset):
             emergency_contact_phone (None | str | Unset):
+            external_id (None | str | Unset): null removes it
             first_name (str | Unset):
             last_name (str | Unset):
             medical_history (None | str | Unset):
+            metadata (ClientUpdateMetadataType0 | None | Unset):
             notes (None | str | Unset):
             phone (None | str | Unset): Found by `q` however it is written
     """
@@ -34,13 +40,17 @@ class ClientUpdate:
     email: None | str | Unset = UNSET
     emergency_contact_name: None | str | Unset = UNSET
     emergency_contact_phone: None | str | Unset = UNSET
+    external_id: None | str | Unset = UNSET
     first_name: str | Unset = UNSET
     last_name: str | Unset = UNSET
     medical_history: None | str | Unset = UNSET
+    metadata: ClientUpdateMetadataType0 | None | Unset = UNSET
     notes: None | str | Unset = UNSET
     phone: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.client_update_metadata_type_0 import ClientUpdateMetadataType0  # noqa: PLC0415
+
         address: None | str | Unset
         if isinstance(self.address, Unset):
             address = UNSET
@@ -73,6 +83,12 @@ class ClientUpdate:
         else:
             emergency_contact_phone = self.emergency_contact_phone
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
         first_name = self.first_name
 
         last_name = self.last_name
@@ -82,6 +98,14 @@ class ClientUpdate:
             medical_history = UNSET
         else:
             medical_history = self.medical_history
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, ClientUpdateMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
 
         notes: None | str | Unset
         if isinstance(self.notes, Unset):
@@ -108,12 +132,16 @@ class ClientUpdate:
             field_dict["emergency_contact_name"] = emergency_contact_name
         if emergency_contact_phone is not UNSET:
             field_dict["emergency_contact_phone"] = emergency_contact_phone
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
         if first_name is not UNSET:
             field_dict["first_name"] = first_name
         if last_name is not UNSET:
             field_dict["last_name"] = last_name
         if medical_history is not UNSET:
             field_dict["medical_history"] = medical_history
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if notes is not UNSET:
             field_dict["notes"] = notes
         if phone is not UNSET:
@@ -123,6 +151,8 @@ class ClientUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.client_update_metadata_type_0 import ClientUpdateMetadataType0  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_address(data: object) -> None | str | Unset:
@@ -178,6 +208,15 @@ class ClientUpdate:
 
         emergency_contact_phone = _parse_emergency_contact_phone(d.pop("emergency_contact_phone", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
         first_name = d.pop("first_name", UNSET)
 
         last_name = d.pop("last_name", UNSET)
@@ -190,6 +229,23 @@ class ClientUpdate:
             return cast(None | str | Unset, data)
 
         medical_history = _parse_medical_history(d.pop("medical_history", UNSET))
+
+        def _parse_metadata(data: object) -> ClientUpdateMetadataType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = ClientUpdateMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClientUpdateMetadataType0 | None | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
 
         def _parse_notes(data: object) -> None | str | Unset:
             if data is None:
@@ -215,9 +271,11 @@ class ClientUpdate:
             email=email,
             emergency_contact_name=emergency_contact_name,
             emergency_contact_phone=emergency_contact_phone,
+            external_id=external_id,
             first_name=first_name,
             last_name=last_name,
             medical_history=medical_history,
+            metadata=metadata,
             notes=notes,
             phone=phone,
         )

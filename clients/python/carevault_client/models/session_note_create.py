@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.session_note_create_metadata import SessionNoteCreateMetadata
+
 
 T = TypeVar("T", bound="SessionNoteCreate")
 
@@ -22,6 +26,9 @@ class SessionNoteCreate:
         appointment_id (None | Unset | UUID): An appointment of the same client, if the note belongs to one
         assessment (None | str | Unset): The clinician's assessment
         duration_minutes (int | Unset):  Default: 50.
+        external_id (None | str | Unset):
+        metadata (SessionNoteCreateMetadata | Unset): Your own key-value strings (at most 50 keys of up to 40
+            characters, values of up to 500), encrypted like PHI
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
         subjective (None | str | Unset): What the client reports
@@ -32,6 +39,8 @@ class SessionNoteCreate:
     appointment_id: None | Unset | UUID = UNSET
     assessment: None | str | Unset = UNSET
     duration_minutes: int | Unset = 50
+    external_id: None | str | Unset = UNSET
+    metadata: SessionNoteCreateMetadata | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
     subjective: None | str | Unset = UNSET
@@ -56,6 +65,16 @@ class SessionNoteCreate:
             assessment = self.assessment
 
         duration_minutes = self.duration_minutes
+
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         objective: None | str | Unset
         if isinstance(self.objective, Unset):
@@ -89,6 +108,10 @@ class SessionNoteCreate:
             field_dict["assessment"] = assessment
         if duration_minutes is not UNSET:
             field_dict["duration_minutes"] = duration_minutes
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if objective is not UNSET:
             field_dict["objective"] = objective
         if plan is not UNSET:
@@ -100,6 +123,8 @@ class SessionNoteCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.session_note_create_metadata import SessionNoteCreateMetadata  # noqa: PLC0415
+
         d = dict(src_dict)
         client_id = UUID(d.pop("client_id"))
 
@@ -132,6 +157,22 @@ class SessionNoteCreate:
         assessment = _parse_assessment(d.pop("assessment", UNSET))
 
         duration_minutes = d.pop("duration_minutes", UNSET)
+
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: SessionNoteCreateMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = SessionNoteCreateMetadata.from_dict(_metadata)
 
         def _parse_objective(data: object) -> None | str | Unset:
             if data is None:
@@ -166,6 +207,8 @@ class SessionNoteCreate:
             appointment_id=appointment_id,
             assessment=assessment,
             duration_minutes=duration_minutes,
+            external_id=external_id,
+            metadata=metadata,
             objective=objective,
             plan=plan,
             subjective=subjective,

@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.addendum_read import AddendumRead
+    from ..models.session_note_read_metadata import SessionNoteReadMetadata
 
 
 T = TypeVar("T", bound="SessionNoteRead")
@@ -47,6 +48,8 @@ class SessionNoteRead:
         addenda (list[AddendumRead] | Unset): The amendments made after signing, oldest first
         assessment (None | str | Unset): The clinician's assessment
         attestation (None | str | Unset): The statement the signer attested
+        external_id (None | str | Unset): Your own id of the note
+        metadata (SessionNoteReadMetadata | Unset): Your own strings
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
         subjective (None | str | Unset): What the client reports
@@ -75,6 +78,8 @@ class SessionNoteRead:
     addenda: list[AddendumRead] | Unset = UNSET
     assessment: None | str | Unset = UNSET
     attestation: None | str | Unset = UNSET
+    external_id: None | str | Unset = UNSET
+    metadata: SessionNoteReadMetadata | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
     subjective: None | str | Unset = UNSET
@@ -174,6 +179,16 @@ class SessionNoteRead:
         else:
             attestation = self.attestation
 
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
         objective: None | str | Unset
         if isinstance(self.objective, Unset):
             objective = UNSET
@@ -224,6 +239,10 @@ class SessionNoteRead:
             field_dict["assessment"] = assessment
         if attestation is not UNSET:
             field_dict["attestation"] = attestation
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if objective is not UNSET:
             field_dict["objective"] = objective
         if plan is not UNSET:
@@ -236,6 +255,7 @@ class SessionNoteRead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.addendum_read import AddendumRead  # noqa: PLC0415
+        from ..models.session_note_read_metadata import SessionNoteReadMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -420,6 +440,22 @@ class SessionNoteRead:
 
         attestation = _parse_attestation(d.pop("attestation", UNSET))
 
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: SessionNoteReadMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = SessionNoteReadMetadata.from_dict(_metadata)
+
         def _parse_objective(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -471,6 +507,8 @@ class SessionNoteRead:
             addenda=addenda,
             assessment=assessment,
             attestation=attestation,
+            external_id=external_id,
+            metadata=metadata,
             objective=objective,
             plan=plan,
             subjective=subjective,

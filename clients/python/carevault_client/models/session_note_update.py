@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.session_note_update_metadata_type_0 import SessionNoteUpdateMetadataType0
+
 
 T = TypeVar("T", bound="SessionNoteUpdate")
 
@@ -21,6 +25,8 @@ class SessionNoteUpdate:
             version (int): The note's version as the caller last saw it
             assessment (None | str | Unset): The clinician's assessment
             duration_minutes (int | Unset):
+            external_id (None | str | Unset): null removes it; on a signed note, an amendment
+            metadata (None | SessionNoteUpdateMetadataType0 | Unset): Merged; on a signed note, an amendment
             objective (None | str | Unset): What the clinician observes
             plan (None | str | Unset): Next steps
             reason (str | Unset): Required to amend a signed note (422 `reason_required` naming it otherwise), and only
@@ -33,6 +39,8 @@ class SessionNoteUpdate:
     version: int
     assessment: None | str | Unset = UNSET
     duration_minutes: int | Unset = UNSET
+    external_id: None | str | Unset = UNSET
+    metadata: None | SessionNoteUpdateMetadataType0 | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
     reason: str | Unset = UNSET
@@ -40,6 +48,8 @@ class SessionNoteUpdate:
     subjective: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.session_note_update_metadata_type_0 import SessionNoteUpdateMetadataType0  # noqa: PLC0415
+
         version = self.version
 
         assessment: None | str | Unset
@@ -49,6 +59,20 @@ class SessionNoteUpdate:
             assessment = self.assessment
 
         duration_minutes = self.duration_minutes
+
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, SessionNoteUpdateMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
 
         objective: None | str | Unset
         if isinstance(self.objective, Unset):
@@ -85,6 +109,10 @@ class SessionNoteUpdate:
             field_dict["assessment"] = assessment
         if duration_minutes is not UNSET:
             field_dict["duration_minutes"] = duration_minutes
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if objective is not UNSET:
             field_dict["objective"] = objective
         if plan is not UNSET:
@@ -100,6 +128,8 @@ class SessionNoteUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.session_note_update_metadata_type_0 import SessionNoteUpdateMetadataType0  # noqa: PLC0415
+
         d = dict(src_dict)
         version = d.pop("version")
 
@@ -113,6 +143,32 @@ class SessionNoteUpdate:
         assessment = _parse_assessment(d.pop("assessment", UNSET))
 
         duration_minutes = d.pop("duration_minutes", UNSET)
+
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
+        def _parse_metadata(data: object) -> None | SessionNoteUpdateMetadataType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = SessionNoteUpdateMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionNoteUpdateMetadataType0 | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
 
         def _parse_objective(data: object) -> None | str | Unset:
             if data is None:
@@ -154,6 +210,8 @@ class SessionNoteUpdate:
             version=version,
             assessment=assessment,
             duration_minutes=duration_minutes,
+            external_id=external_id,
+            metadata=metadata,
             objective=objective,
             plan=plan,
             reason=reason,

@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.cancelled_occurrences import CancelledOccurrences
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     appointment_id: UUID,
+    *,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -58,6 +64,11 @@ def _parse_response(
         response_410 = ErrorResponse.from_dict(response.json())
 
         return response_410
+
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
@@ -95,6 +106,7 @@ def sync_detailed(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[CancelledOccurrences | ErrorResponse]:
     """Cancel this occurrence of a series and every later one
 
@@ -104,6 +116,8 @@ def sync_detailed(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,6 +129,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -128,6 +143,7 @@ def sync(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> CancelledOccurrences | ErrorResponse | None:
     """Cancel this occurrence of a series and every later one
 
@@ -137,6 +153,8 @@ def sync(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +167,7 @@ def sync(
     return sync_detailed(
         appointment_id=appointment_id,
         client=client,
+        if_match=if_match,
     ).parsed
 
 
@@ -156,6 +175,7 @@ async def asyncio_detailed(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[CancelledOccurrences | ErrorResponse]:
     """Cancel this occurrence of a series and every later one
 
@@ -165,6 +185,8 @@ async def asyncio_detailed(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,6 +198,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -187,6 +210,7 @@ async def asyncio(
     appointment_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> CancelledOccurrences | ErrorResponse | None:
     """Cancel this occurrence of a series and every later one
 
@@ -196,6 +220,8 @@ async def asyncio(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,5 +235,6 @@ async def asyncio(
         await asyncio_detailed(
             appointment_id=appointment_id,
             client=client,
+            if_match=if_match,
         )
     ).parsed

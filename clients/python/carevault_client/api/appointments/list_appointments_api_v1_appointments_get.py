@@ -19,6 +19,7 @@ def _get_kwargs(
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
+    external_id: None | str | Unset = UNSET,
     updated_since: datetime.datetime | None | Unset = UNSET,
     sort: Literal["updated_at"] | None | Unset = UNSET,
     after_id: None | Unset | UUID = UNSET,
@@ -72,6 +73,13 @@ def _get_kwargs(
     else:
         json_limit = limit
     params["limit"] = json_limit
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     json_updated_since: None | str | Unset
     if isinstance(updated_since, Unset):
@@ -182,6 +190,7 @@ def sync_detailed(
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
+    external_id: None | str | Unset = UNSET,
     updated_since: datetime.datetime | None | Unset = UNSET,
     sort: Literal["updated_at"] | None | Unset = UNSET,
     after_id: None | Unset | UUID = UNSET,
@@ -207,6 +216,8 @@ def sync_detailed(
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
         limit (int | None | Unset): Syncing only: at most this many (default 100)
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
             time (ISO 8601 with a UTC offset, microseconds kept)
         sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
@@ -229,6 +240,7 @@ def sync_detailed(
         clinician_id=clinician_id,
         client_id=client_id,
         limit=limit,
+        external_id=external_id,
         updated_since=updated_since,
         sort=sort,
         after_id=after_id,
@@ -249,6 +261,7 @@ def sync(
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
+    external_id: None | str | Unset = UNSET,
     updated_since: datetime.datetime | None | Unset = UNSET,
     sort: Literal["updated_at"] | None | Unset = UNSET,
     after_id: None | Unset | UUID = UNSET,
@@ -274,6 +287,8 @@ def sync(
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
         limit (int | None | Unset): Syncing only: at most this many (default 100)
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
             time (ISO 8601 with a UTC offset, microseconds kept)
         sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
@@ -297,6 +312,7 @@ def sync(
         clinician_id=clinician_id,
         client_id=client_id,
         limit=limit,
+        external_id=external_id,
         updated_since=updated_since,
         sort=sort,
         after_id=after_id,
@@ -311,6 +327,7 @@ async def asyncio_detailed(
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
+    external_id: None | str | Unset = UNSET,
     updated_since: datetime.datetime | None | Unset = UNSET,
     sort: Literal["updated_at"] | None | Unset = UNSET,
     after_id: None | Unset | UUID = UNSET,
@@ -336,6 +353,8 @@ async def asyncio_detailed(
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
         limit (int | None | Unset): Syncing only: at most this many (default 100)
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
             time (ISO 8601 with a UTC offset, microseconds kept)
         sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
@@ -358,6 +377,7 @@ async def asyncio_detailed(
         clinician_id=clinician_id,
         client_id=client_id,
         limit=limit,
+        external_id=external_id,
         updated_since=updated_since,
         sort=sort,
         after_id=after_id,
@@ -376,6 +396,7 @@ async def asyncio(
     clinician_id: list[UUID] | None | Unset = UNSET,
     client_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
+    external_id: None | str | Unset = UNSET,
     updated_since: datetime.datetime | None | Unset = UNSET,
     sort: Literal["updated_at"] | None | Unset = UNSET,
     after_id: None | Unset | UUID = UNSET,
@@ -401,6 +422,8 @@ async def asyncio(
             several (side-by-side calendars)
         client_id (None | Unset | UUID): Only this client's
         limit (int | None | Unset): Syncing only: at most this many (default 100)
+        external_id (None | str | Unset): Only the appointment with this external id of yours
+            (exact)
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
             time (ISO 8601 with a UTC offset, microseconds kept)
         sort (Literal['updated_at'] | None | Unset): `updated_at`: by (updated_at, id), oldest
@@ -425,6 +448,7 @@ async def asyncio(
             clinician_id=clinician_id,
             client_id=client_id,
             limit=limit,
+            external_id=external_id,
             updated_since=updated_since,
             sort=sort,
             after_id=after_id,

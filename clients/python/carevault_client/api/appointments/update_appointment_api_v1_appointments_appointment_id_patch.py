@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.appointment_read import AppointmentRead
 from ...models.appointment_update import AppointmentUpdate
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     appointment_id: UUID,
     *,
     body: AppointmentUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -73,6 +76,11 @@ def _parse_response(
 
         return response_410
 
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
@@ -115,6 +123,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: AppointmentUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Update Appointment
 
@@ -125,6 +134,8 @@ def sync_detailed(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
             another clinician,
             change the room, status, location or notes. Room, location and notes sent as null are
@@ -141,6 +152,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +167,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: AppointmentUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> AppointmentRead | ErrorResponse | None:
     """Update Appointment
 
@@ -165,6 +178,8 @@ def sync(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
             another clinician,
             change the room, status, location or notes. Room, location and notes sent as null are
@@ -182,6 +197,7 @@ def sync(
         appointment_id=appointment_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -190,6 +206,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: AppointmentUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[AppointmentRead | ErrorResponse]:
     """Update Appointment
 
@@ -200,6 +217,8 @@ async def asyncio_detailed(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
             another clinician,
             change the room, status, location or notes. Room, location and notes sent as null are
@@ -216,6 +235,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         appointment_id=appointment_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -228,6 +248,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: AppointmentUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> AppointmentRead | ErrorResponse | None:
     """Update Appointment
 
@@ -238,6 +259,8 @@ async def asyncio(
 
     Args:
         appointment_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (AppointmentUpdate): Send only what changes: reschedule (move or resize), hand it to
             another clinician,
             change the room, status, location or notes. Room, location and notes sent as null are
@@ -256,5 +279,6 @@ async def asyncio(
             appointment_id=appointment_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

@@ -8,12 +8,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     client_id: UUID,
+    *,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -54,6 +60,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_410 = ErrorResponse.from_dict(response.json())
 
         return response_410
+
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
@@ -89,6 +100,7 @@ def sync_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[Any | ErrorResponse]:
     """Archive Client
 
@@ -97,6 +109,8 @@ def sync_detailed(
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,6 +122,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -121,6 +136,7 @@ def sync(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Any | ErrorResponse | None:
     """Archive Client
 
@@ -129,6 +145,8 @@ def sync(
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +159,7 @@ def sync(
     return sync_detailed(
         client_id=client_id,
         client=client,
+        if_match=if_match,
     ).parsed
 
 
@@ -148,6 +167,7 @@ async def asyncio_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[Any | ErrorResponse]:
     """Archive Client
 
@@ -156,6 +176,8 @@ async def asyncio_detailed(
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,6 +189,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -178,6 +201,7 @@ async def asyncio(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Any | ErrorResponse | None:
     """Archive Client
 
@@ -186,6 +210,8 @@ async def asyncio(
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,5 +225,6 @@ async def asyncio(
         await asyncio_detailed(
             client_id=client_id,
             client=client,
+            if_match=if_match,
         )
     ).parsed

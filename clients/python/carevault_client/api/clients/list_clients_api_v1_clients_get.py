@@ -15,6 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -25,6 +26,13 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["include_archived"] = include_archived
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     params["page"] = page
 
@@ -130,6 +138,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -147,6 +156,7 @@ def sync_detailed(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -167,6 +177,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -185,6 +196,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -202,6 +214,7 @@ def sync(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -223,6 +236,7 @@ def sync(
     return sync_detailed(
         client=client,
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -235,6 +249,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -252,6 +267,7 @@ async def asyncio_detailed(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -272,6 +288,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         include_archived=include_archived,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -288,6 +305,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     include_archived: bool | Unset = False,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -305,6 +323,7 @@ async def asyncio(
 
     Args:
         include_archived (bool | Unset): Include archived clients Default: False.
+        external_id (None | str | Unset): Only the client with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -327,6 +346,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             include_archived=include_archived,
+            external_id=external_id,
             page=page,
             page_size=page_size,
             updated_since=updated_since,

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID
 
@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.client_read import ClientRead
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     client_id: UUID,
+    *,
+    if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,16 +28,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ClientRead | ErrorResponse | None:
+) -> Any | ClientRead | ErrorResponse | None:
     if response.status_code == 200:
         response_200 = ClientRead.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = ErrorResponse.from_dict(response.json())
@@ -82,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ClientRead | ErrorResponse]:
+) -> Response[Any | ClientRead | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -95,7 +105,8 @@ def sync_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[ClientRead | ErrorResponse]:
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | ClientRead | ErrorResponse]:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -104,17 +115,20 @@ def sync_detailed(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClientRead | ErrorResponse]
+        Response[Any | ClientRead | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -128,7 +142,8 @@ def sync(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> ClientRead | ErrorResponse | None:
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | ClientRead | ErrorResponse | None:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -137,18 +152,21 @@ def sync(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClientRead | ErrorResponse
+        Any | ClientRead | ErrorResponse
     """
 
     return sync_detailed(
         client_id=client_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -156,7 +174,8 @@ async def asyncio_detailed(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[ClientRead | ErrorResponse]:
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | ClientRead | ErrorResponse]:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -165,17 +184,20 @@ async def asyncio_detailed(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClientRead | ErrorResponse]
+        Response[Any | ClientRead | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
         client_id=client_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -187,7 +209,8 @@ async def asyncio(
     client_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> ClientRead | ErrorResponse | None:
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | ClientRead | ErrorResponse | None:
     """Read Client
 
      A client, archived or not. Under `care_team` chart access, a clinician outside the
@@ -196,18 +219,21 @@ async def asyncio(
 
     Args:
         client_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClientRead | ErrorResponse
+        Any | ClientRead | ErrorResponse
     """
 
     return (
         await asyncio_detailed(
             client_id=client_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.client_read import ClientRead
 from ...models.client_update import ClientUpdate
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     client_id: UUID,
     *,
     body: ClientUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -68,6 +71,11 @@ def _parse_response(
 
         return response_410
 
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
@@ -110,13 +118,17 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ClientUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ClientRead | ErrorResponse]:
     """Update Client
 
-     Change the fields sent and only those (422 `no_changes` for an empty body).
+     Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`).
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (ClientUpdate): Send only the fields that change. An optional field sent as null (or
             blank) is
             cleared; first and last name can change but never be cleared.
@@ -132,6 +144,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         client_id=client_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -146,13 +159,17 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ClientUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> ClientRead | ErrorResponse | None:
     """Update Client
 
-     Change the fields sent and only those (422 `no_changes` for an empty body).
+     Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`).
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (ClientUpdate): Send only the fields that change. An optional field sent as null (or
             blank) is
             cleared; first and last name can change but never be cleared.
@@ -169,6 +186,7 @@ def sync(
         client_id=client_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -177,13 +195,17 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ClientUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ClientRead | ErrorResponse]:
     """Update Client
 
-     Change the fields sent and only those (422 `no_changes` for an empty body).
+     Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`).
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (ClientUpdate): Send only the fields that change. An optional field sent as null (or
             blank) is
             cleared; first and last name can change but never be cleared.
@@ -199,6 +221,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         client_id=client_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -211,13 +234,17 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ClientUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> ClientRead | ErrorResponse | None:
     """Update Client
 
-     Change the fields sent and only those (422 `no_changes` for an empty body).
+     Change the fields sent and only those (422 `no_changes` for an empty body). With
+    `If-Match`, only if the client is still at that `ETag` (412 `precondition_failed`).
 
     Args:
         client_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (ClientUpdate): Send only the fields that change. An optional field sent as null (or
             blank) is
             cleared; first and last name can change but never be cleared.
@@ -235,5 +262,6 @@ async def asyncio(
             client_id=client_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_cosign import SessionNoteCosign
 from ...models.session_note_read import SessionNoteRead
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
     *,
     body: SessionNoteCosign,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -73,6 +76,11 @@ def _parse_response(
 
         return response_410
 
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
@@ -115,6 +123,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteCosign,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Cosign Session Note
 
@@ -124,6 +133,8 @@ def sync_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteCosign): Co-sign at the version the caller last saw, attesting the
             current co-signature
             statement.
@@ -139,6 +150,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -153,6 +165,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SessionNoteCosign,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Cosign Session Note
 
@@ -162,6 +175,8 @@ def sync(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteCosign): Co-sign at the version the caller last saw, attesting the
             current co-signature
             statement.
@@ -178,6 +193,7 @@ def sync(
         note_id=note_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -186,6 +202,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteCosign,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Cosign Session Note
 
@@ -195,6 +212,8 @@ async def asyncio_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteCosign): Co-sign at the version the caller last saw, attesting the
             current co-signature
             statement.
@@ -210,6 +229,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -222,6 +242,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SessionNoteCosign,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Cosign Session Note
 
@@ -231,6 +252,8 @@ async def asyncio(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteCosign): Co-sign at the version the caller last saw, attesting the
             current co-signature
             statement.
@@ -248,5 +271,6 @@ async def asyncio(
             note_id=note_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

@@ -8,12 +8,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
+    *,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -54,6 +60,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_410 = ErrorResponse.from_dict(response.json())
 
         return response_410
+
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
@@ -89,6 +100,7 @@ def sync_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[Any | ErrorResponse]:
     """Delete Session Note
 
@@ -96,6 +108,8 @@ def sync_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -107,6 +121,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -120,6 +135,7 @@ def sync(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Any | ErrorResponse | None:
     """Delete Session Note
 
@@ -127,6 +143,8 @@ def sync(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,6 +157,7 @@ def sync(
     return sync_detailed(
         note_id=note_id,
         client=client,
+        if_match=if_match,
     ).parsed
 
 
@@ -146,6 +165,7 @@ async def asyncio_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[Any | ErrorResponse]:
     """Delete Session Note
 
@@ -153,6 +173,8 @@ async def asyncio_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +186,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -175,6 +198,7 @@ async def asyncio(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Any | ErrorResponse | None:
     """Delete Session Note
 
@@ -182,6 +206,8 @@ async def asyncio(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,5 +221,6 @@ async def asyncio(
         await asyncio_detailed(
             note_id=note_id,
             client=client,
+            if_match=if_match,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_finalize import SessionNoteFinalize
 from ...models.session_note_read import SessionNoteRead
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
     *,
     body: SessionNoteFinalize,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -73,6 +76,11 @@ def _parse_response(
 
         return response_410
 
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
@@ -115,6 +123,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteFinalize,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Finalize Session Note
 
@@ -126,6 +135,8 @@ def sync_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
             the current signature
             statement.
@@ -141,6 +152,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +167,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SessionNoteFinalize,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Finalize Session Note
 
@@ -166,6 +179,8 @@ def sync(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
             the current signature
             statement.
@@ -182,6 +197,7 @@ def sync(
         note_id=note_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -190,6 +206,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteFinalize,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Finalize Session Note
 
@@ -201,6 +218,8 @@ async def asyncio_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
             the current signature
             statement.
@@ -216,6 +235,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -228,6 +248,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SessionNoteFinalize,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Finalize Session Note
 
@@ -239,6 +260,8 @@ async def asyncio(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteFinalize): Sign (finalize) at the version the caller last saw, attesting
             the current signature
             statement.
@@ -256,5 +279,6 @@ async def asyncio(
             note_id=note_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

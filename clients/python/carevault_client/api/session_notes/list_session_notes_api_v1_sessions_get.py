@@ -20,6 +20,7 @@ def _get_kwargs(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -66,6 +67,13 @@ def _get_kwargs(
     else:
         json_author_id = author_id
     params["author_id"] = json_author_id
+
+    json_external_id: None | str | Unset
+    if isinstance(external_id, Unset):
+        json_external_id = UNSET
+    else:
+        json_external_id = external_id
+    params["external_id"] = json_external_id
 
     params["page"] = page
 
@@ -175,6 +183,7 @@ def sync_detailed(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -195,6 +204,7 @@ def sync_detailed(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -219,6 +229,7 @@ def sync_detailed(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -241,6 +252,7 @@ def sync(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -261,6 +273,7 @@ def sync(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -286,6 +299,7 @@ def sync(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -302,6 +316,7 @@ async def asyncio_detailed(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -322,6 +337,7 @@ async def asyncio_detailed(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -346,6 +362,7 @@ async def asyncio_detailed(
         include_deleted=include_deleted,
         status=status,
         author_id=author_id,
+        external_id=external_id,
         page=page,
         page_size=page_size,
         updated_since=updated_since,
@@ -366,6 +383,7 @@ async def asyncio(
     include_deleted: bool | Unset = False,
     status: None | NoteStatus | Unset = UNSET,
     author_id: None | Unset | UUID = UNSET,
+    external_id: None | str | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     updated_since: datetime.datetime | None | Unset = UNSET,
@@ -386,6 +404,7 @@ async def asyncio(
             notes
         author_id (None | Unset | UUID): Only this user's notes (your unsigned notes:
             `status=draft` and your id)
+        external_id (None | str | Unset): Only the note with this external id of yours (exact)
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
         updated_since (datetime.datetime | None | Unset): Only records updated at or after this
@@ -412,6 +431,7 @@ async def asyncio(
             include_deleted=include_deleted,
             status=status,
             author_id=author_id,
+            external_id=external_id,
             page=page,
             page_size=page_size,
             updated_since=updated_since,

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID
 
@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_read import SessionNoteRead
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
+    *,
+    if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,16 +28,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorResponse | SessionNoteRead | None:
+) -> Any | ErrorResponse | SessionNoteRead | None:
     if response.status_code == 200:
         response_200 = SessionNoteRead.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = ErrorResponse.from_dict(response.json())
@@ -82,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorResponse | SessionNoteRead]:
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -95,22 +105,26 @@ def sync_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorResponse | SessionNoteRead]:
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | SessionNoteRead]
+        Response[Any | ErrorResponse | SessionNoteRead]
     """
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -124,23 +138,27 @@ def sync(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> ErrorResponse | SessionNoteRead | None:
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | SessionNoteRead
+        Any | ErrorResponse | SessionNoteRead
     """
 
     return sync_detailed(
         note_id=note_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -148,22 +166,26 @@ async def asyncio_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorResponse | SessionNoteRead]:
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | ErrorResponse | SessionNoteRead]:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | SessionNoteRead]
+        Response[Any | ErrorResponse | SessionNoteRead]
     """
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -175,23 +197,27 @@ async def asyncio(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> ErrorResponse | SessionNoteRead | None:
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | ErrorResponse | SessionNoteRead | None:
     """Read Session Note
 
     Args:
         note_id (UUID):
+        if_none_match (None | str | Unset): 304 with no body when the record is still at this
+            `ETag`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | SessionNoteRead
+        Any | ErrorResponse | SessionNoteRead
     """
 
     return (
         await asyncio_detailed(
             note_id=note_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_read import SessionNoteRead
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
+    *,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -58,6 +64,11 @@ def _parse_response(
         response_410 = ErrorResponse.from_dict(response.json())
 
         return response_410
+
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
@@ -95,6 +106,7 @@ def sync_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Restore Session Note
 
@@ -102,6 +114,8 @@ def sync_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,6 +127,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -126,6 +141,7 @@ def sync(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Restore Session Note
 
@@ -133,6 +149,8 @@ def sync(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,6 +163,7 @@ def sync(
     return sync_detailed(
         note_id=note_id,
         client=client,
+        if_match=if_match,
     ).parsed
 
 
@@ -152,6 +171,7 @@ async def asyncio_detailed(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Restore Session Note
 
@@ -159,6 +179,8 @@ async def asyncio_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,6 +192,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         note_id=note_id,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -181,6 +204,7 @@ async def asyncio(
     note_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Restore Session Note
 
@@ -188,6 +212,8 @@ async def asyncio(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,5 +227,6 @@ async def asyncio(
         await asyncio_detailed(
             note_id=note_id,
             client=client,
+            if_match=if_match,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
 from ...models.session_note_read import SessionNoteRead
 from ...models.session_note_update import SessionNoteUpdate
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     note_id: UUID,
     *,
     body: SessionNoteUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -73,6 +76,11 @@ def _parse_response(
 
         return response_410
 
+    if response.status_code == 412:
+        response_412 = ErrorResponse.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorResponse.from_dict(response.json())
 
@@ -115,6 +123,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Update Session Note
 
@@ -125,6 +134,8 @@ def sync_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
             `version` and only
             the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
@@ -141,6 +152,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +167,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SessionNoteUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Update Session Note
 
@@ -165,6 +178,8 @@ def sync(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
             `version` and only
             the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
@@ -182,6 +197,7 @@ def sync(
         note_id=note_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -190,6 +206,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SessionNoteUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> Response[ErrorResponse | SessionNoteRead]:
     """Update Session Note
 
@@ -200,6 +217,8 @@ async def asyncio_detailed(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
             `version` and only
             the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
@@ -216,6 +235,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         note_id=note_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -228,6 +248,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SessionNoteUpdate,
+    if_match: None | str | Unset = UNSET,
 ) -> ErrorResponse | SessionNoteRead | None:
     """Update Session Note
 
@@ -238,6 +259,8 @@ async def asyncio(
 
     Args:
         note_id (UUID):
+        if_match (None | str | Unset): Change only if the record is still at this `ETag` (else 412
+            `precondition_failed`); optional
         body (SessionNoteUpdate): An autosave of a draft, or an amendment of a signed note: send
             `version` and only
             the fields that changed, and for an amendment its `reason`. A SOAP section sent as null
@@ -256,5 +279,6 @@ async def asyncio(
             note_id=note_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

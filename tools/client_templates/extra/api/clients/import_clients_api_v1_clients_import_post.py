@@ -5,7 +5,9 @@ the package by `make client`: openapi-python-client generates JSON, form and sin
 bodies only, and this operation takes one of two text formats. It has the generated
 modules' four functions and answers the same way: `ClientImportResult` for 201, an
 `ErrorResponse` for every status the OpenAPI document declares (422 `import_rejected` lists
-`{line, field, message}` per bad row; nothing was imported), `None` otherwise.
+`{line, field, message}` per bad row; nothing was imported), `None` otherwise. The answer
+lists each row's line, client id, `external_id` and action; `upsert=True` updates the client
+that already has a row's `external_id` instead of refusing the file.
 """
 
 from __future__ import annotations
@@ -29,17 +31,24 @@ ERROR_STATUSES = frozenset({400, 401, 403, 409, 410, 413, 415, 422, 429, 503})
 
 
 def _get_kwargs(
-    *, body: bytes | str, content_type: ContentType, idempotency_key: str | None
+    *,
+    body: bytes | str,
+    content_type: ContentType,
+    idempotency_key: str | None,
+    upsert: bool = False,
 ) -> dict[str, Any]:
     headers: dict[str, str] = {"Content-Type": content_type}
     if idempotency_key is not None:
         headers["Idempotency-Key"] = idempotency_key
-    return {
+    kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/api/v1/clients/import",
         "content": body.encode() if isinstance(body, str) else body,
         "headers": headers,
     }
+    if upsert:
+        kwargs["params"] = {"upsert": "true"}
+    return kwargs
 
 
 def _parse_response(
@@ -71,6 +80,7 @@ def sync_detailed(
     body: bytes | str,
     content_type: ContentType = "text/csv",
     idempotency_key: str | None = None,
+    upsert: bool = False,
 ) -> Response[ClientImportResult | ErrorResponse]:
     """Import clients: all rows or none.
 
@@ -79,13 +89,16 @@ def sync_detailed(
             JSON object per line for `application/x-ndjson`. At most 32 MiB.
         content_type: `text/csv` (the default) or `application/x-ndjson`.
         idempotency_key: send a fresh UUID per import and the same one when you retry it.
+        upsert: a row whose `external_id` a client already has updates that client.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and
             Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
     """
-    kwargs = _get_kwargs(body=body, content_type=content_type, idempotency_key=idempotency_key)
+    kwargs = _get_kwargs(
+        body=body, content_type=content_type, idempotency_key=idempotency_key, upsert=upsert
+    )
     response = client.get_httpx_client().request(**kwargs)
     return _build_response(client=client, response=response)
 
@@ -96,10 +109,15 @@ def sync(
     body: bytes | str,
     content_type: ContentType = "text/csv",
     idempotency_key: str | None = None,
+    upsert: bool = False,
 ) -> ClientImportResult | ErrorResponse | None:
     """Import clients: the parsed answer of `sync_detailed`."""
     return sync_detailed(
-        client=client, body=body, content_type=content_type, idempotency_key=idempotency_key
+        client=client,
+        body=body,
+        content_type=content_type,
+        idempotency_key=idempotency_key,
+        upsert=upsert,
     ).parsed
 
 
@@ -109,9 +127,12 @@ async def asyncio_detailed(
     body: bytes | str,
     content_type: ContentType = "text/csv",
     idempotency_key: str | None = None,
+    upsert: bool = False,
 ) -> Response[ClientImportResult | ErrorResponse]:
     """Import clients, with the client's `httpx.AsyncClient` (see `sync_detailed`)."""
-    kwargs = _get_kwargs(body=body, content_type=content_type, idempotency_key=idempotency_key)
+    kwargs = _get_kwargs(
+        body=body, content_type=content_type, idempotency_key=idempotency_key, upsert=upsert
+    )
     response = await client.get_async_httpx_client().request(**kwargs)
     return _build_response(client=client, response=response)
 
@@ -122,9 +143,14 @@ async def asyncio(
     body: bytes | str,
     content_type: ContentType = "text/csv",
     idempotency_key: str | None = None,
+    upsert: bool = False,
 ) -> ClientImportResult | ErrorResponse | None:
     """Import clients: the parsed answer of `asyncio_detailed`."""
     answer = await asyncio_detailed(
-        client=client, body=body, content_type=content_type, idempotency_key=idempotency_key
+        client=client,
+        body=body,
+        content_type=content_type,
+        idempotency_key=idempotency_key,
+        upsert=upsert,
     )
     return answer.parsed
