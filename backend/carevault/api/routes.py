@@ -8,6 +8,7 @@ from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
+from carevault.auth.service_account_router import router as service_accounts_router
 from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
@@ -32,6 +33,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     audit_router,
     health_details_router,
     workspace_router,
+    service_accounts_router,
 )
 
 

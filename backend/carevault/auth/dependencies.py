@@ -69,6 +69,7 @@ async def current_principal(request: Request) -> Principal:
                 token_scopes=frozenset(by_token.scopes),
                 chart_access=by_token.policy.chart_access,
                 break_the_glass=by_token.policy.break_the_glass,
+                service_account=by_token.service_account,
             )
             request.state.actor = principal.actor
             _count_request(request, state, "token", by_token.token_id)

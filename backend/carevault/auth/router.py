@@ -41,6 +41,7 @@ from carevault.auth.schemas import (
     PasswordChanged,
     ReauthRequest,
     ReauthResponse,
+    ServiceAccountRef,
     TemporaryPassword,
     TokenCreate,
     TokenCreated,
@@ -152,6 +153,11 @@ async def me(
         user=UserRead.model_validate(principal.user),
         workspace=WorkspaceRead.model_validate(workspace),
         auth_method="session" if login_session else "token",
+        service_account=(
+            ServiceAccountRef.model_validate(principal.service_account)
+            if principal.service_account
+            else None
+        ),
         idle_timeout_seconds=state.settings.session_idle_minutes * 60 if login_session else None,
         session_expires_at=login_session.expires_at if login_session else None,
         csrf_token=tokens.csrf_token_for(secret) if secret else None,
