@@ -8,10 +8,10 @@ from carevault.appointments.router import router as appointments_router
 from carevault.audit.router import router as audit_router
 from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
-from carevault.auth.service_account_router import router as service_accounts_router
 from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
+from carevault.service_accounts.router import router as service_accounts_router
 from carevault.workspaces.router import router as workspace_router
 
 API_PREFIX = "/api/v1"

@@ -46,7 +46,7 @@ ACCOUNT_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(Account)
 
 @dataclass(frozen=True, slots=True)
 class ServiceAccountRef:
-    """The service account a token belongs to (carevault.auth.service_accounts)."""
+    """The service account a token belongs to (carevault.service_accounts.service)."""
 
     id: uuid.UUID
     name: str

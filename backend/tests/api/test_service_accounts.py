@@ -121,10 +121,12 @@ async def test_managing_needs_an_owner_session_with_a_recent_password(api: ApiCo
     async with api.signed_in(clinician) as session:
         refused = await session.post("/service-accounts", json={"name": "x", "scopes": SYNC_SCOPES})
         assert refused.status_code == 403 and error_of(refused)["code"] == "owner_required"
-    async with api.with_token(owner) as (token, _):
-        refused = await token.post("/service-accounts", json={"name": "x", "scopes": SYNC_SCOPES})
+    async with api.with_token(owner) as (personal, _):
+        refused = await personal.post(
+            "/service-accounts", json={"name": "x", "scopes": SYNC_SCOPES}
+        )
         assert error_of(refused)["code"] == "login_session_required"
-        assert (await token.get("/service-accounts")).status_code == 403
+        assert (await personal.get("/service-accounts")).status_code == 403
     async with api.signed_in(owner) as session:
         account = await new_account(session)
         await sql(api, "UPDATE login_sessions SET reauthenticated_at = now() - interval '6 min'")

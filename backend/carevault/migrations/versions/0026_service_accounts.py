@@ -6,7 +6,7 @@ and no `user_id`, so disabling (or removing) the owner who created it neither re
 cascades to them. A token belongs to exactly one of a user and a service account (check
 `ck_api_tokens_one_holder`). The audit trail needs no change: a service account's event
 carries its token's id (`actor_token_id`, covered by the seal) and no user id, and the
-token names its service account for good (carevault.auth.service_accounts).
+token names its service account for good (carevault.service_accounts.service).
 
 `public_key_pem` / `public_key_id` are empty until OAuth client credentials (a JWT assertion
 signed with the account's private key, RFC 7523) are built: see docs/api.md.

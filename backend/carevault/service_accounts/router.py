@@ -13,10 +13,10 @@ from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
-from carevault.auth import service_accounts
 from carevault.auth.dependencies import CurrentOwner, RecentOwner
 from carevault.auth.permissions import SESSION_ONLY, declare
-from carevault.auth.service_account_schemas import (
+from carevault.service_accounts import service as service_accounts
+from carevault.service_accounts.schemas import (
     ServiceAccountCreate,
     ServiceAccountRead,
     ServiceAccountTokenCreate,

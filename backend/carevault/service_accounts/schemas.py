@@ -1,4 +1,4 @@
-"""Request and answer bodies of /service-accounts (carevault.auth.service_accounts)."""
+"""Request and answer bodies of /service-accounts (carevault.service_accounts.service)."""
 
 from __future__ import annotations
 
