@@ -23,7 +23,7 @@ from carevault.appointments.schemas import (
     UtcDatetime,
 )
 from carevault.auth.dependencies import CurrentPrincipal
-from carevault.auth.permissions import changes, declare, reads
+from carevault.auth.permissions import BULK_COST, changes, declare, reads
 
 router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=ApiRoute)
 
@@ -31,6 +31,8 @@ router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=Ap
 # `clients:read`); `client` is null for any other.
 READS = reads("appointments", with_readable=("clients",))
 CHANGES = changes("appointments", with_readable=("clients",))
+# A series books up to its recurrence's limit of appointments in one request.
+CHANGES_MANY = changes("appointments", with_readable=("clients",), cost=BULK_COST)
 MAX_CLINICIAN_FILTER = 50
 
 
@@ -97,7 +99,7 @@ async def create_appointment(
     ),
     summary="Book a recurring appointment: one appointment per occurrence, all or none",
 )
-@declare(CHANGES)
+@declare(CHANGES_MANY)
 async def create_series(
     body: AppointmentSeriesCreate,
     principal: CurrentPrincipal,

@@ -258,3 +258,47 @@ async def test_a_clinician_token_with_an_owner_only_scope_is_refused_naming_the_
     assert error["details"][0]["field"] == "body.scopes"
     assert error["details"][0]["scopes"] == ["audit:read", "system:read"]
     assert await sql(api, "SELECT 1 FROM api_tokens") == []
+
+
+# --- the owner's audit screen filters integration traffic in or out ----------------------------
+
+
+async def test_audit_events_filter_by_actor_kind(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as session:
+        await create_client(session)
+        account = await new_account(session)
+        token = await new_token(session, account["id"])
+        personal = await session.post(
+            "/auth/tokens", json={"name": "mine", "scopes": ["clients:read"]}
+        )
+        async with bearer(api, token["token"]) as integration:
+            listed = await integration.get("/clients", params={"page_size": 10})
+            assert listed.status_code == 200
+        async with bearer(api, personal.json()["token"]) as mine:
+            assert (await mine.get("/clients")).status_code == 200
+
+        async def kinds(*actor_kind: str) -> list[tuple[str, str]]:
+            answer = await session.get(
+                "/audit-events", params={"actor_kind": list(actor_kind), "page_size": 100}
+            )
+            assert answer.status_code == 200, answer.text
+            # Each of these reads is audited itself (audit.read): left out to compare.
+            items = answer.json()["items"]
+            return [(e["actor_kind"], e["action"]) for e in items if e["action"] != "audit.read"]
+
+        integrations = await kinds("service_account")
+        # One event per page read (and the token's first use), nothing per record.
+        assert sorted(integrations) == [
+            ("service_account", "auth.token_used"),
+            ("service_account", "client.list"),
+        ]
+        people = await kinds("session")
+        assert people and {kind for kind, _ in people} == {"session"}
+        assert ("session", "service_account.create") in people
+        both = await kinds("service_account", "token")
+        assert {kind for kind, _ in both} == {"service_account", "token"}
+        everything = await kinds()
+        assert len(everything) == len(people) + len(both) + len(await kinds("system"))
+        unknown = await session.get("/audit-events", params={"actor_kind": "robot"})
+        assert unknown.status_code == 422
