@@ -105,8 +105,8 @@ MEANINGS = {
     "too_many_events": "an access-log CSV export over 50,000 events: export a shorter range",
     "validation_error": "`details` lists `{field, message}`, `field` saying where: `body.plan`, "
     "`query.page_size`, `path.note_id`",
-    "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
-    "`Retry-After`",
+    "rate_limited": "too many failed sign-ins, or over a rate-limit budget (`details.limit_scope`: "
+    "`credential` or `practice`); see `Retry-After`",
     "internal_error": "a defect in CareVault; logged with its traceback under the request id "
     "the answer gives in `details.request_id` (and `X-Request-ID`)",
     "phi_decryption_failed": "a protected value could not be opened (see below); audited",

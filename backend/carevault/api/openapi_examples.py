@@ -330,7 +330,9 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(
             429,
             "rate_limited",
-            "more than 600 requests a minute with this credential; slow down",
+            "over 600 rate-limit units a minute for this credential (this request costs 5); "
+            "slow down",
+            {"limit_scope": "credential", "cost": 5},
         ),
         ErrorExample(
             503,

@@ -71,7 +71,12 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("appointment_conflict", "client_archived", "invalid_clinician"),
+        codes=(
+            "appointment_conflict",
+            "client_archived",
+            "invalid_clinician",
+            "person_required",
+        ),
     ),
 )
 @declare(CHANGES)
@@ -95,7 +100,12 @@ async def create_appointment(
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("appointment_conflict", "client_archived", "invalid_clinician"),
+        codes=(
+            "appointment_conflict",
+            "client_archived",
+            "invalid_clinician",
+            "person_required",
+        ),
     ),
     summary="Book a recurring appointment: one appointment per occurrence, all or none",
 )

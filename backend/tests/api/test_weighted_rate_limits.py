@@ -15,9 +15,9 @@ from carevault.auth.models import Role
 from carevault.auth.permissions import BULK_COST, READ_COST, WRITE_COST, operation_of
 from carevault.auth.rate_limit import Bucket, InProcessBackend, RateLimiter
 from carevault.auth.scopes import EVERY_SCOPE
-from tests.api.test_permissions import api_routes
 from tests.support.http import ApiContext, error_of
 from tests.support.notes import practice
+from tests.support.routes import api_routes
 
 
 class FakeClock:
