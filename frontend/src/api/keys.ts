@@ -43,6 +43,10 @@ export const keys = {
   clinicians: { all: ['clinicians'] as const },
   users: { all: ['users'] as const },
   tokens: { all: ['tokens'] as const },
+  serviceAccounts: {
+    all: ['service-accounts'] as const,
+    tokens: (accountId: string) => ['service-accounts', 'tokens', accountId] as const,
+  },
   audit: {
     all: ['audit'] as const,
     list: (filters: AuditFilters, page: number) => ['audit', { ...filters, page }] as const,
