@@ -149,6 +149,8 @@ class RateLimiter:
         if practice is not None and self.per_practice_per_minute is not None:
             buckets.append(Bucket(f"practice:{practice}", self.per_practice_per_minute))
             policies.append(f'{self.per_practice_per_minute};w={WINDOW_SECONDS};comment="practice"')
+        # A budget configured below an operation's cost still admits it once a window.
+        cost = min(cost, *(bucket.limit for bucket in buckets))
         admitted, windows = await self.backend.spend(buckets, cost)
         # Report the budget that binds: the one that refused (if refused), or the one with
         # the least left.

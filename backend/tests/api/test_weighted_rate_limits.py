@@ -5,6 +5,7 @@ a fake clock, never by sleeping."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -170,3 +171,14 @@ async def test_the_headers_name_the_binding_budget(api: ApiContext) -> None:
         answer = await token.patch(f"/clients/{other.client_ids[0]}", json={"first_name": "B"})
     assert answer.status_code == 200, answer.text
     assert (answer.headers["RateLimit-Limit"], answer.headers["RateLimit-Remaining"]) == ("10", "8")
+
+
+async def test_a_budget_below_an_operations_cost_admits_it_once_a_window() -> None:
+    clock = FakeClock()
+    limiter = RateLimiter(3, clock=clock)
+    credential = uuid.uuid4()
+    first = await limiter.take("token", credential, cost=BULK_COST)
+    assert not first.exceeded and first.remaining == 0
+    assert (await limiter.take("token", credential, cost=BULK_COST)).exceeded
+    clock.now += 60
+    assert not (await limiter.take("token", credential, cost=BULK_COST)).exceeded
