@@ -302,3 +302,27 @@ async def test_audit_events_filter_by_actor_kind(api: ApiContext) -> None:
         assert len(everything) == len(people) + len(both) + len(await kinds("system"))
         unknown = await session.get("/audit-events", params={"actor_kind": "robot"})
         assert unknown.status_code == 422
+
+
+async def test_a_clients_access_log_names_the_service_account(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as session:
+        client = await create_client(session)
+        account = await new_account(session)
+        token = await new_token(session, account["id"])
+        async with bearer(api, token["token"]) as integration:
+            assert (await integration.get(f"/clients/{client['id']}")).status_code == 200
+        log = await session.get(f"/clients/{client['id']}/access-log")
+        assert log.status_code == 200, log.text
+    reads = [e for e in log.json()["items"] if e["token_name"] == "production"]
+    assert reads and all(e["actor_name"] == "scheduling sync" for e in reads)
+    # Nothing but the integration's token names it: the creator's own entries are theirs.
+    assert all(e["actor_user_id"] is None for e in reads)
+    rows = await sql(
+        api,
+        "SELECT user_id, (SELECT delete_rule FROM information_schema.referential_constraints "
+        "WHERE constraint_name = 'fk_service_accounts_created_by_users') AS creator_rule "
+        "FROM api_tokens WHERE service_account_id IS NOT NULL",
+    )
+    # No path from a person to the token: removing the creator cannot cascade to it.
+    assert [(r["user_id"], r["creator_rule"]) for r in rows] == [(None, "SET NULL")]

@@ -1014,7 +1014,7 @@ export interface components {
             action: string;
             /**
              * Actor Name
-             * @description The user's display name, or sign-in address
+             * @description The user's display name, or sign-in address; for a service account's token, the service account's name
              */
             actor_name: string | null;
             /** Actor Role */
