@@ -196,7 +196,8 @@ async def create_token(
 async def list_tokens(
     principal: CurrentPrincipal, db: DbSession, paging: PageParams
 ) -> Page[TokenRead]:
-    """Your tokens, newest first; owners see every token of the workspace."""
+    """Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens)."""
     tokens, total = await service.list_api_tokens(db, principal.user, paging)
     return Page.of([TokenRead.model_validate(t) for t in tokens], total, paging)
 

@@ -236,7 +236,8 @@ export interface paths {
         };
         /**
          * List Tokens
-         * @description Your tokens, newest first; owners see every token of the workspace.
+         * @description Your tokens, newest first; owners see every person's token of the workspace (a
+         *     service account's are under GET /service-accounts/{id}/tokens).
          */
         get: operations["list_tokens_api_v1_auth_tokens_get"];
         put?: never;
