@@ -326,3 +326,22 @@ async def test_a_clients_access_log_names_the_service_account(api: ApiContext) -
     )
     # No path from a person to the token: removing the creator cannot cascade to it.
     assert [(r["user_id"], r["creator_rule"]) for r in rows] == [(None, "SET NULL")]
+
+
+async def test_an_expired_service_account_stops_its_tokens_and_issues_none(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as session:
+        account = await new_account(session, expires_in_days=30)
+        token = await new_token(session, account["id"])
+        # A token never outlives its account.
+        assert token["expires_at"] == account["expires_at"]
+        async with bearer(api, token["token"]) as integration:
+            assert (await integration.get("/clients")).status_code == 200
+            await sql(api, "UPDATE service_accounts SET expires_at = now() - interval '1 second'")
+            expired = await integration.get("/clients")
+            assert expired.status_code == 401 and error_of(expired)["code"] == "token_expired"
+        refused = await session.post(
+            f"/service-accounts/{account['id']}/tokens", json={"name": "x"}
+        )
+        assert refused.status_code == 409
+        assert error_of(refused)["code"] == "service_account_inactive"
