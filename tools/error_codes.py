@@ -46,6 +46,13 @@ MEANINGS = {
     "token_revoked": "the API token was revoked (or its user disabled)",
     "unauthorized": "not authenticated (framework fallback)",
     "user_disabled": "the account is disabled",
+    "service_account_disabled": "the token's service account is disabled (enabling it brings "
+    "its tokens back)",
+    "service_account_inactive": "issuing a token for a disabled or expired service account",
+    "person_required": "a service account's token asked for what only a person does (author, "
+    "sign or co-sign a note, be an appointment's default clinician, break the glass)",
+    "scope_not_allowed": "creating a token or service account with a scope its role can never "
+    "use; `details[].scopes` names them",
     "csrf_failed": "a cookie-authenticated change without the right `X-CSRF-Token`",
     "forbidden": "not allowed (framework fallback)",
     "insufficient_scope": "the API token lacks the scope in `details.required_scope`",
@@ -110,8 +117,8 @@ MEANINGS = {
     "too_many_events": "an access-log CSV export over 50,000 events: export a shorter range",
     "validation_error": "`details` lists `{field, message}`, `field` saying where: `body.plan`, "
     "`query.page_size`, `path.note_id`",
-    "rate_limited": "too many failed sign-ins, or over the per-credential request limit; see "
-    "`Retry-After`",
+    "rate_limited": "too many failed sign-ins, or over a rate-limit budget (`details.limit_scope`: "
+    "`credential` or `practice`); see `Retry-After`",
     "internal_error": "a defect in CareVault; logged with its traceback under the request id "
     "the answer gives in `details.request_id` (and `X-Request-ID`)",
     "phi_decryption_failed": "a protected value could not be opened (see below); audited",

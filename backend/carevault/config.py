@@ -121,8 +121,12 @@ class Settings(BaseSettings):
     # Failing well (issue 11): every database wait of a request derives from this deadline
     # (see carevault.db.deadlines); keep it below any client's own timeout.
     request_timeout_seconds: float = Field(default=10.0, ge=1.0, le=300.0)
-    # API requests per minute per API token and per login session, counted by each worker.
+    # Rate-limit units a minute per API token and per login session, counted by each worker:
+    # a read costs 1, a write 2, a search, import or batch read 5 (carevault.auth.permissions).
     api_rate_limit_per_minute: int = Field(default=600, ge=1, le=1_000_000)
+    # Units a minute per practice, over all its API tokens (personal and service accounts';
+    # sessions are not counted): one practice's integrations cannot starve the instance.
+    api_rate_limit_per_practice_per_minute: int = Field(default=3000, ge=1, le=10_000_000)
     # The time zone new practices start with (owners change their own); decides "today".
     default_time_zone: str = "UTC"
 

@@ -38,7 +38,7 @@ from carevault.api.state import AppState
 from carevault.audit import checkpoints
 from carevault.audit.background import AuditSealer
 from carevault.auth.dependencies import SESSION_COOKIE
-from carevault.auth.permissions import Operation
+from carevault.auth.permissions import READ_COST, Operation
 from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.auth.service import dummy_hash
 from carevault.config import Settings, get_settings
@@ -335,10 +335,16 @@ def _declare_security(
     else:
         operation["security"] = [{"bearerToken": []}, {"sessionCookie": []}]
         operation["x-token-scopes"] = list(declared.token_scopes)
+    # What one request spends of the rate limits (docs/api.md, "Rate limits").
+    operation["x-rate-limit-cost"] = declared.cost if declared is not None else READ_COST
     responses = operation.setdefault("responses", {})
     for status, description in (
         ("401", "not_authenticated, invalid_token, token_revoked, session_ended, …"),
         ("403", "csrf_failed, insufficient_scope, login_session_required, owner_required, …"),
-        ("429", "rate_limited: over the per-credential request limit; see Retry-After"),
+        (
+            "429",
+            "rate_limited: over a rate-limit budget (per credential or per practice); "
+            "see Retry-After",
+        ),
     ):
         responses.setdefault(status, {"description": description, "content": error_content})

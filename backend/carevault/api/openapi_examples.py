@@ -78,6 +78,7 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(401, "token_expired", "the API token has expired"),
         ErrorExample(401, "token_revoked", "the API token has been revoked"),
         ErrorExample(401, "user_disabled", "this account is disabled"),
+        ErrorExample(401, "service_account_disabled", "this service account is disabled"),
         ErrorExample(403, "cosign_by_author", "the note's author cannot co-sign it"),
         ErrorExample(403, "csrf_failed", "cookie-authenticated changes need X-CSRF-Token"),
         ErrorExample(
@@ -98,6 +99,12 @@ EXAMPLES: dict[str, ErrorExample] = {
         ),
         ErrorExample(403, "not_the_author", "only the note's author can sign it"),
         ErrorExample(403, "owner_required", "only workspace owners can do this"),
+        ErrorExample(
+            403,
+            "person_required",
+            "a service account acts for the practice, not as a person: this needs a user's "
+            "session or personal token",
+        ),
         ErrorExample(
             403,
             "chart_access_denied",
@@ -150,6 +157,11 @@ EXAMPLES: dict[str, ErrorExample] = {
             },
         ),
         ErrorExample(409, "chart_access_not_needed", "you already see this client's chart"),
+        ErrorExample(
+            409,
+            "service_account_inactive",
+            "the service account is disabled: enable it first",
+        ),
         ErrorExample(
             409,
             "idempotency_key_reused",
@@ -342,6 +354,18 @@ EXAMPLES: dict[str, ErrorExample] = {
         ),
         ErrorExample(
             422,
+            "scope_not_allowed",
+            "a clinician can never use audit:read; leave it out",
+            [
+                {
+                    "field": "body.scopes",
+                    "message": "a clinician can never use audit:read; leave it out",
+                    "scopes": ["audit:read"],
+                }
+            ],
+        ),
+        ErrorExample(
+            422,
             "unknown_clinician",
             "clinician_ids names users who are not active users of this practice",
             [{"field": "body.clinician_ids.0", "message": "not an active user of the practice"}],
@@ -355,7 +379,9 @@ EXAMPLES: dict[str, ErrorExample] = {
         ErrorExample(
             429,
             "rate_limited",
-            "more than 600 requests a minute with this credential; slow down",
+            "over 600 rate-limit units a minute for this credential (this request costs 5); "
+            "slow down",
+            {"limit_scope": "credential", "cost": 5},
         ),
         ErrorExample(
             503,
@@ -382,6 +408,7 @@ _NOT_AUTHENTICATED = (
     "session_expired",
     "session_idle_timeout",
     "user_disabled",
+    "service_account_disabled",
 )
 _DATABASE_TROUBLE = ("database_unavailable", "database_timeout", "storage_full")
 # The one code of a status, wherever that status is declared.

@@ -12,6 +12,7 @@ from carevault.clients.router import router as clients_router
 from carevault.events.router import router as events_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
+from carevault.service_accounts.router import router as service_accounts_router
 from carevault.webhooks.router import router as webhooks_router
 from carevault.workspaces.router import router as workspace_router
 
@@ -36,6 +37,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     health_details_router,
     workspace_router,
     webhooks_router,
+    service_accounts_router,
 )
 
 

@@ -35,6 +35,9 @@ class AppState:
 
     def __post_init__(self) -> None:
         if self.rate_limiter is None:
-            self.rate_limiter = RateLimiter(self.settings.api_rate_limit_per_minute)
+            self.rate_limiter = RateLimiter(
+                self.settings.api_rate_limit_per_minute,
+                self.settings.api_rate_limit_per_practice_per_minute,
+            )
         if self.client_list_cache is None:
             self.client_list_cache = ClientListCache(int(self.settings.client_list_cache_size))

@@ -28,7 +28,7 @@ from carevault.appointments.schemas import (
     UtcDatetime,
 )
 from carevault.auth.dependencies import CurrentPrincipal
-from carevault.auth.permissions import changes, declare, reads
+from carevault.auth.permissions import BULK_COST, changes, declare, reads
 from carevault.core import external
 from carevault.core.fields import QueryInteger, invalid
 
@@ -41,6 +41,8 @@ router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=Ap
 # `clients:read`); `client` is null for any other.
 READS = reads("appointments", with_readable=("clients",))
 CHANGES = changes("appointments", with_readable=("clients",))
+# A series books up to its recurrence's limit of appointments in one request.
+CHANGES_MANY = changes("appointments", with_readable=("clients",), cost=BULK_COST)
 MAX_CLINICIAN_FILTER = 50
 
 
@@ -81,7 +83,12 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("appointment_conflict", "client_archived", "invalid_clinician"),
+        codes=(
+            "appointment_conflict",
+            "client_archived",
+            "invalid_clinician",
+            "person_required",
+        ),
     ),
 )
 @declare(CHANGES)
@@ -105,11 +112,16 @@ async def create_appointment(
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("appointment_conflict", "client_archived", "invalid_clinician"),
+        codes=(
+            "appointment_conflict",
+            "client_archived",
+            "invalid_clinician",
+            "person_required",
+        ),
     ),
     summary="Book a recurring appointment: one appointment per occurrence, all or none",
 )
-@declare(CHANGES)
+@declare(CHANGES_MANY)
 async def create_series(
     body: AppointmentSeriesCreate,
     principal: CurrentPrincipal,

@@ -193,7 +193,7 @@ _CLINICIAN_NAME = func.coalesce(func.nullif(User.display_name, ""), User.email).
 async def _check_clinician(db: AsyncSession, principal: Principal, clinician_id: uuid.UUID) -> None:
     """422 `invalid_clinician` unless `clinician_id` is an active user of the workspace (the
     same answer whether the id is unknown, of another practice or disabled)."""
-    if clinician_id == principal.user.id:
+    if principal.service_account is None and clinician_id == principal.user.id:
         return  # the caller: an active user of the workspace, or the request was refused
     found = (
         await db.execute(
@@ -284,7 +284,7 @@ async def create_appointment(
     db: AsyncSession, principal: Principal, body: AppointmentCreate
 ) -> AppointmentView:
     workspace_id = principal.workspace_id
-    clinician_id = body.clinician_id or principal.user.id
+    clinician_id = body.clinician_id or principal.person_id
     await _check_clinician(db, principal, clinician_id)
     await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
     if body.status != _CANCELLED and not body.allow_overlap:
@@ -359,7 +359,7 @@ async def create_series(
             "an external_id names one appointment: set it on each occurrence of the series",
             "external_id",
         )
-    clinician_id = body.clinician_id or principal.user.id
+    clinician_id = body.clinician_id or principal.person_id
     await _check_clinician(db, principal, clinician_id)
     await client_service.ensure_bookable(db, workspace_id, body.client_id, principal=principal)
     time_zone = await practice_time_zone(db, workspace_id)

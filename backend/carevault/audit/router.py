@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator
@@ -16,6 +16,8 @@ from carevault.audit.schemas import AuditEventRead
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.permissions import declare, reads
 from carevault.core.fields import OptionalSingleLine
+
+ActorKind = Literal["session", "token", "service_account", "system"]
 
 router = APIRouter(prefix="/audit-events", tags=["audit"], route_class=ApiRoute)
 
@@ -51,10 +53,20 @@ async def list_audit_events(
     until: Annotated[
         datetime | None, AfterValidator(in_range), Query(description="Exclusive, ISO 8601")
     ] = None,
+    actor_kind: Annotated[
+        list[ActorKind] | None,
+        Query(
+            description="Only events of these actor kinds (repeat the parameter): "
+            "`actor_kind=service_account&actor_kind=token` shows integration traffic, "
+            "`actor_kind=session` hides it. Unset: every kind"
+        ),
+    ] = None,
 ) -> Page[AuditEventRead]:
     """The workspace's audit trail, newest first, each event with its actor's name and role
     and its token's name. `since` after `until` is a 422 `invalid_date_range`. Owners only."""
-    filters = service.EventFilters(user_id, action, resource_type, resource_id, since, until)
+    filters = service.EventFilters(
+        user_id, action, resource_type, resource_id, since, until, frozenset(actor_kind or ())
+    )
     events, total = await service.list_events(db, owner.workspace_id, filters, paging)
     await service.record(
         db, owner.actor, "audit.read", resource_type="audit_event", details={"count": len(events)}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -20,6 +20,8 @@ class AuditEventRead(BaseModel):
                     "actor_name": "Dr Example Clinician",
                     "actor_role": "clinician",
                     "token_name": None,
+                    "actor_kind": "session",
+                    "service_account_id": None,
                     "action": "session.update",
                     "resource_type": "session",
                     "resource_ids": ["00000000-0000-4000-8000-0000000000d1"],
@@ -43,6 +45,14 @@ class AuditEventRead(BaseModel):
     )
     actor_role: str | None = Field(description="owner or clinician")
     token_name: str | None = Field(description="The API token's name, when one was used")
+    actor_kind: Literal["session", "token", "service_account", "system"] = Field(
+        description="session: a person signed in; token: a person's own API token; "
+        "service_account: a service account's token (actor_name is then the account's name); "
+        "system: no actor (a background job, a refused sign-in)"
+    )
+    service_account_id: uuid.UUID | None = Field(
+        description="The service account whose token acted, if one did"
+    )
     action: str
     resource_type: str | None
     resource_ids: list[uuid.UUID] | None

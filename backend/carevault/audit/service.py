@@ -24,6 +24,7 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
+    or_,
     select,
     true,
 )
@@ -33,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import ReturningUpdate
 
 from carevault.audit.models import AuditEvent
-from carevault.auth.models import ApiToken, User
+from carevault.auth.models import ApiToken, ServiceAccount, User
 from carevault.core.fields import invalid
 from carevault.core.paging import Pagination
 from carevault.db import direct
@@ -266,6 +267,11 @@ def refuse_inverted_range(since: datetime | None, until: datetime | None) -> Non
         )
 
 
+# Who acted, by kind: a person's signed-in session (or a command run as them), a person's
+# own API token, a service account's token (integrations the practice owns), or the system.
+ACTOR_KINDS = ("session", "token", "service_account", "system")
+
+
 @dataclass(frozen=True)
 class EventFilters:
     user_id: uuid.UUID | None = None
@@ -274,6 +280,24 @@ class EventFilters:
     resource_id: uuid.UUID | None = None
     since: datetime | None = None
     until: datetime | None = None
+    # Only events of these actor kinds (ACTOR_KINDS); empty: every kind.
+    actor_kinds: frozenset[str] = frozenset()
+
+
+def _actor_kind_condition(workspace_id: uuid.UUID, kinds: frozenset[str]) -> ColumnElement[bool]:
+    """Events whose actor is of one of `kinds`. A token's kind is whether it has a service
+    account, fixed when the token is made, so the sealed `actor_token_id` decides it."""
+    service_tokens = select(ApiToken.id).where(
+        workspace_filter(ApiToken, workspace_id), ApiToken.service_account_id.is_not(None)
+    )
+    token = AuditEvent.actor_token_id
+    by_kind: dict[str, ColumnElement[bool]] = {
+        "session": and_(token.is_(None), AuditEvent.actor_user_id.is_not(None)),
+        "token": and_(token.is_not(None), token.not_in(service_tokens)),
+        "service_account": token.in_(service_tokens),
+        "system": and_(token.is_(None), AuditEvent.actor_user_id.is_(None)),
+    }
+    return or_(*(by_kind[kind] for kind in ACTOR_KINDS if kind in kinds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +311,8 @@ class NamedEvent:
     actor_name: str | None
     actor_role: str | None
     token_name: str | None
+    actor_kind: str
+    service_account_id: uuid.UUID | None
     action: str
     resource_type: str | None
     resource_ids: list[uuid.UUID] | None
@@ -313,6 +339,8 @@ async def list_events(
         conditions.append(AuditEvent.occurred_at >= filters.since)
     if filters.until:
         conditions.append(AuditEvent.occurred_at < filters.until)
+    if filters.actor_kinds and set(ACTOR_KINDS) - filters.actor_kinds:
+        conditions.append(_actor_kind_condition(workspace_id, filters.actor_kinds))
     statement = select(AuditEvent.id).where(*conditions).order_by(AuditEvent.id.desc())
     total = await db.scalar(select(func.count()).select_from(statement.order_by(None).subquery()))
     page = statement.offset(paging.offset).limit(paging.page_size).subquery("page")
@@ -322,6 +350,8 @@ async def list_events(
             func.coalesce(func.nullif(User.display_name, ""), User.email),
             User.role,
             ApiToken.name,
+            ServiceAccount.id,
+            ServiceAccount.name,
         )
         .join(page, page.c.id == AuditEvent.id)
         .outerjoin(
@@ -334,6 +364,13 @@ async def list_events(
                 workspace_filter(ApiToken, workspace_id),
             ),
         )
+        .outerjoin(
+            ServiceAccount,
+            and_(
+                ServiceAccount.id == ApiToken.service_account_id,
+                workspace_filter(ServiceAccount, workspace_id),
+            ),
+        )
         .order_by(AuditEvent.id.desc())
     )
     events = [
@@ -342,15 +379,28 @@ async def list_events(
             occurred_at=event.occurred_at,
             actor_user_id=event.actor_user_id,
             actor_token_id=event.actor_token_id,
-            actor_name=name,
+            # A service account's events: its name stands as the actor's (it has no role).
+            actor_name=account_name if account_id else name,
             actor_role=role,
             token_name=token_name,
+            actor_kind=_actor_kind(event, account_id),
+            service_account_id=account_id,
             action=event.action,
             resource_type=event.resource_type,
             resource_ids=event.resource_ids,
             ip_address=event.ip_address,
             details=event.details,
         )
-        for event, name, role, token_name in (await db.execute(named)).all()
+        for event, name, role, token_name, account_id, account_name in (
+            await db.execute(named)
+        ).all()
     ]
     return events, int(total or 0)
+
+
+def _actor_kind(event: AuditEvent, service_account_id: uuid.UUID | None) -> str:
+    if service_account_id is not None:
+        return "service_account"
+    if event.actor_token_id is not None:
+        return "token"
+    return "session" if event.actor_user_id is not None else "system"

@@ -15,7 +15,7 @@ from carevault.api.dependencies import app_state, get_db
 from carevault.api.errors import ApiError
 from carevault.api.state import AppState
 from carevault.auth import service
-from carevault.auth.permissions import operation_of
+from carevault.auth.permissions import READ_COST, Operation, operation_of
 from carevault.auth.principal import Principal
 from carevault.workspaces.keys import WorkspaceShredded, load_workspace_keys
 
@@ -69,9 +69,18 @@ async def current_principal(request: Request) -> Principal:
                 token_scopes=frozenset(by_token.scopes),
                 chart_access=by_token.policy.chart_access,
                 break_the_glass=by_token.policy.break_the_glass,
+                service_account=by_token.service_account,
             )
             request.state.actor = principal.actor
-            _count_request(request, state, "token", by_token.token_id)
+            operation = _operation(request)
+            await _count_request(
+                request,
+                state,
+                "token",
+                by_token.token_id,
+                cost=operation.cost if operation else READ_COST,
+                practice=by_token.user.workspace_id,
+            )
             _check_token_scope(request, by_token.scopes)
             await _load_practice_keys(db, state, principal, by_token.workspace_shredded)
             return principal
@@ -96,7 +105,14 @@ async def current_principal(request: Request) -> Principal:
         break_the_glass=by_session.policy.break_the_glass,
     )
     request.state.actor = principal.actor
-    _count_request(request, state, "session", by_session.login_session.id)
+    operation = _operation(request)
+    await _count_request(
+        request,
+        state,
+        "session",
+        by_session.login_session.id,
+        cost=operation.cost if operation else READ_COST,
+    )
     if (
         by_session.user.must_change_password
         and request.url.path not in PATHS_DURING_PASSWORD_CHANGE
@@ -110,18 +126,36 @@ async def current_principal(request: Request) -> Principal:
     return principal
 
 
-def _count_request(request: Request, state: AppState, kind: str, credential: uuid.UUID) -> None:
-    """Count the request against its credential's limit; the response carries the quota
-    (RateLimitHeaders), and a request over it is refused before any work."""
+def _operation(request: Request) -> Operation | None:
+    # The route's own declaration (carevault.auth.permissions): an attribute of its endpoint.
+    route = request.scope.get("route")
+    return operation_of(getattr(route, "endpoint", None))
+
+
+async def _count_request(
+    request: Request,
+    state: AppState,
+    kind: str,
+    credential: uuid.UUID,
+    *,
+    cost: int,
+    practice: uuid.UUID | None = None,
+) -> None:
+    """Spend the operation's cost from the credential's budget (and a token's practice's:
+    carevault.auth.rate_limit); the response carries the quota (RateLimitHeaders), and a
+    request over either is refused before any work."""
     limiter = state.rate_limiter
     assert limiter is not None
-    quota = limiter.take(kind, credential)
+    quota = await limiter.take(kind, credential, cost=cost, practice=practice)
     request.state.rate_limit = quota
     if quota.exceeded:
+        whose = "this practice's API tokens" if quota.scope == "practice" else "this credential"
         raise ApiError(
             429,
             "rate_limited",
-            f"more than {quota.limit} requests a minute with this credential; slow down",
+            f"over {quota.limit} rate-limit units a minute for {whose} (this request costs "
+            f"{cost}); slow down",
+            details={"limit_scope": quota.scope, "cost": cost},
             headers={"Retry-After": str(quota.reset_seconds), **quota.headers()},
         )
 
@@ -142,9 +176,7 @@ async def _load_practice_keys(
 
 
 def _check_token_scope(request: Request, granted: list[str]) -> None:
-    # The route's own declaration (carevault.auth.permissions): an attribute of its endpoint.
-    route = request.scope.get("route")
-    operation = operation_of(getattr(route, "endpoint", None))
+    operation = _operation(request)
     if operation is None or operation.token_scopes is None:
         raise ApiError(
             403,

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     func,
     text,
 )
@@ -56,12 +57,48 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     )
 
 
+class ServiceAccount(UUIDPrimaryKey, WorkspaceScoped, Base):
+    """An integration's identity that belongs to the practice, not to a person: its tokens
+    (`ApiToken.service_account_id`) keep working when the owner who created it is disabled.
+    Deleting one is a soft delete (`deleted_at`): the audit trail keeps naming it.
+
+    `public_key_pem`/`public_key_id`: for OAuth client credentials (a JWT assertion signed
+    with the matching private key, RFC 7523), not used yet; see docs/api.md."""
+
+    __tablename__ = "service_accounts"
+
+    name: Mapped[str] = mapped_column(String(200))
+    scopes: Mapped[list[str]] = mapped_column(ARRAY(String(40)))
+    created_by: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    public_key_pem: Mapped[str | None] = mapped_column(Text)
+    public_key_id: Mapped[str | None] = mapped_column(String(64))
+
+
 class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):
-    """An integration token; only its SHA-256 is stored."""
+    """An integration token; only its SHA-256 is stored. Held by a user (a personal token)
+    or by a service account, never both."""
 
     __tablename__ = "api_tokens"
+    __table_args__ = (
+        CheckConstraint("(user_id IS NULL) <> (service_account_id IS NULL)", name="one_holder"),
+        Index(
+            "ix_api_tokens_service_account_id",
+            "service_account_id",
+            postgresql_where=text("service_account_id IS NOT NULL"),
+        ),
+    )
 
-    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # Set at creation and never changed: the audit trail names the account through it.
+    service_account_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("service_accounts.id", ondelete="RESTRICT")
+    )
     name: Mapped[str] = mapped_column(String(200))
     token_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
     prefix: Mapped[str] = mapped_column(String(16))

@@ -26,6 +26,13 @@ Resource = Literal["notes", "clients", "appointments", "audit", "system", "event
 
 _ATTRIBUTE = "__carevault_operation__"
 
+# What a request costs against the rate limits (carevault.auth.rate_limit), in units of a
+# one-record read: a write costs more (locks, an audit event, indexes, often a re-read), a
+# search, an import, a batch read or an export much more (many rows, often a scan).
+READ_COST = 1
+WRITE_COST = 2
+BULK_COST = 5
+
 
 @dataclass(frozen=True, slots=True)
 class Operation:
@@ -34,23 +41,30 @@ class Operation:
     whose PHI the answer carries only for a credential that may read them (a session, or a
     token with that resource's `:read` scope): the service leaves it out for any other, so
     the scope is not required. Such PHI is in a field named by the resource's audit name
-    (`client`), and the service audits it. `public`: no credential at all."""
+    (`client`), and the service audits it. `public`: no credential at all. `cost`: what one
+    request spends of the caller's (and its practice's) rate limits."""
 
     token_scopes: tuple[str, ...] | None
     discloses: tuple[str, ...] = ()
     public: bool = False
     discloses_if_readable: tuple[str, ...] = ()
+    # Units of the rate limits one request spends (READ_COST, WRITE_COST, BULK_COST).
+    cost: int = READ_COST
 
     @property
     def tokens_allowed(self) -> bool:
         return self.token_scopes is not None
 
 
-def reads(resource: Resource, *, with_readable: tuple[Resource, ...] = ()) -> Operation:
+def reads(
+    resource: Resource, *, with_readable: tuple[Resource, ...] = (), cost: int = READ_COST
+) -> Operation:
     """Answers with the resource's records (or, for audit and system, its data).
     `with_readable`: other resources' PHI the records carry when the caller may read it
-    (`Operation.discloses_if_readable`)."""
-    return Operation((f"{resource}:read",), _phi_of(resource), discloses_if_readable=with_readable)
+    (`Operation.discloses_if_readable`). `cost`: BULK_COST for a search or a batch read."""
+    return Operation(
+        (f"{resource}:read",), _phi_of(resource), discloses_if_readable=with_readable, cost=cost
+    )
 
 
 def changes(
@@ -58,17 +72,19 @@ def changes(
     *,
     answers_with_record: bool = True,
     with_readable: tuple[Resource, ...] = (),
+    cost: int = WRITE_COST,
 ) -> Operation:
     """Changes the resource. `answers_with_record`: the answer carries the record (its PHI),
     so a token needs the resource's read scope too; False for answers without PHI (204, a
-    count). `with_readable` as for `reads`."""
+    count). `with_readable` as for `reads`; `cost`: BULK_COST for an import."""
     if answers_with_record:
         return Operation(
             (f"{resource}:write", f"{resource}:read"),
             _phi_of(resource),
             discloses_if_readable=with_readable,
+            cost=cost,
         )
-    return Operation((f"{resource}:write",))
+    return Operation((f"{resource}:write",), cost=cost)
 
 
 SESSION_ONLY = Operation(None)

@@ -12,6 +12,7 @@ from typing import Any
 
 from carevault.audit.service import Actor
 from carevault.auth.models import LoginSession, Role, User
+from carevault.core.errors import Forbidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,30 @@ class Account:
 ACCOUNT_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(Account))
 
 
+@dataclass(frozen=True, slots=True)
+class ServiceAccountRef:
+    """The service account a token belongs to (carevault.service_accounts.service)."""
+
+    id: uuid.UUID
+    name: str
+
+    def as_account(self, workspace_id: uuid.UUID) -> Account:
+        """What the services see as the caller: the practice acting through an integration,
+        with an owner's reach (its scopes are what limit it). Its id is the service
+        account's, which no users row has: code that stores a person asks `person_id`."""
+        return Account(
+            id=self.id,
+            workspace_id=workspace_id,
+            email="",
+            display_name=self.name,
+            role=Role.OWNER.value,
+            disabled_at=None,
+            must_change_password=False,
+            requires_cosign=False,
+            supervisor_id=None,
+        )
+
+
 @dataclass(frozen=True)
 class Principal:
     """`chart_access` and `break_the_glass`: the practice's settings, read by the credential
@@ -56,6 +81,8 @@ class Principal:
     token_scopes: frozenset[str] | None = None
     chart_access: str = "practice"
     break_the_glass: bool = False
+    # Set when the token is a service account's: the practice acts, no person.
+    service_account: ServiceAccountRef | None = None
 
     @property
     def workspace_id(self) -> uuid.UUID:
@@ -76,5 +103,20 @@ class Principal:
         return self.is_owner or self.chart_access == "practice"
 
     @property
+    def person_id(self) -> uuid.UUID:
+        """The calling person's user id, for what records a person (a note's author, a
+        care-team place). A service account is none: 403 `person_required`."""
+        if self.service_account is not None:
+            raise Forbidden(
+                "person_required",
+                "a service account acts for the practice, not as a person: this needs a "
+                "user's session or personal token",
+            )
+        return self.user.id
+
+    @property
     def actor(self) -> Actor:
-        return Actor(self.workspace_id, self.user.id, self.token_id, self.ip_address)
+        # A service account's events carry its token's id and no user id (the token names
+        # the account; audit_events.actor_user_id references users).
+        user_id = None if self.service_account is not None else self.user.id
+        return Actor(self.workspace_id, user_id, self.token_id, self.ip_address)

@@ -41,6 +41,7 @@ from carevault.auth.schemas import (
     PasswordChanged,
     ReauthRequest,
     ReauthResponse,
+    ServiceAccountRef,
     TemporaryPassword,
     TokenCreate,
     TokenCreated,
@@ -152,6 +153,11 @@ async def me(
         user=UserRead.model_validate(principal.user),
         workspace=WorkspaceRead.model_validate(workspace),
         auth_method="session" if login_session else "token",
+        service_account=(
+            ServiceAccountRef.model_validate(principal.service_account)
+            if principal.service_account
+            else None
+        ),
         idle_timeout_seconds=state.settings.session_idle_minutes * 60 if login_session else None,
         session_expires_at=login_session.expires_at if login_session else None,
         csrf_token=tokens.csrf_token_for(secret) if secret else None,
@@ -190,7 +196,8 @@ async def create_token(
 async def list_tokens(
     principal: CurrentPrincipal, db: DbSession, paging: PageParams
 ) -> Page[TokenRead]:
-    """Your tokens, newest first; owners see every token of the workspace."""
+    """Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens)."""
     tokens, total = await service.list_api_tokens(db, principal.user, paging)
     return Page.of([TokenRead.model_validate(t) for t in tokens], total, paging)
 

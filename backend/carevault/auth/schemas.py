@@ -184,6 +184,13 @@ class LoginResponse(BaseModel):
     )
 
 
+class ServiceAccountRef(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: uuid.UUID
+    name: str
+
+
 class MeResponse(BaseModel):
     model_config = examples(
         {
@@ -199,6 +206,11 @@ class MeResponse(BaseModel):
     user: UserRead
     workspace: WorkspaceRead
     auth_method: Literal["session", "token"]
+    service_account: ServiceAccountRef | None = Field(
+        default=None,
+        description="For a service account's token: the account; `user` then stands for the "
+        "practice acting through it (no person)",
+    )
     idle_timeout_seconds: int | None = None
     session_expires_at: datetime | None = None
     csrf_token: str | None = Field(

@@ -6,9 +6,11 @@ Which scopes an operation needs is declared by the operation itself
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, get_args
 
 from carevault.auth.models import Role
+from carevault.core.fields import invalid
 
 Scope = Literal[
     "notes:read",
@@ -38,3 +40,17 @@ def scopes_beyond_role(role: str, scopes: set[str] | frozenset[str]) -> list[str
     """The scopes among `scopes` that `role` can never use, in EVERY_SCOPE order."""
     allowed = ROLE_SCOPES[Role(role)]
     return [scope for scope in EVERY_SCOPE if scope in scopes and scope not in allowed]
+
+
+def refuse_scopes_beyond_role(role: str, scopes: Sequence[str]) -> None:
+    """A 422 `scope_not_allowed` naming the scopes `role` can never use (`details[].scopes`),
+    when the credential is created rather than with a 403 on its first use."""
+    beyond = scopes_beyond_role(role, set(scopes))
+    if beyond:
+        refusal = invalid(
+            "scope_not_allowed",
+            f"a {role} can never use {', '.join(beyond)}; leave it out",
+            "scopes",
+        )
+        refusal.details = [{**detail, "scopes": beyond} for detail in refusal.details]
+        raise refusal

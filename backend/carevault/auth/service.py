@@ -16,15 +16,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit import service as audit
 from carevault.auth import throttle, tokens
-from carevault.auth.models import ApiToken, LoginSession, Role, TrustedDevice, User
+from carevault.auth.models import (
+    ApiToken,
+    LoginSession,
+    Role,
+    ServiceAccount,
+    TrustedDevice,
+    User,
+)
 from carevault.auth.passwords import (
     MIN_PASSWORD_LENGTH,
     hash_password,
     needs_rehash,
     verify_password,
 )
-from carevault.auth.principal import ACCOUNT_COLUMNS, Account
-from carevault.auth.scopes import EVERY_SCOPE, scopes_beyond_role
+from carevault.auth.principal import ACCOUNT_COLUMNS, Account, ServiceAccountRef
+from carevault.auth.scopes import EVERY_SCOPE, refuse_scopes_beyond_role
 from carevault.core.clock import utc_now
 from carevault.core.errors import not_found
 from carevault.db import direct
@@ -616,12 +623,19 @@ _TOKEN_ROW = (
         ApiToken.last_used_at.label("token_last_used_at"),
         ApiToken.revoked_at.label("token_revoked_at"),
         ApiToken.expires_at.label("token_expires_at"),
+        ApiToken.service_account_id.label("token_service_account_id"),
+        ServiceAccount.name.label("sa_name"),
+        ServiceAccount.expires_at.label("sa_expires_at"),
+        ServiceAccount.disabled_at.label("sa_disabled_at"),
+        ServiceAccount.deleted_at.label("sa_deleted_at"),
         *_ACCOUNT_COLUMNS,
         _SHREDDED_AT,
         *_POLICY,
     )
-    .join(User, User.id == ApiToken.user_id)
-    .join(Workspace, Workspace.id == User.workspace_id)
+    # A personal token has a user, a service account's token its account (never both).
+    .outerjoin(User, User.id == ApiToken.user_id)
+    .outerjoin(ServiceAccount, ServiceAccount.id == ApiToken.service_account_id)
+    .join(Workspace, Workspace.id == ApiToken.workspace_id)
     .where(ApiToken.token_hash == bindparam("digest"))
 )
 
@@ -695,6 +709,7 @@ class TokenAuth:
     scopes: list[str]
     workspace_shredded: bool = False  # the caller must get 410 (auth.dependencies)
     policy: ChartPolicy = ChartPolicy()
+    service_account: ServiceAccountRef | None = None
 
 
 async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) -> TokenAuth:
@@ -706,10 +721,21 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
     now = utc_now()
     if found.token_expires_at is not None and now >= found.token_expires_at:
         raise AuthFailure("token_expired", "the API token has expired")
-    user = Account.from_row(found, "user_")
-    if user.disabled_at is not None:
-        raise AuthFailure("user_disabled", "this account is disabled")
     token_id: uuid.UUID = found.token_id
+    service_account: ServiceAccountRef | None = None
+    if found.token_service_account_id is not None:
+        if found.sa_deleted_at is not None:
+            raise AuthFailure("token_revoked", "the API token has been revoked")
+        if found.sa_disabled_at is not None:
+            raise AuthFailure("service_account_disabled", "this service account is disabled")
+        if found.sa_expires_at is not None and now >= found.sa_expires_at:
+            raise AuthFailure("token_expired", "the service account has expired")
+        service_account = ServiceAccountRef(found.token_service_account_id, found.sa_name)
+        user = service_account.as_account(found.token_workspace_id)
+    else:
+        user = Account.from_row(found, "user_")
+        if user.disabled_at is not None:
+            raise AuthFailure("user_disabled", "this account is disabled")
     last_used = found.token_last_used_at
     if last_used is None or now - last_used > TOKEN_USE_GRANULARITY:
         # Every audited access carries the token id; this marks use at most once a minute.
@@ -717,7 +743,8 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
         # always the last lock a transaction takes (taken here, it could deadlock with row
         # locks the request takes later).
         workspace_id: uuid.UUID = found.token_workspace_id
-        actor = audit.Actor(workspace_id, user.id, token_id, ip)
+        # A service account is no user: its events name it through the token alone.
+        actor = audit.Actor(workspace_id, None if service_account else user.id, token_id, ip)
 
         async def record_use() -> None:
             await db.execute(
@@ -732,7 +759,12 @@ async def resolve_api_token(db: AsyncSession, presented: str, ip: str | None) ->
         before_commit(db, record_use)
     shredded = found.workspace_shredded_at is not None
     return TokenAuth(
-        user, token_id, list(found.token_scopes), shredded, ChartPolicy.from_row(found)
+        user,
+        token_id,
+        list(found.token_scopes),
+        shredded,
+        ChartPolicy.from_row(found),
+        service_account,
     )
 
 
@@ -751,9 +783,7 @@ async def create_api_token(
     unknown = set(scopes) - set(EVERY_SCOPE)
     if unknown or not scopes:
         raise UserError("name at least one known scope")
-    beyond = scopes_beyond_role(user.role, set(scopes))
-    if beyond:
-        raise UserError(f"a {user.role} can never use {', '.join(beyond)}")
+    refuse_scopes_beyond_role(user.role, scopes)
     secret = tokens.new_api_token()
     now = utc_now()
     token = ApiToken(
@@ -783,8 +813,11 @@ async def create_api_token(
 async def list_api_tokens(
     db: AsyncSession, user: Account, paging: PageRequest
 ) -> tuple[list[ApiToken], int]:
-    statement = in_workspace(ApiToken, user.workspace_id).order_by(
-        ApiToken.created_at.desc(), ApiToken.id
+    statement = (
+        in_workspace(ApiToken, user.workspace_id)
+        # A service account's tokens are listed under it (GET /service-accounts/{id}/tokens).
+        .where(ApiToken.user_id.is_not(None))
+        .order_by(ApiToken.created_at.desc(), ApiToken.id)
     )
     if user.role != Role.OWNER.value:
         statement = statement.where(ApiToken.user_id == user.id)

@@ -43,7 +43,7 @@ from sqlalchemy.types import Uuid
 from carevault.appointments.models import Appointment
 from carevault.audit import service as audit
 from carevault.audit.models import AuditEvent
-from carevault.auth.models import ApiToken, User
+from carevault.auth.models import ApiToken, ServiceAccount, User
 from carevault.auth.principal import Principal
 from carevault.clients.importing import FORMULA_PREFIXES
 from carevault.clients.models import Client
@@ -175,6 +175,7 @@ def _statement(
             User.email.label("sign_in"),
             User.role,
             ApiToken.name.label("token_name"),
+            ServiceAccount.name.label("service_account_name"),
             AuditEvent.ip_address,
         )
         .select_from(AuditEvent)
@@ -187,6 +188,13 @@ def _statement(
             and_(
                 ApiToken.id == AuditEvent.actor_token_id,
                 workspace_filter(ApiToken, workspace_id),
+            ),
+        )
+        .outerjoin(
+            ServiceAccount,
+            and_(
+                ServiceAccount.id == ApiToken.service_account_id,
+                workspace_filter(ServiceAccount, workspace_id),
             ),
         )
         .where(*conditions)
@@ -203,7 +211,8 @@ def _access(row: Any) -> Access:
         resource_type=row.resource_type,
         via=row.via,
         actor_user_id=row.actor_user_id,
-        actor_name=row.display_name or row.sign_in,
+        # A service account acts as itself: its name stands as the actor's.
+        actor_name=row.display_name or row.sign_in or row.service_account_name,
         actor_role=row.role,
         token_name=row.token_name,
         ip_address=None if row.ip_address is None else str(row.ip_address),

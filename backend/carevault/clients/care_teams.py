@@ -210,7 +210,7 @@ async def break_the_glass(
     grant = ChartAccessGrant(
         workspace_id=principal.workspace_id,
         client_id=client_id,
-        user_id=principal.user.id,
+        user_id=principal.person_id,
         reason=reason,
         granted_at=now,
         expires_at=now + timedelta(minutes=GRANT_MINUTES),

@@ -18,7 +18,15 @@ from carevault.api.pagination import Page, PageParams
 from carevault.api.strict_params import ApiRoute
 from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
-from carevault.auth.permissions import SESSION_ONLY, Operation, changes, declare, reads
+from carevault.auth.permissions import (
+    BULK_COST,
+    SESSION_ONLY,
+    WRITE_COST,
+    Operation,
+    changes,
+    declare,
+    reads,
+)
 from carevault.clients import access_log, care_teams, importing, service
 from carevault.clients.models import Client
 from carevault.clients.schemas import (
@@ -127,7 +135,7 @@ IMPORT_MEDIA_TYPES = {
         }
     },
 )
-@declare(changes("clients", answers_with_record=False))
+@declare(changes("clients", answers_with_record=False, cost=BULK_COST))
 async def import_clients(
     request: Request,
     owner: CurrentOwner,
@@ -250,7 +258,7 @@ async def list_clients(
 @router.post(
     "/search", response_model=Page[ClientSummary], responses=error_responses(*AUTHENTICATED)
 )
-@declare(reads("clients"))
+@declare(reads("clients", cost=BULK_COST))
 async def search_clients(
     body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
 ) -> Page[ClientSummary]:
@@ -490,7 +498,7 @@ async def read_care_team(
     response_model=CareTeamRead,
     responses=error_responses(*AUTHENTICATED, 404, codes=("unknown_clinician",)),
 )
-@declare(Operation(("clients:write", "clients:read")))
+@declare(Operation(("clients:write", "clients:read"), cost=WRITE_COST))
 async def set_care_team(
     client_id: uuid.UUID, body: CareTeamUpdate, owner: CurrentOwner, db: DbSession
 ) -> CareTeamRead:

@@ -294,7 +294,10 @@ class AccessLogEntry(BaseModel):
         description="ui: a signed-in session; token: an API token; system: a server command"
     )
     actor_user_id: uuid.UUID | None
-    actor_name: str | None = Field(description="The user's display name, or sign-in address")
+    actor_name: str | None = Field(
+        description="The user's display name, or sign-in address; for a service account's "
+        "token, the service account's name"
+    )
     actor_role: str | None
     token_name: str | None = Field(description="The API token's name, when one was used")
     ip_address: str | None

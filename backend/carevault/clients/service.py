@@ -227,8 +227,9 @@ async def create_client(db: AsyncSession, principal: Principal, body: ClientCrea
     db.add(client)
     await db.flush()
     # Whoever adds a client is on their care team: under `care_team` chart access a clinician
-    # keeps the chart they just opened.
-    await access.add_to_care_team(db, principal.workspace_id, client.id, [principal.user.id])
+    # keeps the chart they just opened. A service account sees every chart and is no member.
+    if principal.service_account is None:
+        await access.add_to_care_team(db, principal.workspace_id, client.id, [principal.user.id])
     await audit.record(
         db, principal.actor, "client.create", resource_type=RESOURCE_TYPE, resource_ids=[client.id]
     )

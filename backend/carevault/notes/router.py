@@ -47,7 +47,9 @@ async def _answer(db: DbSession, principal: Principal, note: Any) -> SessionNote
     "",
     response_model=SessionNoteRead,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_client_mismatch",)),
+    responses=error_responses(
+        *AUTHENTICATED, 404, codes=("appointment_client_mismatch", "person_required")
+    ),
 )
 @declare(changes("notes"))
 async def create_session_note(
@@ -173,6 +175,7 @@ async def read_session_note(
         *AUTHENTICATED,
         404,
         codes=(
+            "person_required",
             "version_conflict",
             "not_signed",
             "no_changes",
@@ -207,6 +210,7 @@ async def update_session_note(
         *AUTHENTICATED,
         404,
         codes=(
+            "person_required",
             "already_finalized",
             "version_conflict",
             "empty_note",
@@ -243,6 +247,7 @@ async def finalize_session_note(
         *AUTHENTICATED,
         404,
         codes=(
+            "person_required",
             "not_awaiting_cosign",
             "version_conflict",
             "cosign_by_author",

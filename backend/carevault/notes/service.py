@@ -137,7 +137,7 @@ async def create_note(
         workspace_id=workspace_id,
         status=NoteStatus.DRAFT.value,
         version=1,
-        author_id=principal.user.id,
+        author_id=principal.person_id,
         **values,
     )
     db.add(note)
@@ -456,7 +456,7 @@ async def _amend(
             workspace_id=workspace_id,
             session_id=note.id,
             version=note.version,
-            amended_by=principal.user.id,
+            amended_by=principal.person_id,
             amended_at=now,
             reason=reason,
             **previous,
@@ -514,7 +514,7 @@ async def finalize_note(
         )
     if note.version != seen_version:
         raise _version_conflict(note.version)
-    if note.author_id != principal.user.id:
+    if note.author_id != principal.person_id:
         raise Forbidden("not_the_author", "only the note's author can sign it")
     if _is_empty(_content(note)):
         raise invalid(
@@ -547,7 +547,7 @@ async def finalize_note(
     ended = signing.session_end(note.session_date, appointment_ends_at, practice.time_zone)
     note.status = NoteStatus.FINALIZED.value
     note.finalized_at = now
-    note.signed_by = principal.user.id
+    note.signed_by = principal.person_id
     note.attestation_version = attestation_version
     note.late_entry = signing.is_late_entry(now, ended, practice.late_entry_hours)
     note.cosign_status = CosignStatus.AWAITING.value if requires_cosign else None
@@ -594,7 +594,7 @@ async def cosign_note(
         )
     if note.version != seen_version:
         raise _version_conflict(note.version)
-    if note.author_id == principal.user.id:
+    if note.author_id == principal.person_id:
         raise Forbidden("cosign_by_author", "the note's author cannot co-sign it")
     if not principal.is_owner:
         supervisor_id = await db.scalar(
@@ -609,7 +609,7 @@ async def cosign_note(
             )
     now = utc_now()
     note.cosign_status = CosignStatus.COSIGNED.value
-    note.cosigned_by = principal.user.id
+    note.cosigned_by = principal.person_id
     note.cosigned_at = now
     note.cosign_attestation_version = attestation_version
     note.version = seen_version + 1

@@ -56,14 +56,14 @@ async def test_signed_out_requests_carry_no_quota(api: ApiContext) -> None:
     assert "RateLimit-Limit" not in answer.headers
 
 
-def test_the_window_resets_after_a_minute() -> None:
+async def test_the_window_resets_after_a_minute() -> None:
     now = [1000.0]
     limiter = RateLimiter(2, clock=lambda: now[0])
     credential = uuid.uuid4()
-    assert limiter.take("token", credential).remaining == 1
-    assert limiter.take("token", credential).remaining == 0
+    assert (await limiter.take("token", credential)).remaining == 1
+    assert (await limiter.take("token", credential)).remaining == 0
     now[0] += 30
-    over = limiter.take("token", credential)
+    over = await limiter.take("token", credential)
     assert over.exceeded and over.reset_seconds == 30
     now[0] += 30
-    assert limiter.take("token", credential).remaining == 1
+    assert (await limiter.take("token", credential)).remaining == 1

@@ -502,3 +502,65 @@ def test_the_client_builds_as_a_wheel_offline(tmp_path: Path) -> None:
     text = zipfile.ZipFile(wheel).read(metadata).decode()
     assert "Name: carevault-client" in text
     assert "Requires-Dist: httpx" in text
+
+
+def test_a_service_account_with_the_generated_client(live_server: LiveServer) -> None:
+    """Issue 25: an owner makes a service account and its token on the cookie session; the
+    integration then runs on that token, which says it is the practice's, not a person's."""
+    from carevault_client.api.service_accounts import (
+        create_service_account_api_v1_service_accounts_post as create_account,
+    )
+    from carevault_client.api.service_accounts import (
+        create_service_account_token_api_v1_service_accounts_service_account_id_tokens_post as issue,  # noqa: E501
+    )
+    from carevault_client.models import (
+        MeResponse,
+        ServiceAccountCreate,
+        ServiceAccountCreateScopesItem,
+        ServiceAccountRead,
+        ServiceAccountRef,
+        ServiceAccountTokenCreate,
+        ServiceAccountTokenCreated,
+    )
+
+    cookies = {"carevault_session": live_server.cookie}
+    csrf = {"X-CSRF-Token": live_server.csrf}
+    # Creating credentials needs the password proved in the last 5 minutes.
+    proved = httpx.post(
+        f"{live_server.base}/api/v1/auth/reauth",
+        json={"password": PASSWORD},
+        cookies=cookies,
+        headers=csrf,
+        timeout=TIMEOUT,
+    )
+    assert proved.status_code == 200, proved.text
+    with Client(base_url=live_server.base, cookies=cookies, headers=csrf, timeout=TIMEOUT) as owner:
+        made = create_account.sync_detailed(
+            client=owner,  # type: ignore[arg-type]
+            body=ServiceAccountCreate(
+                name="nightly sync",
+                scopes=[ServiceAccountCreateScopesItem("clients:read")],
+            ),
+        )
+        assert made.status_code == 201, made.content
+        assert isinstance(made.parsed, ServiceAccountRead)
+        issued = issue.sync_detailed(
+            made.parsed.id,
+            client=owner,  # type: ignore[arg-type]
+            body=ServiceAccountTokenCreate(name="production"),
+        )
+        assert issued.status_code == 201, issued.content
+        assert isinstance(issued.parsed, ServiceAccountTokenCreated)
+    integration = AuthenticatedClient(
+        base_url=live_server.base, token=issued.parsed.token, timeout=TIMEOUT
+    )
+    with integration:
+        who = me.sync_detailed(client=integration)
+        assert isinstance(who.parsed, MeResponse)
+        assert isinstance(who.parsed.service_account, ServiceAccountRef)
+        assert who.parsed.service_account.name == "nightly sync"
+        found = search_clients.sync_detailed(
+            client=integration, body=ClientSearch(q="ada", page=1, page_size=10)
+        )
+        assert found.status_code == 200, found.content
+        assert int(found.headers["RateLimit-Limit"]) > 0

@@ -57,6 +57,7 @@ class InProcessApp:
             audit_sealer=False,
             # The benchmarks send thousands of requests a minute with one token.
             api_rate_limit_per_minute=1_000_000,
+            api_rate_limit_per_practice_per_minute=10_000_000,
             # Seeding imports 10,000 clients in one request.
             request_timeout_seconds=120,
         )

@@ -97,6 +97,8 @@ def test_creates_with_an_idempotency_key_declare_its_409(document: dict[str, Any
         ("POST", "/api/v1/appointments/series"),
         ("POST", "/api/v1/auth/tokens"),
         ("POST", "/api/v1/webhooks"),
+        ("POST", "/api/v1/service-accounts"),
+        ("POST", "/api/v1/service-accounts/{service_account_id}/tokens"),
     }
     for operation in idempotent.values():
         conflict = operation["responses"]["409"]

@@ -1,6 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { AUDIT_FILTERS, AUDIT_PAGE_SIZE, useAuditEvents, type AuditFilter, type AuditFilters } from '../api/audit';
+import {
+  ACTOR_CHOICES,
+  AUDIT_FILTERS,
+  AUDIT_PAGE_SIZE,
+  useAuditEvents,
+  type AuditFilter,
+  type AuditFilters,
+} from '../api/audit';
 import { useUsers } from '../api/users';
 import { dateRangeError } from '../lib/dateRange';
 import { formatDateTime } from '../lib/format';
@@ -20,6 +27,12 @@ const KNOWN_ACTIONS = [
   'auth.token_used',
   'api_token.create',
   'api_token.revoke',
+  'service_account.create',
+  'service_account.disable',
+  'service_account.enable',
+  'service_account.delete',
+  'service_account.token_create',
+  'service_account.token_revoke',
   'audit.read',
   'user.create',
   'user.disable',
@@ -55,7 +68,16 @@ const KNOWN_ACTIONS = [
   'session.restore',
   'phi.decryption_failed',
 ];
-const RESOURCE_TYPES = ['session', 'client', 'appointment', 'user', 'api_token', 'login_session', 'audit_event'];
+const RESOURCE_TYPES = [
+  'session',
+  'client',
+  'appointment',
+  'user',
+  'api_token',
+  'service_account',
+  'login_session',
+  'audit_event',
+];
 
 export function AuditPage() {
   useDocumentTitle('Audit log');
@@ -111,6 +133,16 @@ export function AuditPage() {
             {users.data?.map((user) => (
               <option key={user.id} value={user.id}>
                 {user.display_name || user.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-actor`}>Who acted</label>
+          <select {...field('actor')}>
+            {ACTOR_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
               </option>
             ))}
           </select>
@@ -200,6 +232,7 @@ export function AuditPage() {
                     <td data-label="Who">
                       {event.actor_name ?? (event.actor_user_id ? 'A former user' : 'The system')}
                       {event.actor_role && <span className="muted"> ({roleLabel(event.actor_role)})</span>}
+                      {event.actor_kind === 'service_account' && <span className="muted"> (service account)</span>}
                       {(event.token_name || event.actor_token_id) && (
                         <div className="muted">
                           via API token {event.token_name ? `“${event.token_name}”` : '(name unknown)'}

@@ -23,6 +23,9 @@ export type Clinician = Schemas['ClinicianRead'];
 export type AuditEvent = Schemas['AuditEventRead'];
 export type Token = Schemas['TokenRead'];
 export type TokenCreated = Schemas['TokenCreated'];
+export type ServiceAccount = Schemas['ServiceAccountRead'];
+export type ServiceAccountToken = Schemas['ServiceAccountTokenRead'];
+export type ServiceAccountTokenCreated = Schemas['ServiceAccountTokenCreated'];
 export type Readiness = Schemas['Readiness'];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -22,6 +22,8 @@ export const maxLength = {
   LoginRequest: { email: 320, password: 1024 },
   PasswordChange: { current_password: 1024, new_password: 1024 },
   ReauthRequest: { password: 1024 },
+  ServiceAccountCreate: { name: 200 },
+  ServiceAccountTokenCreate: { name: 200 },
   SessionNoteCreate: { assessment: 5000, external_id: 255, objective: 5000, plan: 5000, subjective: 5000 },
   SessionNoteRead: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
   SessionNoteUpdate: { assessment: 5000, external_id: 255, objective: 5000, plan: 5000, reason: 1000, subjective: 5000 },

@@ -287,7 +287,8 @@ export interface paths {
         };
         /**
          * List Tokens
-         * @description Your tokens, newest first; owners see every token of the workspace.
+         * @description Your tokens, newest first; owners see every person's token of the workspace (a
+         *     service account's are under GET /service-accounts/{id}/tokens).
          */
         get: operations["list_tokens_api_v1_auth_tokens_get"];
         put?: never;
@@ -618,6 +619,131 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Service Accounts
+         * @description The practice's service accounts, newest first (deleted ones are left out).
+         */
+        get: operations["list_service_accounts_api_v1_service_accounts_get"];
+        put?: never;
+        /**
+         * Create Service Account
+         * @description Create an integration identity that belongs to the practice: its tokens keep working
+         *     when the owner who created it is disabled. Owners, with the password proved in the last
+         *     5 minutes.
+         */
+        post: operations["create_service_account_api_v1_service_accounts_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Service Account */
+        get: operations["get_service_account_api_v1_service_accounts__service_account_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Service Account
+         * @description Every token is revoked for good; the audit trail keeps naming the account.
+         */
+        delete: operations["delete_service_account_api_v1_service_accounts__service_account_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Service Account
+         * @description Its tokens are refused (401 `service_account_disabled`) until it is enabled again.
+         */
+        post: operations["disable_service_account_api_v1_service_accounts__service_account_id__disable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable Service Account */
+        post: operations["enable_service_account_api_v1_service_accounts__service_account_id__enable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Service Account Tokens */
+        get: operations["list_service_account_tokens_api_v1_service_accounts__service_account_id__tokens_get"];
+        put?: never;
+        /**
+         * Create Service Account Token
+         * @description Issue a token with the account's scopes. The token is in this response only.
+         */
+        post: operations["create_service_account_token_api_v1_service_accounts__service_account_id__tokens_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Service Account Token
+         * @description Revoke at once (no password prompt: revoking a leaked token must be quick).
+         */
+        delete: operations["revoke_service_account_token_api_v1_service_accounts__service_account_id__tokens__token_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1150,7 +1276,7 @@ export interface components {
             action: string;
             /**
              * Actor Name
-             * @description The user's display name, or sign-in address
+             * @description The user's display name, or sign-in address; for a service account's token, the service account's name
              */
             actor_name: string | null;
             /** Actor Role */
@@ -1731,6 +1857,7 @@ export interface components {
          * AuditEventRead
          * @example {
          *       "action": "session.update",
+         *       "actor_kind": "session",
          *       "actor_name": "Dr Example Clinician",
          *       "actor_role": "clinician",
          *       "actor_token_id": null,
@@ -1749,12 +1876,19 @@ export interface components {
          *         "00000000-0000-4000-8000-0000000000d1"
          *       ],
          *       "resource_type": "session",
+         *       "service_account_id": null,
          *       "token_name": null
          *     }
          */
         AuditEventRead: {
             /** Action */
             action: string;
+            /**
+             * Actor Kind
+             * @description session: a person signed in; token: a person's own API token; service_account: a service account's token (actor_name is then the account's name); system: no actor (a background job, a refused sign-in)
+             * @enum {string}
+             */
+            actor_kind: "session" | "token" | "service_account" | "system";
             /**
              * Actor Name
              * @description The user's display name, or their sign-in address when they have none
@@ -1786,6 +1920,11 @@ export interface components {
             resource_ids: string[] | null;
             /** Resource Type */
             resource_type: string | null;
+            /**
+             * Service Account Id
+             * @description The service account whose token acted, if one did
+             */
+            service_account_id: string | null;
             /**
              * Token Name
              * @description The API token's name, when one was used
@@ -2810,6 +2949,8 @@ export interface components {
             draft_key?: string | null;
             /** Idle Timeout Seconds */
             idle_timeout_seconds?: number | null;
+            /** @description For a service account's token: the account; `user` then stands for the practice acting through it (no person) */
+            service_account?: components["schemas"]["ServiceAccountRef"] | null;
             /** Session Expires At */
             session_expires_at?: string | null;
             user: components["schemas"]["UserRead"];
@@ -2859,6 +3000,7 @@ export interface components {
          *       "items": [
          *         {
          *           "action": "session.update",
+         *           "actor_kind": "session",
          *           "actor_name": "Dr Example Clinician",
          *           "actor_role": "clinician",
          *           "actor_token_id": null,
@@ -2877,6 +3019,7 @@ export interface components {
          *             "00000000-0000-4000-8000-0000000000d1"
          *           ],
          *           "resource_type": "session",
+         *           "service_account_id": null,
          *           "token_name": null
          *         }
          *       ],
@@ -2916,6 +3059,74 @@ export interface components {
         Page_ClientSummary_: {
             /** Items */
             items: components["schemas"]["ClientSummary"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * Page[ServiceAccountRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "created_at": "2025-01-15T09:00:00Z",
+         *           "created_by": "00000000-0000-4000-8000-0000000000a1",
+         *           "disabled_at": null,
+         *           "expires_at": null,
+         *           "id": "00000000-0000-4000-8000-0000000000e1",
+         *           "name": "scheduling sync",
+         *           "scopes": [
+         *             "clients:read",
+         *             "appointments:read",
+         *             "appointments:write"
+         *           ]
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
+        Page_ServiceAccountRead_: {
+            /** Items */
+            items: components["schemas"]["ServiceAccountRead"][];
+            /** Page */
+            page: number;
+            /** Page Size */
+            page_size: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * Page[ServiceAccountTokenRead]
+         * @example {
+         *       "items": [
+         *         {
+         *           "created_at": "2025-01-15T09:01:00Z",
+         *           "expires_at": null,
+         *           "id": "00000000-0000-4000-8000-0000000000e2",
+         *           "last_used_at": "2025-01-20T17:45:12Z",
+         *           "name": "production",
+         *           "prefix": "cvt_EXAMPLEe",
+         *           "revoked_at": null,
+         *           "scopes": [
+         *             "clients:read",
+         *             "appointments:read",
+         *             "appointments:write"
+         *           ],
+         *           "service_account_id": "00000000-0000-4000-8000-0000000000e1"
+         *         }
+         *       ],
+         *       "page": 2,
+         *       "page_size": 20,
+         *       "total": 21
+         *     }
+         */
+        Page_ServiceAccountTokenRead_: {
+            /** Items */
+            items: components["schemas"]["ServiceAccountTokenRead"][];
             /** Page */
             page: number;
             /** Page Size */
@@ -3318,6 +3529,203 @@ export interface components {
              * @description The last day an occurrence may start on (inclusive), in the practice's calendar
              */
             until?: string | null;
+        };
+        /**
+         * ServiceAccountCreate
+         * @example {
+         *       "name": "scheduling sync",
+         *       "scopes": [
+         *         "appointments:read",
+         *         "appointments:write"
+         *       ]
+         *     }
+         */
+        ServiceAccountCreate: {
+            /**
+             * Expires In Days
+             * @description Unset: the account lasts until deleted; its tokens never outlive it
+             */
+            expires_in_days?: number | null;
+            /**
+             * Name
+             * @example scheduling sync
+             */
+            name: string;
+            /**
+             * Scopes
+             * @description What the account's tokens may do; a scope the creator's role can never use is refused (422 scope_not_allowed)
+             */
+            scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read" | "events:read")[];
+        };
+        /**
+         * ServiceAccountRead
+         * @example {
+         *       "created_at": "2025-01-15T09:00:00Z",
+         *       "created_by": "00000000-0000-4000-8000-0000000000a1",
+         *       "disabled_at": null,
+         *       "expires_at": null,
+         *       "id": "00000000-0000-4000-8000-0000000000e1",
+         *       "name": "scheduling sync",
+         *       "scopes": [
+         *         "clients:read",
+         *         "appointments:read",
+         *         "appointments:write"
+         *       ]
+         *     }
+         */
+        ServiceAccountRead: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Created By
+             * @description The owner who created it (informational: the account does not depend on them)
+             */
+            created_by: string | null;
+            /** Disabled At */
+            disabled_at: string | null;
+            /** Expires At */
+            expires_at: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Scopes */
+            scopes: string[];
+        };
+        /** ServiceAccountRef */
+        ServiceAccountRef: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+        };
+        /**
+         * ServiceAccountTokenCreate
+         * @example {
+         *       "expires_in_days": 90,
+         *       "name": "production"
+         *     }
+         */
+        ServiceAccountTokenCreate: {
+            /**
+             * Expires In Days
+             * @description Unset: until revoked (or the account's own expiry, whichever is first)
+             */
+            expires_in_days?: number | null;
+            /**
+             * Name
+             * @example production
+             */
+            name: string;
+        };
+        /**
+         * ServiceAccountTokenCreated
+         * @example {
+         *       "created_at": "2025-01-15T09:01:00Z",
+         *       "expires_at": null,
+         *       "id": "00000000-0000-4000-8000-0000000000e2",
+         *       "last_used_at": null,
+         *       "name": "production",
+         *       "prefix": "cvt_EXAMPLEe",
+         *       "revoked_at": null,
+         *       "scopes": [
+         *         "clients:read",
+         *         "appointments:read",
+         *         "appointments:write"
+         *       ],
+         *       "service_account_id": "00000000-0000-4000-8000-0000000000e1",
+         *       "token": "cvt_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampleE"
+         *     }
+         */
+        ServiceAccountTokenCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Expires At */
+            expires_at: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
+            /**
+             * Service Account Id
+             * Format: uuid
+             */
+            service_account_id: string;
+            /**
+             * Token
+             * @description Shown once; only its hash is stored
+             */
+            token: string;
+        };
+        /**
+         * ServiceAccountTokenRead
+         * @example {
+         *       "created_at": "2025-01-15T09:01:00Z",
+         *       "expires_at": null,
+         *       "id": "00000000-0000-4000-8000-0000000000e2",
+         *       "last_used_at": "2025-01-20T17:45:12Z",
+         *       "name": "production",
+         *       "prefix": "cvt_EXAMPLEe",
+         *       "revoked_at": null,
+         *       "scopes": [
+         *         "clients:read",
+         *         "appointments:read",
+         *         "appointments:write"
+         *       ],
+         *       "service_account_id": "00000000-0000-4000-8000-0000000000e1"
+         *     }
+         */
+        ServiceAccountTokenRead: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Expires At */
+            expires_at: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
+            /**
+             * Service Account Id
+             * Format: uuid
+             */
+            service_account_id: string;
         };
         /**
          * SessionNoteCosign
@@ -4471,7 +4879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4588,7 +4996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4696,7 +5104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4800,7 +5208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4930,7 +5338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5038,7 +5446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5134,7 +5542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5276,7 +5684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,7 +5801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5417,6 +5825,8 @@ export interface operations {
         parameters: {
             query?: {
                 action?: string | null;
+                /** @description Only events of these actor kinds (repeat the parameter): `actor_kind=service_account&actor_kind=token` shows integration traffic, `actor_kind=session` hides it. Unset: every kind */
+                actor_kind?: ("session" | "token" | "service_account" | "system")[] | null;
                 /** @description 1-based page number */
                 page?: number;
                 /** @description items per page */
@@ -5491,7 +5901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5706,7 +6116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5986,7 +6396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6094,7 +6504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6284,7 +6694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6392,7 +6802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6500,7 +6910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +7014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,7 +7135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6839,7 +7249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,7 +7355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7061,7 +7471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7155,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7262,7 +7672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7370,7 +7780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7466,7 +7876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7608,7 +8018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7734,7 +8144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7830,7 +8240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +8323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8001,7 +8411,888 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_service_accounts_api_v1_service_accounts_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ServiceAccountRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_service_account_api_v1_service_accounts_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServiceAccountCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_service_account_api_v1_service_accounts__service_account_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    delete_service_account_api_v1_service_accounts__service_account_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    disable_service_account_api_v1_service_accounts__service_account_id__disable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enable_service_account_api_v1_service_accounts__service_account_id__enable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_service_account_tokens_api_v1_service_accounts__service_account_id__tokens_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ServiceAccountTokenRead_"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_service_account_token_api_v1_service_accounts__service_account_id__tokens_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServiceAccountTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountTokenCreated"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revoke_service_account_token_api_v1_service_accounts__service_account_id__tokens__token_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8107,7 +9398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8224,7 +9515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8332,7 +9623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8436,7 +9727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,7 +9857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8696,7 +9987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8826,7 +10117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8934,7 +10225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9033,7 +10324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9107,7 +10398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9195,7 +10486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9291,7 +10582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9365,7 +10656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9498,7 +10789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9603,7 +10894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9710,7 +11001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9813,7 +11104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9907,7 +11198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10023,7 +11314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10111,7 +11402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10228,7 +11519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10322,7 +11613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10414,7 +11705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10521,7 +11812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10620,7 +11911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10715,7 +12006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10809,7 +12100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10905,7 +12196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,7 @@ import { useSignedIn } from '../auth/AuthProvider';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, Field } from '../ui/components';
 import { routes } from '../routes';
+import { ServiceAccounts } from './ServiceAccounts';
 import {
   LATE_ENTRY_MAX_HOURS,
   LATE_ENTRY_MIN_HOURS,
@@ -190,6 +191,7 @@ export function PracticeSettingsPage() {
           </button>
         </div>
       </form>
+      <ServiceAccounts />
     </section>
   );
 }

@@ -25,6 +25,7 @@ from .appointment_upsert_status import AppointmentUpsertStatus
 from .attestation_statement import AttestationStatement
 from .attestations_read import AttestationsRead
 from .audit_event_read import AuditEventRead
+from .audit_event_read_actor_kind import AuditEventReadActorKind
 from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_readiness import AuditReadiness
 from .batch_appointment_read import BatchAppointmentRead
@@ -60,6 +61,9 @@ from .imported_client import ImportedClient
 from .imported_client_action import ImportedClientAction
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
+from .list_audit_events_api_v1_audit_events_get_actor_kind_type_0_item import (
+    ListAuditEventsApiV1AuditEventsGetActorKindType0Item,
+)
 from .liveness import Liveness
 from .login_request import LoginRequest
 from .login_response import LoginResponse
@@ -69,6 +73,8 @@ from .note_status import NoteStatus
 from .page_access_log_entry import PageAccessLogEntry
 from .page_audit_event_read import PageAuditEventRead
 from .page_client_summary import PageClientSummary
+from .page_service_account_read import PageServiceAccountRead
+from .page_service_account_token_read import PageServiceAccountTokenRead
 from .page_session_note_read import PageSessionNoteRead
 from .page_session_note_version_read import PageSessionNoteVersionRead
 from .page_token_read import PageTokenRead
@@ -91,6 +97,13 @@ from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
+from .service_account_create import ServiceAccountCreate
+from .service_account_create_scopes_item import ServiceAccountCreateScopesItem
+from .service_account_read import ServiceAccountRead
+from .service_account_ref import ServiceAccountRef
+from .service_account_token_create import ServiceAccountTokenCreate
+from .service_account_token_created import ServiceAccountTokenCreated
+from .service_account_token_read import ServiceAccountTokenRead
 from .session_note_cosign import SessionNoteCosign
 from .session_note_create import SessionNoteCreate
 from .session_note_create_metadata import SessionNoteCreateMetadata
@@ -151,6 +164,7 @@ __all__ = (
     "AttestationsRead",
     "AttestationStatement",
     "AuditEventRead",
+    "AuditEventReadActorKind",
     "AuditEventReadDetailsType0",
     "AuditReadiness",
     "BatchAppointmentRead",
@@ -186,6 +200,7 @@ __all__ = (
     "ImportedClientAction",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
+    "ListAuditEventsApiV1AuditEventsGetActorKindType0Item",
     "Liveness",
     "LoginRequest",
     "LoginResponse",
@@ -195,6 +210,8 @@ __all__ = (
     "PageAccessLogEntry",
     "PageAuditEventRead",
     "PageClientSummary",
+    "PageServiceAccountRead",
+    "PageServiceAccountTokenRead",
     "PageSessionNoteRead",
     "PageSessionNoteVersionRead",
     "PageTokenRead",
@@ -213,6 +230,13 @@ __all__ = (
     "ReauthRequest",
     "ReauthResponse",
     "Recurrence",
+    "ServiceAccountCreate",
+    "ServiceAccountCreateScopesItem",
+    "ServiceAccountRead",
+    "ServiceAccountRef",
+    "ServiceAccountTokenCreate",
+    "ServiceAccountTokenCreated",
+    "ServiceAccountTokenRead",
     "SessionNoteCosign",
     "SessionNoteCreate",
     "SessionNoteCreateMetadata",

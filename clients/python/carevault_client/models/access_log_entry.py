@@ -21,7 +21,8 @@ class AccessLogEntry:
 
         Attributes:
             action (str): The audit action, e.g. `client.read`
-            actor_name (None | str): The user's display name, or sign-in address
+            actor_name (None | str): The user's display name, or sign-in address; for a service account's token, the service
+                account's name
             actor_role (None | str):
             actor_user_id (None | UUID):
             id (int): The audit event's id

@@ -8,6 +8,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.audit_event_read_actor_kind import AuditEventReadActorKind
+
 if TYPE_CHECKING:
     from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0
 
@@ -20,6 +22,9 @@ class AuditEventRead:
     """
     Attributes:
         action (str):
+        actor_kind (AuditEventReadActorKind): session: a person signed in; token: a person's own API token;
+            service_account: a service account's token (actor_name is then the account's name); system: no actor (a
+            background job, a refused sign-in)
         actor_name (None | str): The user's display name, or their sign-in address when they have none
         actor_role (None | str): owner or clinician
         actor_token_id (None | UUID):
@@ -30,10 +35,12 @@ class AuditEventRead:
         occurred_at (datetime.datetime):
         resource_ids (list[UUID] | None):
         resource_type (None | str):
+        service_account_id (None | UUID): The service account whose token acted, if one did
         token_name (None | str): The API token's name, when one was used
     """
 
     action: str
+    actor_kind: AuditEventReadActorKind
     actor_name: None | str
     actor_role: None | str
     actor_token_id: None | UUID
@@ -44,6 +51,7 @@ class AuditEventRead:
     occurred_at: datetime.datetime
     resource_ids: list[UUID] | None
     resource_type: None | str
+    service_account_id: None | UUID
     token_name: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -51,6 +59,8 @@ class AuditEventRead:
         from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0  # noqa: PLC0415
 
         action = self.action
+
+        actor_kind = self.actor_kind.value
 
         actor_name: None | str
         actor_name = self.actor_name
@@ -96,6 +106,12 @@ class AuditEventRead:
         resource_type: None | str
         resource_type = self.resource_type
 
+        service_account_id: None | str
+        if isinstance(self.service_account_id, UUID):
+            service_account_id = str(self.service_account_id)
+        else:
+            service_account_id = self.service_account_id
+
         token_name: None | str
         token_name = self.token_name
 
@@ -104,6 +120,7 @@ class AuditEventRead:
         field_dict.update(
             {
                 "action": action,
+                "actor_kind": actor_kind,
                 "actor_name": actor_name,
                 "actor_role": actor_role,
                 "actor_token_id": actor_token_id,
@@ -114,6 +131,7 @@ class AuditEventRead:
                 "occurred_at": occurred_at,
                 "resource_ids": resource_ids,
                 "resource_type": resource_type,
+                "service_account_id": service_account_id,
                 "token_name": token_name,
             }
         )
@@ -126,6 +144,8 @@ class AuditEventRead:
 
         d = dict(src_dict)
         action = d.pop("action")
+
+        actor_kind = AuditEventReadActorKind(d.pop("actor_kind"))
 
         def _parse_actor_name(data: object) -> None | str:
             if data is None:
@@ -224,6 +244,21 @@ class AuditEventRead:
 
         resource_type = _parse_resource_type(d.pop("resource_type"))
 
+        def _parse_service_account_id(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                service_account_id_type_0 = UUID(data)
+
+                return service_account_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        service_account_id = _parse_service_account_id(d.pop("service_account_id"))
+
         def _parse_token_name(data: object) -> None | str:
             if data is None:
                 return data
@@ -233,6 +268,7 @@ class AuditEventRead:
 
         audit_event_read = cls(
             action=action,
+            actor_kind=actor_kind,
             actor_name=actor_name,
             actor_role=actor_role,
             actor_token_id=actor_token_id,
@@ -243,6 +279,7 @@ class AuditEventRead:
             occurred_at=occurred_at,
             resource_ids=resource_ids,
             resource_type=resource_type,
+            service_account_id=service_account_id,
             token_name=token_name,
         )
 

@@ -11,6 +11,7 @@ from ..models.me_response_auth_method import MeResponseAuthMethod
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.service_account_ref import ServiceAccountRef
     from ..models.user_read import UserRead
     from ..models.workspace_read import WorkspaceRead
 
@@ -29,6 +30,8 @@ class MeResponse:
         draft_key (None | str | Unset): For cookie sessions: the key the web UI encrypts unsaved text with (see POST
             /auth/login)
         idle_timeout_seconds (int | None | Unset):
+        service_account (None | ServiceAccountRef | Unset): For a service account's token: the account; `user` then
+            stands for the practice acting through it (no person)
         session_expires_at (datetime.datetime | None | Unset):
     """
 
@@ -38,10 +41,13 @@ class MeResponse:
     csrf_token: None | str | Unset = UNSET
     draft_key: None | str | Unset = UNSET
     idle_timeout_seconds: int | None | Unset = UNSET
+    service_account: None | ServiceAccountRef | Unset = UNSET
     session_expires_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.service_account_ref import ServiceAccountRef  # noqa: PLC0415
+
         auth_method = self.auth_method.value
 
         user = self.user.to_dict()
@@ -66,6 +72,14 @@ class MeResponse:
         else:
             idle_timeout_seconds = self.idle_timeout_seconds
 
+        service_account: dict[str, Any] | None | Unset
+        if isinstance(self.service_account, Unset):
+            service_account = UNSET
+        elif isinstance(self.service_account, ServiceAccountRef):
+            service_account = self.service_account.to_dict()
+        else:
+            service_account = self.service_account
+
         session_expires_at: None | str | Unset
         if isinstance(self.session_expires_at, Unset):
             session_expires_at = UNSET
@@ -89,6 +103,8 @@ class MeResponse:
             field_dict["draft_key"] = draft_key
         if idle_timeout_seconds is not UNSET:
             field_dict["idle_timeout_seconds"] = idle_timeout_seconds
+        if service_account is not UNSET:
+            field_dict["service_account"] = service_account
         if session_expires_at is not UNSET:
             field_dict["session_expires_at"] = session_expires_at
 
@@ -96,6 +112,7 @@ class MeResponse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.service_account_ref import ServiceAccountRef  # noqa: PLC0415
         from ..models.user_read import UserRead  # noqa: PLC0415
         from ..models.workspace_read import WorkspaceRead  # noqa: PLC0415
 
@@ -133,6 +150,23 @@ class MeResponse:
 
         idle_timeout_seconds = _parse_idle_timeout_seconds(d.pop("idle_timeout_seconds", UNSET))
 
+        def _parse_service_account(data: object) -> None | ServiceAccountRef | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                service_account_type_0 = ServiceAccountRef.from_dict(data)
+
+                return service_account_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ServiceAccountRef | Unset, data)
+
+        service_account = _parse_service_account(d.pop("service_account", UNSET))
+
         def _parse_session_expires_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -157,6 +191,7 @@ class MeResponse:
             csrf_token=csrf_token,
             draft_key=draft_key,
             idle_timeout_seconds=idle_timeout_seconds,
+            service_account=service_account,
             session_expires_at=session_expires_at,
         )
 

@@ -8,6 +8,9 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
+from ...models.list_audit_events_api_v1_audit_events_get_actor_kind_type_0_item import (
+    ListAuditEventsApiV1AuditEventsGetActorKindType0Item,
+)
 from ...models.page_audit_event_read import PageAuditEventRead
 from ...types import UNSET, Response, Unset
 
@@ -20,6 +23,7 @@ def _get_kwargs(
     resource_id: None | Unset | UUID = UNSET,
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
+    actor_kind: list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> dict[str, Any]:
@@ -75,6 +79,19 @@ def _get_kwargs(
     else:
         json_until = until
     params["until"] = json_until
+
+    json_actor_kind: list[str] | None | Unset
+    if isinstance(actor_kind, Unset):
+        json_actor_kind = UNSET
+    elif isinstance(actor_kind, list):
+        json_actor_kind = []
+        for actor_kind_type_0_item_data in actor_kind:
+            actor_kind_type_0_item = actor_kind_type_0_item_data.value
+            json_actor_kind.append(actor_kind_type_0_item)
+
+    else:
+        json_actor_kind = actor_kind
+    params["actor_kind"] = json_actor_kind
 
     params["page"] = page
 
@@ -160,6 +177,7 @@ def sync_detailed(
     resource_id: None | Unset | UUID = UNSET,
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
+    actor_kind: list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageAuditEventRead]:
@@ -175,6 +193,10 @@ def sync_detailed(
         resource_id (None | Unset | UUID): Named among resource_ids
         since (datetime.datetime | None | Unset): Inclusive, ISO 8601
         until (datetime.datetime | None | Unset): Exclusive, ISO 8601
+        actor_kind (list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset):
+            Only events of these actor kinds (repeat the parameter):
+            `actor_kind=service_account&actor_kind=token` shows integration traffic,
+            `actor_kind=session` hides it. Unset: every kind
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -193,6 +215,7 @@ def sync_detailed(
         resource_id=resource_id,
         since=since,
         until=until,
+        actor_kind=actor_kind,
         page=page,
         page_size=page_size,
     )
@@ -213,6 +236,7 @@ def sync(
     resource_id: None | Unset | UUID = UNSET,
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
+    actor_kind: list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageAuditEventRead | None:
@@ -228,6 +252,10 @@ def sync(
         resource_id (None | Unset | UUID): Named among resource_ids
         since (datetime.datetime | None | Unset): Inclusive, ISO 8601
         until (datetime.datetime | None | Unset): Exclusive, ISO 8601
+        actor_kind (list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset):
+            Only events of these actor kinds (repeat the parameter):
+            `actor_kind=service_account&actor_kind=token` shows integration traffic,
+            `actor_kind=session` hides it. Unset: every kind
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -247,6 +275,7 @@ def sync(
         resource_id=resource_id,
         since=since,
         until=until,
+        actor_kind=actor_kind,
         page=page,
         page_size=page_size,
     ).parsed
@@ -261,6 +290,7 @@ async def asyncio_detailed(
     resource_id: None | Unset | UUID = UNSET,
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
+    actor_kind: list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> Response[ErrorResponse | PageAuditEventRead]:
@@ -276,6 +306,10 @@ async def asyncio_detailed(
         resource_id (None | Unset | UUID): Named among resource_ids
         since (datetime.datetime | None | Unset): Inclusive, ISO 8601
         until (datetime.datetime | None | Unset): Exclusive, ISO 8601
+        actor_kind (list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset):
+            Only events of these actor kinds (repeat the parameter):
+            `actor_kind=service_account&actor_kind=token` shows integration traffic,
+            `actor_kind=session` hides it. Unset: every kind
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -294,6 +328,7 @@ async def asyncio_detailed(
         resource_id=resource_id,
         since=since,
         until=until,
+        actor_kind=actor_kind,
         page=page,
         page_size=page_size,
     )
@@ -312,6 +347,7 @@ async def asyncio(
     resource_id: None | Unset | UUID = UNSET,
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
+    actor_kind: list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
 ) -> ErrorResponse | PageAuditEventRead | None:
@@ -327,6 +363,10 @@ async def asyncio(
         resource_id (None | Unset | UUID): Named among resource_ids
         since (datetime.datetime | None | Unset): Inclusive, ISO 8601
         until (datetime.datetime | None | Unset): Exclusive, ISO 8601
+        actor_kind (list[ListAuditEventsApiV1AuditEventsGetActorKindType0Item] | None | Unset):
+            Only events of these actor kinds (repeat the parameter):
+            `actor_kind=service_account&actor_kind=token` shows integration traffic,
+            `actor_kind=session` hides it. Unset: every kind
         page (int | Unset): 1-based page number Default: 1.
         page_size (int | Unset): items per page Default: 20.
 
@@ -347,6 +387,7 @@ async def asyncio(
             resource_id=resource_id,
             since=since,
             until=until,
+            actor_kind=actor_kind,
             page=page,
             page_size=page_size,
         )

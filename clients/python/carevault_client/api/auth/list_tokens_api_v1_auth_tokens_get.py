@@ -101,7 +101,8 @@ def sync_detailed(
 ) -> Response[ErrorResponse | PageTokenRead]:
     """List Tokens
 
-     Your tokens, newest first; owners see every token of the workspace.
+     Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens).
 
     Args:
         page (int | Unset): 1-based page number Default: 1.
@@ -135,7 +136,8 @@ def sync(
 ) -> ErrorResponse | PageTokenRead | None:
     """List Tokens
 
-     Your tokens, newest first; owners see every token of the workspace.
+     Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens).
 
     Args:
         page (int | Unset): 1-based page number Default: 1.
@@ -164,7 +166,8 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | PageTokenRead]:
     """List Tokens
 
-     Your tokens, newest first; owners see every token of the workspace.
+     Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens).
 
     Args:
         page (int | Unset): 1-based page number Default: 1.
@@ -196,7 +199,8 @@ async def asyncio(
 ) -> ErrorResponse | PageTokenRead | None:
     """List Tokens
 
-     Your tokens, newest first; owners see every token of the workspace.
+     Your tokens, newest first; owners see every person's token of the workspace (a
+    service account's are under GET /service-accounts/{id}/tokens).
 
     Args:
         page (int | Unset): 1-based page number Default: 1.

@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_response import ErrorResponse
+from ...models.service_account_token_create import ServiceAccountTokenCreate
+from ...models.service_account_token_created import ServiceAccountTokenCreated
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    service_account_id: UUID,
+    *,
+    body: ServiceAccountTokenCreate,
+    idempotency_key: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/service-accounts/{service_account_id}/tokens".format(
+            service_account_id=quote(str(service_account_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | ServiceAccountTokenCreated | None:
+    if response.status_code == 201:
+        response_201 = ServiceAccountTokenCreated.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorResponse.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorResponse.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 413:
+        response_413 = ErrorResponse.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | ServiceAccountTokenCreated]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ServiceAccountTokenCreate,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[ErrorResponse | ServiceAccountTokenCreated]:
+    """Create Service Account Token
+
+     Issue a token with the account's scopes. The token is in this response only.
+
+    Args:
+        service_account_id (UUID):
+        idempotency_key (None | str | Unset): Retry this create safely: the same key and body
+            within 24 hours answer with the first response (see docs/api.md)
+        body (ServiceAccountTokenCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | ServiceAccountTokenCreated]
+    """
+
+    kwargs = _get_kwargs(
+        service_account_id=service_account_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ServiceAccountTokenCreate,
+    idempotency_key: None | str | Unset = UNSET,
+) -> ErrorResponse | ServiceAccountTokenCreated | None:
+    """Create Service Account Token
+
+     Issue a token with the account's scopes. The token is in this response only.
+
+    Args:
+        service_account_id (UUID):
+        idempotency_key (None | str | Unset): Retry this create safely: the same key and body
+            within 24 hours answer with the first response (see docs/api.md)
+        body (ServiceAccountTokenCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | ServiceAccountTokenCreated
+    """
+
+    return sync_detailed(
+        service_account_id=service_account_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ServiceAccountTokenCreate,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[ErrorResponse | ServiceAccountTokenCreated]:
+    """Create Service Account Token
+
+     Issue a token with the account's scopes. The token is in this response only.
+
+    Args:
+        service_account_id (UUID):
+        idempotency_key (None | str | Unset): Retry this create safely: the same key and body
+            within 24 hours answer with the first response (see docs/api.md)
+        body (ServiceAccountTokenCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | ServiceAccountTokenCreated]
+    """
+
+    kwargs = _get_kwargs(
+        service_account_id=service_account_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ServiceAccountTokenCreate,
+    idempotency_key: None | str | Unset = UNSET,
+) -> ErrorResponse | ServiceAccountTokenCreated | None:
+    """Create Service Account Token
+
+     Issue a token with the account's scopes. The token is in this response only.
+
+    Args:
+        service_account_id (UUID):
+        idempotency_key (None | str | Unset): Retry this create safely: the same key and body
+            within 24 hours answer with the first response (see docs/api.md)
+        body (ServiceAccountTokenCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | ServiceAccountTokenCreated
+    """
+
+    return (
+        await asyncio_detailed(
+            service_account_id=service_account_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,197 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_response import ErrorResponse
+from ...models.service_account_read import ServiceAccountRead
+from ...types import Response
+
+
+def _get_kwargs(
+    service_account_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/service-accounts/{service_account_id}/enable".format(
+            service_account_id=quote(str(service_account_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorResponse | ServiceAccountRead | None:
+    if response.status_code == 200:
+        response_200 = ServiceAccountRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorResponse.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorResponse.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorResponse.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 410:
+        response_410 = ErrorResponse.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 422:
+        response_422 = ErrorResponse.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorResponse.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorResponse.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorResponse | ServiceAccountRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorResponse | ServiceAccountRead]:
+    """Enable Service Account
+
+    Args:
+        service_account_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | ServiceAccountRead]
+    """
+
+    kwargs = _get_kwargs(
+        service_account_id=service_account_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorResponse | ServiceAccountRead | None:
+    """Enable Service Account
+
+    Args:
+        service_account_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | ServiceAccountRead
+    """
+
+    return sync_detailed(
+        service_account_id=service_account_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorResponse | ServiceAccountRead]:
+    """Enable Service Account
+
+    Args:
+        service_account_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorResponse | ServiceAccountRead]
+    """
+
+    kwargs = _get_kwargs(
+        service_account_id=service_account_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    service_account_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorResponse | ServiceAccountRead | None:
+    """Enable Service Account
+
+    Args:
+        service_account_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorResponse | ServiceAccountRead
+    """
+
+    return (
+        await asyncio_detailed(
+            service_account_id=service_account_id,
+            client=client,
+        )
+    ).parsed
