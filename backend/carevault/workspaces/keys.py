@@ -7,8 +7,9 @@ module is where they are stored. See docs/encryption.md, "Practice data keys".
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
@@ -22,11 +23,18 @@ from carevault.crypto import DecryptionError, KeyRing, current_cipher, new_wrapp
 from carevault.crypto.datakeys import (
     DataKeyLoader,
     current_practice,
+    new_wrapped_index_key,
     unwrap_index_key,
     wrap_index_key,
 )
-from carevault.crypto.keyring import new_key_material
+from carevault.crypto.errors import KeyAccessRevoked, KeyRingError, KeyServiceUnavailable
 from carevault.workspaces.models import BLIND_INDEX_KEY_VERSION, Workspace, WorkspaceKey
+
+# With KMS: how soon a practice whose fresh keys could not be opened (KMS unreachable) but
+# whose earlier keys are still in memory asks KMS again, and for how long at most the earlier
+# keys serve on. A refusal (key disabled, scheduled for deletion) drops them at once.
+KMS_RETRY_SECONDS = 30.0
+KMS_STALE_GRACE_SECONDS = 3600.0
 
 
 class WorkspaceShredded(Exception):
@@ -72,7 +80,7 @@ async def provision(
         .render_derived()
     )
     missing = (
-        select(Workspace.id, version.c.v)
+        select(Workspace.id, version.c.v, Workspace.kms_key_id)
         .join(version, Workspace.shredded_at.is_(None))
         .where(
             ~exists().where(
@@ -81,7 +89,7 @@ async def provision(
             )
         )
     )
-    no_index_key = select(Workspace.id).where(
+    no_index_key = select(Workspace.id, Workspace.kms_key_id).where(
         Workspace.shredded_at.is_(None),
         ~exists().where(
             WorkspaceKey.workspace_id == Workspace.id,
@@ -97,9 +105,9 @@ async def provision(
             "workspace_id": workspace_id,
             "key_version": key_version,
             "wrapped_under": key_version,
-            "wrapped_key": new_wrapped_data_key(ring, workspace_id.bytes, key_version),
+            "wrapped_key": new_wrapped_data_key(ring, workspace_id.bytes, key_version, key_id),
         }
-        for workspace_id, key_version in (await db.execute(missing)).all()
+        for workspace_id, key_version, key_id in (await db.execute(missing)).all()
     ]
     under = ring.encryption_version()
     rows += [
@@ -107,9 +115,9 @@ async def provision(
             "workspace_id": workspace_id,
             "key_version": BLIND_INDEX_KEY_VERSION,
             "wrapped_under": under,
-            "wrapped_key": wrap_index_key(ring, workspace_id.bytes, under, new_key_material()),
+            "wrapped_key": new_wrapped_index_key(ring, workspace_id.bytes, under, key_id),
         }
-        for workspace_id in (await db.scalars(no_index_key)).all()
+        for workspace_id, key_id in (await db.execute(no_index_key)).all()
     ]
     if not rows:
         return 0
@@ -135,8 +143,18 @@ async def load_workspace_keys(
         cipher.data_keys.forget(workspace)
         raise WorkspaceShredded("this practice's data was shredded")
     current_practice.set(workspace)  # the database-side backend sends this practice's keys
-    if not cipher.data_keys.needs_load(workspace, cipher.ring):
+    ring = cipher.ring
+    if ring.remote is not None:
+        await _load_remote(db, workspace_id, ring)
         return
+    if not cipher.data_keys.needs_load(workspace, ring):
+        return
+    await _read_into_cache(db, workspace_id)
+
+
+async def _read_into_cache(db: AsyncSession, workspace_id: uuid.UUID) -> None:
+    cipher = current_cipher()
+    workspace = workspace_id.bytes
     rows = (
         await db.execute(
             select(
@@ -151,6 +169,51 @@ async def load_workspace_keys(
         ((under, wrapped) for v, under, wrapped in rows if v == BLIND_INDEX_KEY_VERSION), None
     )
     cipher.data_keys.store(workspace, data_keys, index_key)
+
+
+_flights: dict[tuple[int, bytes], asyncio.Lock] = {}
+
+
+async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing) -> None:
+    """The KMS path: warm, nothing (no KMS call, no SELECT); cold or expired, one SELECT and
+    one KMS Decrypt per key, made once however many requests of the practice arrive together
+    (single flight), off the event loop. KMS unreachable: the earlier keys, if this process
+    still has them, serve on for a while; KMS refusing the key: they are dropped."""
+    cache = current_cipher().data_keys
+    workspace = workspace_id.bytes
+    if cache.ready(workspace, ring):
+        return
+    flight_key = (id(asyncio.get_running_loop()), workspace)
+    flight = _flights.setdefault(flight_key, asyncio.Lock())
+    async with flight:
+        entry = cache.entry(workspace)
+        if (
+            entry is not None
+            and entry.prepared
+            and entry.ring is ring
+            and not cache.needs_load(workspace, ring)
+        ):
+            return  # another request of this practice just did it
+        earlier = entry if entry is not None and entry.prepared and entry.ring is ring else None
+        await _read_into_cache(db, workspace_id)
+        fresh = cache.entry(workspace)
+        try:
+            await asyncio.to_thread(cache.prepare, ring, workspace)
+        except KeyAccessRevoked:
+            cache.forget(workspace)
+            raise
+        except KeyServiceUnavailable:
+            if (
+                earlier is not None
+                and fresh is not None
+                and fresh.wrapped == earlier.wrapped
+                and time.monotonic() - earlier.opened_at
+                < cache.max_age_seconds + KMS_STALE_GRACE_SECONDS
+            ):
+                cache.restore(workspace, earlier, KMS_RETRY_SECONDS)
+                return
+            cache.forget(workspace)
+            raise
 
 
 def blocking_data_key_loader(database_url: str) -> DataKeyLoader:
@@ -274,3 +337,81 @@ async def destroy_version(db: AsyncSession, version: int) -> int:
         .returning(WorkspaceKey.workspace_id)
     )
     return len(destroyed.all())
+
+
+async def set_practice_key(
+    db: AsyncSession,
+    workspace_id: uuid.UUID,
+    key_id: str | None,
+    *,
+    after_each: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """Move a practice onto the KMS key `key_id` (None: back to the installation's key):
+    record it as the practice's key (new data keys are made under it from now on), then
+    re-wrap every stored key of the practice not yet under it, one row per transaction, with
+    KMS ReEncrypt (the data keys never leave KMS, no value is re-encrypted).
+
+    Safe to interrupt anywhere and to run again: each row is under the old key or the new
+    one, and both open while both keys are enabled; a second run re-wraps only what is left.
+    Returns (re-wrapped now, already under the key)."""
+    from carevault.crypto import kms
+
+    ring = current_cipher().ring
+    remote = ring.remote
+    if not isinstance(remote, kms.KmsKeys):
+        raise KeyRingError("a practice key needs CAREVAULT_KEY_PROVIDER=kms")
+    target = remote.arn_of(key_id or remote.key_id)
+    remote.require_usable(target)
+    async with db.begin():
+        shredded = await db.scalar(
+            select(Workspace.shredded_at).where(Workspace.id == workspace_id).with_for_update()
+        )
+        if shredded is not None:
+            raise WorkspaceShredded("this practice's data was shredded")
+        await db.execute(
+            update(Workspace)
+            .where(Workspace.id == workspace_id)
+            .values(kms_key_id=None if key_id is None else target)
+        )
+        rows = (
+            await db.execute(
+                select(
+                    WorkspaceKey.key_version, WorkspaceKey.wrapped_under, WorkspaceKey.wrapped_key
+                ).where(WorkspaceKey.workspace_id == workspace_id)
+            )
+        ).all()
+    moved = already = 0
+    for version, under, wrapped in rows:
+        if kms.unframe(wrapped)[0] == target:
+            already += 1
+            continue
+        purpose = (
+            kms.PURPOSE_BLIND_INDEX if version == BLIND_INDEX_KEY_VERSION else kms.PURPOSE_DATA
+        )
+        rewrapped = await asyncio.to_thread(
+            remote.rewrap, workspace_id.bytes, purpose, under, wrapped, target
+        )
+        async with db.begin():
+            # Only the row as read: a concurrent writer's change is never overwritten.
+            await db.execute(
+                update(WorkspaceKey)
+                .where(
+                    WorkspaceKey.workspace_id == workspace_id,
+                    WorkspaceKey.key_version == version,
+                    WorkspaceKey.wrapped_key == wrapped,
+                )
+                .values(wrapped_key=rewrapped)
+            )
+        moved += 1
+        if after_each is not None:
+            after_each(moved)
+    current_cipher().data_keys.forget(workspace_id.bytes)
+    return moved, already
+
+
+async def practice_key_ids(db: AsyncSession) -> dict[uuid.UUID, str | None]:
+    """Each practice not shredded and the KMS key it brought (None: the installation's)."""
+    rows = await db.execute(
+        select(Workspace.id, Workspace.kms_key_id).where(Workspace.shredded_at.is_(None))
+    )
+    return {workspace_id: key_id for workspace_id, key_id in rows.all()}
