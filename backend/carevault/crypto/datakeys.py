@@ -109,12 +109,35 @@ def new_wrapped_data_key(
 
 
 def new_wrapped_index_key(
-    ring: KeyRing, workspace: bytes, under: int, key_id: str | None = None
+    ring: KeyRing, workspace: bytes, under: int, data_key: bytes | None = None
 ) -> bytes:
-    """A fresh blind-index key of a practice, wrapped under master version `under`."""
+    """A fresh blind-index key of a practice, wrapped under master version `under`; with a
+    key-service ring, under the practice's data key of that version (`data_key`), so one
+    key-service call opens both."""
     if ring.remote is not None and _remote_version(ring, under):
-        return ring.remote.generate(workspace, PURPOSE_OF_LABEL[INDEX_WRAP_LABEL], under, key_id)[1]
+        if data_key is None:
+            raise KeyRingError("wrapping a blind-index key under KMS needs the data key")
+        return wrap_index_key_with(data_key, workspace, under, new_key_material())
     return wrap_index_key(ring, workspace, under, new_key_material())
+
+
+def wrap_index_key_with(data_key: bytes, workspace: bytes, under: int, index_key: bytes) -> bytes:
+    """nonce (12) | AES-256-GCM(practice data key of `under`, index key) | tag (16), with the
+    associated data of a master-wrapped index key: the KMS format of a version-0 row."""
+    nonce = os.urandom(envelope.GCM_NONCE_BYTES)
+    associated = _wrap_associated_data(workspace, under, INDEX_WRAP_LABEL)
+    return nonce + AESGCM(data_key).encrypt(nonce, index_key, associated)
+
+
+def unwrap_index_key_with(data_key: bytes, workspace: bytes, under: int, wrapped: bytes) -> bytes:
+    if len(wrapped) != WRAPPED_KEY_BYTES:
+        raise DecryptionError("wrapped blind-index key has the wrong length")
+    nonce, body = wrapped[: envelope.GCM_NONCE_BYTES], wrapped[envelope.GCM_NONCE_BYTES :]
+    associated = _wrap_associated_data(workspace, under, INDEX_WRAP_LABEL)
+    try:
+        return AESGCM(data_key).decrypt(nonce, body, associated)
+    except InvalidTag:
+        raise DecryptionError("wrapped blind-index key failed to authenticate") from None
 
 
 def wrap_index_key(
@@ -340,7 +363,16 @@ class DataKeyCache:
         entry.unwrapped_for(ring)
         if entry.index_key is None:
             under, wrapped = entry.wrapped_index_key
-            entry.index_key = unwrap_index_key(ring, workspace, under, wrapped)
+            if ring.remote is not None and _remote_version(ring, under):
+                # Wrapped under the practice's data key of `under`: no key-service call more.
+                data_key = self.material(ring, workspace, under)
+                if data_key is None:
+                    raise KeyRingError(
+                        "the practice's blind-index key is wrapped under a data key it lacks"
+                    )
+                entry.index_key = unwrap_index_key_with(data_key, workspace, under, wrapped)
+            else:
+                entry.index_key = unwrap_index_key(ring, workspace, under, wrapped)
         return entry.index_key
 
     def cached(self, ring: KeyRing, workspace: bytes, head: bytes) -> AESGCM | None:

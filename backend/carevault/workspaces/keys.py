@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
@@ -100,31 +101,61 @@ async def provision(
         wanted = list(workspace_ids)
         missing = missing.where(Workspace.id.in_(wanted))
         no_index_key = no_index_key.where(Workspace.id.in_(wanted))
-    rows = [
-        {
-            "workspace_id": workspace_id,
-            "key_version": key_version,
-            "wrapped_under": key_version,
-            "wrapped_key": new_wrapped_data_key(ring, workspace_id.bytes, key_version, key_id),
-        }
-        for workspace_id, key_version, key_id in (await db.execute(missing)).all()
-    ]
+    generated: dict[tuple[uuid.UUID, int], bytes] = {}
+    rows = []
+    for workspace_id, key_version, key_id in (await db.execute(missing)).all():
+        if ring.remote is not None:
+            plaintext, wrapped = await asyncio.to_thread(
+                ring.remote.generate, workspace_id.bytes, "data", key_version, key_id
+            )
+            generated[(workspace_id, key_version)] = plaintext
+        else:
+            wrapped = new_wrapped_data_key(ring, workspace_id.bytes, key_version, key_id)
+        rows.append(
+            {
+                "workspace_id": workspace_id,
+                "key_version": key_version,
+                "wrapped_under": key_version,
+                "wrapped_key": wrapped,
+            }
+        )
     under = ring.encryption_version()
-    rows += [
-        {
-            "workspace_id": workspace_id,
-            "key_version": BLIND_INDEX_KEY_VERSION,
-            "wrapped_under": under,
-            "wrapped_key": new_wrapped_index_key(ring, workspace_id.bytes, under, key_id),
-        }
-        for workspace_id, key_id in (await db.execute(no_index_key)).all()
-    ]
+    for workspace_id, _key_id in (await db.execute(no_index_key)).all():
+        data_key = None
+        if ring.remote is not None:
+            # With KMS the index key is wrapped under the practice's data key of `under`.
+            data_key = generated.get((workspace_id, under)) or await _open_stored_data_key(
+                db, ring, workspace_id, under
+            )
+        rows.append(
+            {
+                "workspace_id": workspace_id,
+                "key_version": BLIND_INDEX_KEY_VERSION,
+                "wrapped_under": under,
+                "wrapped_key": new_wrapped_index_key(ring, workspace_id.bytes, under, data_key),
+            }
+        )
     if not rows:
         return 0
     result = await db.execute(
         insert(WorkspaceKey).on_conflict_do_nothing().returning(WorkspaceKey.key_version), rows
     )
     return len(result.all())
+
+
+async def _open_stored_data_key(
+    db: AsyncSession, ring: KeyRing, workspace_id: uuid.UUID, version: int
+) -> bytes:
+    from carevault.crypto.datakeys import unwrap_data_key
+
+    wrapped = await db.scalar(
+        select(WorkspaceKey.wrapped_key).where(
+            WorkspaceKey.workspace_id == workspace_id, WorkspaceKey.key_version == version
+        )
+    )
+    if wrapped is None:
+        raise KeyRingError(f"the practice has no data key of key version {version}")
+    return await asyncio.to_thread(unwrap_data_key, ring, workspace_id.bytes, version, wrapped)
 
 
 async def load_workspace_keys(
@@ -296,6 +327,8 @@ async def rewrap_index_keys(
     anyone: it is left as it is and its practice appended to `lost`, so one such practice
     never stops the re-encryption of every other."""
     target = ring.encryption_version()
+    if ring.remote is not None:
+        return 0  # KMS: one version, and index keys ride on the practice's data key
     rows = (
         await db.execute(
             select(WorkspaceKey.workspace_id, WorkspaceKey.wrapped_under, WorkspaceKey.wrapped_key)
@@ -362,7 +395,7 @@ async def set_practice_key(
         raise KeyRingError("a practice key needs CAREVAULT_KEY_PROVIDER=kms")
     target = remote.arn_of(key_id or remote.key_id)
     remote.require_usable(target)
-    async with db.begin():
+    async with _step(db):
         shredded = await db.scalar(
             select(Workspace.shredded_at).where(Workspace.id == workspace_id).with_for_update()
         )
@@ -382,6 +415,8 @@ async def set_practice_key(
         ).all()
     moved = already = 0
     for version, under, wrapped in rows:
+        if version == BLIND_INDEX_KEY_VERSION:
+            continue  # wrapped under the practice's data key, which does not change
         if kms.unframe(wrapped)[0] == target:
             already += 1
             continue
@@ -391,7 +426,7 @@ async def set_practice_key(
         rewrapped = await asyncio.to_thread(
             remote.rewrap, workspace_id.bytes, purpose, under, wrapped, target
         )
-        async with db.begin():
+        async with _step(db):
             # Only the row as read: a concurrent writer's change is never overwritten.
             await db.execute(
                 update(WorkspaceKey)
@@ -407,6 +442,17 @@ async def set_practice_key(
             after_each(moved)
     current_cipher().data_keys.forget(workspace_id.bytes)
     return moved, already
+
+
+@asynccontextmanager
+async def _step(db: AsyncSession) -> AsyncIterator[None]:
+    """A transaction of its own, committed at once (a savepoint inside a caller's)."""
+    if db.in_transaction():
+        async with db.begin_nested():
+            yield
+    else:
+        async with db.begin():
+            yield
 
 
 async def practice_key_ids(db: AsyncSession) -> dict[uuid.UUID, str | None]:
