@@ -10,8 +10,8 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, column, delete, exists, literal, select, update
@@ -377,7 +377,7 @@ async def set_practice_key(
     workspace_id: uuid.UUID,
     key_id: str | None,
     *,
-    after_each: Callable[[int], None] | None = None,
+    before_each: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
     """Move a practice onto the KMS key `key_id` (None: back to the installation's key):
     record it as the practice's key (new data keys are made under it from now on), then
@@ -420,6 +420,8 @@ async def set_practice_key(
         if kms.unframe(wrapped)[0] == target:
             already += 1
             continue
+        if before_each is not None:
+            before_each(moved)
         purpose = (
             kms.PURPOSE_BLIND_INDEX if version == BLIND_INDEX_KEY_VERSION else kms.PURPOSE_DATA
         )
@@ -438,8 +440,6 @@ async def set_practice_key(
                 .values(wrapped_key=rewrapped)
             )
         moved += 1
-        if after_each is not None:
-            after_each(moved)
     current_cipher().data_keys.forget(workspace_id.bytes)
     return moved, already
 

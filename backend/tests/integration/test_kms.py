@@ -359,6 +359,7 @@ async def test_kms_down_refuses_cold_practices_and_serves_warm_ones(
     cold = await factories.workspace(db)
     warm_client = await factories.client(db, warm, first_name="Warm")
     kms_cipher.data_keys.forget(cold.id.bytes)
+
     def unreachable(**_: object) -> None:
         raise EndpointConnectionError(endpoint_url="https://kms.example.test")
 
