@@ -294,10 +294,13 @@ class KmsKeys:
         return frame(target, bytes(response["CiphertextBlob"]))
 
     def schedule_deletion(self, key_id: str, days: int) -> datetime | None:
+        """Only the key's own account may schedule its deletion, so the bare key id (which
+        KMS resolves in this account) is as good as the ARN, and some emulators want it."""
+        bare = key_id.rsplit(":key/", 1)[-1]
         response = self._call(
             "ScheduleKeyDeletion",
             self.client.schedule_key_deletion,
-            KeyId=key_id,
+            KeyId=bare,
             PendingWindowInDays=days,
         )
         self.forget_state(key_id)
