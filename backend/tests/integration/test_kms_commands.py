@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from carevault.clients.models import Client
 from carevault.config import Settings
-from carevault.crypto import FieldCipher, install
+from carevault.crypto import FieldCipher, StaticRing, install
 from carevault.crypto.errors import KeyAccessRevoked
 from carevault.crypto.kms import KmsKeys, KmsProvider, unframe
 from carevault.db.engine import create_engine, session_factory
@@ -84,7 +84,7 @@ class Reader:
         )
         self.keys = KmsKeys(key, region="us-east-1", endpoint_url=endpoint, state_ttl_seconds=0.0)
         self.ring = KmsProvider(self.keys, DatabaseInstallationKeys(settings)).load()
-        self.cipher = FieldCipher(_Static(self.ring))
+        self.cipher = FieldCipher(StaticRing(self.ring))
         install(self.cipher)
         self.engine = create_engine(url, pool_size=2)
 
@@ -116,11 +116,6 @@ class Reader:
     async def installation_key_ids(self) -> list[str]:
         async with session_factory(self.engine)() as db:
             return [unframe(w)[0] for w in await db.scalars(select(InstallationKey.wrapped_key))]
-
-
-class _Static:
-    def __init__(self, ring: object) -> None:
-        self.ring = ring
 
 
 def import_file(tmp_path: Path, names: list[str]) -> Path:
@@ -199,7 +194,7 @@ async def test_every_command_with_kms_and_a_practice_key_rewrap_killed_and_resum
         try:
 
             def recorded() -> bool:
-                return asyncio.run(_own_key(url, "Clinic A")) == own["Arn"]
+                return bool(asyncio.run(_own_key(url, "Clinic A")) == own["Arn"])
 
             assert await asyncio.to_thread(wait_until, recorded, 60)
         finally:
