@@ -77,7 +77,7 @@ class Reader:
     def __init__(self, url: str, endpoint: str, key: str) -> None:
         settings = Settings(
             database_url=url,
-            key_provider="kms",  # type: ignore[arg-type]
+            key_provider="kms",
             kms_key_id=key,
             aws_region="us-east-1",
             aws_endpoint_url=endpoint,
