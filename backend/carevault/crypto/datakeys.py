@@ -317,6 +317,9 @@ class DataKeyCache:
         self.store(workspace, wrapped, entry.wrapped_index_key)  # the index key is unchanged
         return bool(set(wrapped) - known)
 
+    def count_loaded(self) -> int:
+        return len(self._entries)
+
     def loaded(self, workspace: bytes) -> bool:
         return workspace in self._entries
 

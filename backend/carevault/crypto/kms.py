@@ -24,7 +24,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -40,6 +39,7 @@ from carevault.crypto.errors import (
     KeyServiceUnavailable,
 )
 from carevault.crypto.keyring import KEY_BYTES, KeyRing, KeyVersion
+from carevault.crypto.kms_state import KeyState
 
 log = logging.getLogger(__name__)
 
@@ -93,14 +93,6 @@ def unframe(wrapped: bytes) -> tuple[str, bytes]:
     except UnicodeDecodeError:
         raise DecryptionError("the KMS-wrapped key names no readable key id") from None
     return key_id, wrapped[3 + length :]
-
-
-@dataclass(frozen=True)
-class KeyState:
-    key_id: str
-    state: str  # KMS's KeyState ("Enabled", "Disabled", "PendingDeletion", …) or "unreachable"
-    checked_at: datetime
-    deletion_date: datetime | None = None
 
 
 class KmsKeys:
@@ -176,6 +168,11 @@ class KmsKeys:
             with self._lock:
                 self._states[key_id] = (now, state)
             return state
+        except KeyServiceUnavailable:
+            # Remembered so readiness says so; the call that needs the key fails on its own.
+            with self._lock:
+                self._states[key_id] = (now, KeyState(key_id, "unreachable", datetime.now(UTC)))
+            raise
         return self._remember_state(key_id, metadata)
 
     def _remember_state(self, key_id: str, metadata: Mapping[str, Any]) -> KeyState:

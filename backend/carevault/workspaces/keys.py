@@ -7,6 +7,7 @@ module is where they are stored. See docs/encryption.md, "Practice data keys".
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, column, delete, exists, literal, select, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import func
 
@@ -36,6 +37,9 @@ from carevault.workspaces.models import BLIND_INDEX_KEY_VERSION, Workspace, Work
 # keys serve on. A refusal (key disabled, scheduled for deletion) drops them at once.
 KMS_RETRY_SECONDS = 30.0
 KMS_STALE_GRACE_SECONDS = 3600.0
+
+
+log = logging.getLogger(__name__)
 
 
 class WorkspaceShredded(Exception):
@@ -203,6 +207,39 @@ async def _read_into_cache(db: AsyncSession, workspace_id: uuid.UUID) -> None:
 
 
 _flights: dict[tuple[int, bytes], asyncio.Lock] = {}
+# Practices whose keys KMS refused at their last load, by the reason's code
+# (kms_key_disabled, …): readiness counts them; a change either way is an audit event.
+refused_practices: dict[bytes, str] = {}
+
+
+async def _note_key_state(db: AsyncSession, workspace_id: uuid.UUID, code: str | None) -> None:
+    """Record the practice's key being refused, or usable again, once per change in this
+    process: in a transaction of its own, since the request that noticed fails."""
+    workspace = workspace_id.bytes
+    before = refused_practices.get(workspace)
+    if before == code:
+        return
+    if code is None:
+        refused_practices.pop(workspace, None)
+    else:
+        refused_practices[workspace] = code
+    bind = db.bind
+    if not isinstance(bind, AsyncEngine):
+        return  # a caller's own connection (tests, one-off tools): nothing to commit to
+    from carevault.audit.service import Actor, record
+
+    try:
+        async with AsyncSession(bind) as own, own.begin():
+            await record(
+                own,
+                Actor(workspace_id),
+                "workspace.kms_key_refused" if code else "workspace.kms_key_restored",
+                resource_type="workspace",
+                resource_ids=[workspace_id],
+                details={"reason": code or before},
+            )
+    except Exception as exc:  # the answer (503 or the data) matters more than the event
+        log.warning("could not record a practice key change (%s)", type(exc).__name__)
 
 
 async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing) -> None:
@@ -230,8 +267,9 @@ async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing)
         fresh = cache.entry(workspace)
         try:
             await asyncio.to_thread(cache.prepare, ring, workspace)
-        except KeyAccessRevoked:
+        except KeyAccessRevoked as revoked:
             cache.forget(workspace)
+            await _note_key_state(db, workspace_id, revoked.code)
             raise
         except KeyServiceUnavailable:
             if (
@@ -245,6 +283,8 @@ async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing)
                 return
             cache.forget(workspace)
             raise
+        if workspace in refused_practices:
+            await _note_key_state(db, workspace_id, None)
 
 
 def blocking_data_key_loader(database_url: str) -> DataKeyLoader:

@@ -71,6 +71,10 @@ function KeyStatus({ data }: { data: Readiness }) {
               <dd>{formatDuration(ring.refresh_interval_seconds)}</dd>
             </div>
             <div>
+              <dt>Provider</dt>
+              <dd>{PROVIDERS[ring.provider ?? 'local'] ?? ring.provider}</dd>
+            </div>
+            <div>
               <dt>Source</dt>
               <dd>{ring.source}</dd>
             </div>
@@ -84,6 +88,7 @@ function KeyStatus({ data }: { data: Readiness }) {
             </div>
           </dl>
         </section>
+        {ring.kms ? <KmsKeys kms={ring.kms} /> : null}
         <section className="panel" aria-labelledby="db-title">
           <h2 id="db-title">Database</h2>
           <dl className="details">
@@ -116,5 +121,75 @@ function KeyStatus({ data }: { data: Readiness }) {
         </section>
       </div>
     </div>
+  );
+}
+
+const PROVIDERS: Record<string, string> = {
+  local: 'Local key-ring file (development)',
+  env: 'Environment variable',
+  aws: 'AWS Secrets Manager',
+  kms: 'AWS KMS (master keys never leave KMS)',
+};
+
+const KEY_STATES: Record<string, string> = {
+  Enabled: 'Enabled',
+  Disabled: 'Disabled: its practices cannot be read',
+  PendingDeletion: 'Scheduled for deletion: its practices cannot be read',
+  unreachable: 'KMS cannot be reached',
+  kms_access_denied: 'Access denied by the key policy',
+  kms_key_not_found: 'Not found',
+};
+
+const REFUSALS: Record<string, string> = {
+  kms_key_disabled: 'key disabled',
+  kms_key_pending_deletion: 'key scheduled for deletion',
+  kms_key_not_found: 'key not found',
+  kms_access_denied: 'access denied',
+};
+
+function KmsKeys({ kms }: { kms: NonNullable<Readiness['key_ring']['kms']> }) {
+  const refused = Object.entries(kms.practices_refused);
+  return (
+    <section className="panel" aria-labelledby="kms-title">
+      <h2 id="kms-title">AWS KMS keys</h2>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Used by</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kms.keys.map((key) => (
+            <tr key={key.key_id}>
+              <td className="mono">{key.key_id}</td>
+              <td>{key.installation ? 'Every practice without its own key' : "A practice's own key"}</td>
+              <td className={key.state === 'Enabled' ? undefined : 'text-danger'}>
+                {KEY_STATES[key.state] ?? key.state}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="details">
+        <div>
+          <dt>Practices whose keys are held here</dt>
+          <dd>{kms.practices_cached}</dd>
+        </div>
+        <div>
+          <dt>Practices refused by KMS</dt>
+          <dd>
+            {refused.length === 0 ? (
+              'None'
+            ) : (
+              <span className="text-danger">
+                {refused.map(([code, count]) => `${count} (${REFUSALS[code] ?? code})`).join(', ')}
+              </span>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
   );
 }

@@ -1898,6 +1898,7 @@ export interface components {
              * @default []
              */
             data_key_warnings?: string[];
+            kms?: components["schemas"]["KmsReadiness"] | null;
             /** Last Refresh At */
             last_refresh_at: string | null;
             /** Last Refresh Error */
@@ -1910,6 +1911,11 @@ export interface components {
             pending_activates_at?: string | null;
             /** Pending Version */
             pending_version?: number | null;
+            /**
+             * Provider
+             * @default local
+             */
+            provider?: string;
             /** Refresh Interval Seconds */
             refresh_interval_seconds: number;
             /** Refused Ring Reason */
@@ -1919,6 +1925,43 @@ export interface components {
             /** Versions */
             versions: {
                 [key: string]: string;
+            };
+        };
+        /**
+         * KmsKeyReadiness
+         * @description A KMS key this process uses, as KMS last described it (an id, never a key).
+         */
+        KmsKeyReadiness: {
+            /**
+             * Checked At
+             * Format: date-time
+             */
+            checked_at: string;
+            /** Installation */
+            installation: boolean;
+            /** Key Id */
+            key_id: string;
+            /** State */
+            state: string;
+        };
+        /**
+         * KmsReadiness
+         * @description CAREVAULT_KEY_PROVIDER=kms: the keys, and the practices this process serves.
+         */
+        KmsReadiness: {
+            /** Calls */
+            calls: {
+                [key: string]: number;
+            };
+            /** Installation Key Id */
+            installation_key_id: string;
+            /** Keys */
+            keys: components["schemas"]["KmsKeyReadiness"][];
+            /** Practices Cached */
+            practices_cached: number;
+            /** Practices Refused */
+            practices_refused: {
+                [key: string]: number;
             };
         };
         /**

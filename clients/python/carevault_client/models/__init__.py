@@ -39,6 +39,10 @@ from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
+from .kms_key_readiness import KmsKeyReadiness
+from .kms_readiness import KmsReadiness
+from .kms_readiness_calls import KmsReadinessCalls
+from .kms_readiness_practices_refused import KmsReadinessPracticesRefused
 from .liveness import Liveness
 from .login_request import LoginRequest
 from .login_response import LoginResponse
@@ -131,6 +135,10 @@ __all__ = (
     "ErrorResponse",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
+    "KmsKeyReadiness",
+    "KmsReadiness",
+    "KmsReadinessCalls",
+    "KmsReadinessPracticesRefused",
     "Liveness",
     "LoginRequest",
     "LoginResponse",
