@@ -427,3 +427,52 @@ async def test_set_key_rewraps_without_touching_values_and_back_again(
     assert await first_name(db, client.id) == "Byok"
     assert await set_practice_key(db, space.id, None) == (1, 0)
     assert await practice_key(db, space.id) is None
+
+
+async def test_a_refused_and_restored_practice_key_are_audit_events_and_in_readiness(
+    new_database: NewDatabase, kms_cipher: FieldCipher, kms_keys: KmsKeys, kms: Kms
+) -> None:
+    from types import SimpleNamespace
+
+    from carevault.audit.models import AuditEvent
+    from carevault.health.service import kms_readiness
+
+    engine = create_engine(await new_database(), pool_size=2)
+    try:
+        async with AsyncSession(engine) as session, session.begin():
+            space_id = (await factories.workspace(session)).id
+        arn, key_id = kms.new_key()
+        async with AsyncSession(engine) as session:
+            await set_practice_key(session, space_id, arn)
+        kms.admin.disable_key(KeyId=key_id)
+        kms_keys.forget_state()
+        async with AsyncSession(engine) as session:
+            with pytest.raises(KeyAccessRevoked):
+                await load_workspace_keys(session, space_id)
+        state = SimpleNamespace(key_manager=SimpleNamespace(ring=kms_cipher.ring))
+        ready = await kms_readiness(state)  # type: ignore[arg-type]
+        assert ready is not None
+        assert ready.installation_key_id == kms.key_arn
+        assert ready.practices_refused == {"kms_key_disabled": 1}
+        states = {key.key_id: key.state for key in ready.keys}
+        assert states == {kms.key_arn: "Enabled", arn: "Disabled"}
+        assert ready.calls["Decrypt"] >= 1
+        kms.admin.enable_key(KeyId=key_id)
+        kms_keys.forget_state()
+        async with AsyncSession(engine) as session:
+            await load_workspace_keys(session, space_id)
+        ready = await kms_readiness(state)  # type: ignore[arg-type]
+        assert ready is not None and ready.practices_refused == {}
+        async with AsyncSession(engine) as session:
+            rows = await session.execute(
+                select(AuditEvent.action, AuditEvent.details)
+                .where(AuditEvent.workspace_id == space_id)
+                .order_by(AuditEvent.id)
+            )
+            events = [(action, details.get("reason")) for action, details in rows.all()]
+        assert events[-2:] == [
+            ("workspace.kms_key_refused", "kms_key_disabled"),
+            ("workspace.kms_key_restored", "kms_key_disabled"),
+        ]
+    finally:
+        await engine.dispose()
