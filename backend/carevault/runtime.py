@@ -28,7 +28,9 @@ class StartupError(RuntimeError):
     """CareVault cannot start as configured; the message says what to set."""
 
 
-def build_key_provider(settings: Settings) -> KeyProvider:
+def build_key_provider(settings: Settings, database_url: str | None = None) -> KeyProvider:
+    """The configured provider. `database_url`: where the `kms` provider reads its
+    installation keys when it is not `settings.database_url` (an app given its URL)."""
     match settings.key_provider:
         case KeyProviderName.AWS:
             from carevault.crypto.aws import SecretsManagerProvider  # boto3: only when used
@@ -49,7 +51,7 @@ def build_key_provider(settings: Settings) -> KeyProvider:
                 endpoint_url=settings.aws_endpoint_url,
                 state_ttl_seconds=min(60.0, settings.key_cache_ttl_seconds),
             )
-            return KmsProvider(keys, DatabaseInstallationKeys(settings))
+            return KmsProvider(keys, DatabaseInstallationKeys(settings, database_url))
         case KeyProviderName.ENV:
             document = settings.keyring_json.get_secret_value() if settings.keyring_json else None
             return EnvironmentProvider(document)
@@ -63,13 +65,14 @@ def start_key_ring(
     *,
     create: bool = False,
     before_create: Callable[[], None] | None = None,
+    database_url: str | None = None,
 ) -> KeyRingManager:
     """Load the ring (refusing to start without one), start its refresh, install the cipher.
 
     `create` (only `carevault run` in development) makes a ring when there is none, under
     the provider's lock, once `before_create` has not objected; nothing else ever creates one.
     """
-    provider = provider or build_key_provider(settings)
+    provider = provider or build_key_provider(settings, database_url)
     manager = KeyRingManager(provider, settings.key_cache_ttl_seconds)
     try:
         if create:
@@ -137,11 +140,12 @@ class DatabaseInstallationKeys:
     The provider is synchronous (it loads at start-up and from the refresh thread), so each
     read runs on a short-lived connection in a helper thread with its own event loop."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, database_url: str | None = None) -> None:
         self.settings = settings
+        self.database_url = database_url
 
     def _url(self) -> str:
-        return resolve_database_url(self.settings)
+        return self.database_url or resolve_database_url(self.settings)
 
     def _run(self, work: Callable[[Any], Awaitable[T]]) -> T:
         import asyncio
