@@ -28,6 +28,10 @@ FIXED_STATUS = {"invalid": 422, "AuthFailure": 401}
 # What each code means, for people. A code the scan finds without an entry here fails the
 # docs test, so a new code cannot ship undocumented.
 MEANINGS = {
+    "kms_not_configured": "`PUT /workspace/encryption-key` on an installation that does not keep "
+    "its keys in AWS KMS",
+    "kms_key_unusable": "`PUT /workspace/encryption-key`: CareVault's role cannot use that KMS "
+    "key (disabled, not found, or no permission); `message` names which",
     "kms_unavailable": "the practice's keys are not in this process and AWS KMS cannot be "
     "reached (or keeps throttling): retry after `Retry-After`; practices whose keys are held "
     "keep working",

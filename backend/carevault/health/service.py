@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import time
+import uuid
 import weakref
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -284,6 +285,16 @@ async def kms_readiness(state: AppState) -> KmsReadiness | None:
         practices_refused=refused,
         calls=dict(remote.calls),
     )
+
+
+async def practice_kms_key(state: AppState, workspace_id: uuid.UUID) -> str | None:
+    """The practice's own KMS key, if it brought one."""
+    from sqlalchemy import select
+
+    from carevault.workspaces.models import Workspace
+
+    async with state.db_sessions() as db:
+        return await db.scalar(select(Workspace.kms_key_id).where(Workspace.id == workspace_id))
 
 
 async def readiness(state: AppState) -> Readiness:

@@ -19,6 +19,7 @@ export const maxLength = {
   ClientUpdate: { address: 500, email: 320, emergency_contact_name: 500, emergency_contact_phone: 50, first_name: 200, last_name: 200, medical_history: 5000, notes: 5000, phone: 50 },
   LoginRequest: { email: 320, password: 1024 },
   PasswordChange: { current_password: 1024, new_password: 1024 },
+  PracticeKeyUpdate: { kms_key_id: 2048 },
   ReauthRequest: { password: 1024 },
   SessionNoteCreate: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },
   SessionNoteRead: { assessment: 5000, objective: 5000, plan: 5000, subjective: 5000 },

@@ -59,6 +59,8 @@ from .page_user_read import PageUserRead
 from .password_change import PasswordChange
 from .password_changed import PasswordChanged
 from .pgcrypto_readiness import PgcryptoReadiness
+from .practice_key_read import PracticeKeyRead
+from .practice_key_update import PracticeKeyUpdate
 from .public_readiness import PublicReadiness
 from .public_readiness_status import PublicReadinessStatus
 from .read_access_log_api_v1_clients_client_id_access_log_get_format_type_0 import (
@@ -155,6 +157,8 @@ __all__ = (
     "PasswordChange",
     "PasswordChanged",
     "PgcryptoReadiness",
+    "PracticeKeyRead",
+    "PracticeKeyUpdate",
     "PublicReadiness",
     "PublicReadinessStatus",
     "ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0",
