@@ -252,10 +252,12 @@ def _refresh_overdue(last_success: datetime | None, interval: float) -> bool:
 async def kms_readiness(state: AppState) -> KmsReadiness | None:
     """The KMS keys' states (DescribeKey, remembered per key for the state interval, so a
     readiness probe costs at most one call per key per interval) and the practices served."""
+    remote = state.key_manager.ring.remote
+    if remote is None:
+        return None  # before importing boto3, which a ring provider's process never needs
     from carevault.crypto.kms import KmsKeys
     from carevault.workspaces.keys import refused_practices
 
-    remote = state.key_manager.ring.remote
     if not isinstance(remote, KmsKeys):
         return None
     installation = remote.key_id

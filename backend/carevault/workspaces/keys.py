@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, column, delete, exists, literal, select, update
+from sqlalchemy import BigInteger, column, delete, exists, literal, null, select, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -79,13 +79,15 @@ async def provision(
     new values may be sealed under. Idempotent and safe to run from several processes at
     once: a key that another process created first is kept. Returns how many were added."""
     versions = sealing_versions(ring)
+    # The practice's own KMS key; never read without KMS (older schemas lack the column).
+    key_id = Workspace.kms_key_id if ring.remote is not None else null().label("kms_key_id")
     version = (
         func.unnest(literal(versions, ARRAY(BigInteger)))
         .table_valued(column("v", BigInteger))
         .render_derived()
     )
     missing = (
-        select(Workspace.id, version.c.v, Workspace.kms_key_id)
+        select(Workspace.id, version.c.v, key_id)
         .join(version, Workspace.shredded_at.is_(None))
         .where(
             ~exists().where(
@@ -94,7 +96,7 @@ async def provision(
             )
         )
     )
-    no_index_key = select(Workspace.id, Workspace.kms_key_id).where(
+    no_index_key = select(Workspace.id, key_id).where(
         Workspace.shredded_at.is_(None),
         ~exists().where(
             WorkspaceKey.workspace_id == Workspace.id,

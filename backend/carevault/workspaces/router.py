@@ -189,11 +189,13 @@ async def _practice_key(db: DbSession, workspace_id: Any, provider: str) -> Prac
     import asyncio
 
     from carevault.crypto import current_cipher
-    from carevault.crypto.kms import KmsKeys
 
     remote = current_cipher().ring.remote
-    if not isinstance(remote, KmsKeys):
+    if remote is None:
         return PracticeKeyRead(provider=provider, kms_key_id=None, own_key=False, state=None)
+    from carevault.crypto.kms import KmsKeys
+
+    assert isinstance(remote, KmsKeys)
     own = await db.scalar(select(Workspace.kms_key_id).where(Workspace.id == workspace_id))
     key = own if own is not None else await asyncio.to_thread(remote.arn_of, remote.key_id)
     state = (await asyncio.to_thread(remote.state, key)).state
