@@ -173,6 +173,7 @@ async def test_every_command_with_kms_and_a_practice_key_rewrap_killed_and_resum
     assert "key material" not in out.lower() or "never leave" in out
     code, out = carevault(env, "doctor")
     assert "Traceback" not in out, out
+    assert f"KMS key: {installation['Arn']}: Enabled" in out, out
 
     reader = Reader(url, moto_endpoint, installation["Arn"])
     try:
