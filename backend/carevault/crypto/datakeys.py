@@ -170,7 +170,7 @@ class WorkspaceKeys:
     # (version sealed under, its 0x03 header, cipher)). Reset with `ciphers`.
     sealing: tuple[int, tuple[int, bytes, AESGCM]] | None = None
     # Requests served from this entry since it was loaded (the use limit of a key-service
-    # ring), and whether every key of it is unwrapped for `ring` (`DataKeyCache.prepare`).
+    # ring), and whether every key of it is unwrapped for `ring` (`DataKeyCache.open_entry`).
     uses: int = 0
     prepared: bool = False
     # When every key was last opened (by the key service, for a key-service ring).
@@ -205,7 +205,6 @@ class DataKeyCache:
         self.max_uses = max_uses
         self._entries: dict[bytes, WorkspaceKeys] = {}
         self._lock = threading.Lock()
-        self._flights: dict[bytes, threading.Lock] = {}
         # Set where a database is at hand (the API): used only by `reload_after_miss`.
         self.loader = loader
         self._last_miss_reload: dict[bytes, float] = {}
@@ -255,28 +254,32 @@ class DataKeyCache:
         with self._lock:
             self._entries[workspace] = entry
 
-    def prepare(self, ring: KeyRing, workspace: bytes) -> bool:
-        """Unwrap every key of the practice's entry now (blocking: with a key-service ring
-        this calls the service), once however many threads ask at the same moment. True if
-        this call did the unwrapping."""
+    def open_entry(self, ring: KeyRing, workspace: bytes, entry: WorkspaceKeys) -> None:
+        """Unwrap every key of an entry not yet in the cache (blocking: with a key-service
+        ring this calls the service), so that `install` swaps in a ready entry and requests
+        using the current one never meet a half-opened copy."""
+        entry.unwrapped_for(ring)
+        for version, wrapped in sorted(entry.wrapped.items()):
+            if version not in ring.keys or not ring.keys[version].usable:
+                continue  # retired or unknown: its values are refused when read
+            entry.materials[version] = unwrap_data_key(ring, workspace, version, wrapped)
+        if entry.wrapped_index_key is not None:
+            under, wrapped_index = entry.wrapped_index_key
+            if ring.remote is not None and _remote_version(ring, under):
+                data_key = entry.materials.get(under)
+                if data_key is None:
+                    raise KeyRingError(
+                        "the practice's blind-index key is wrapped under a data key it lacks"
+                    )
+                entry.index_key = unwrap_index_key_with(data_key, workspace, under, wrapped_index)
+            else:
+                entry.index_key = unwrap_index_key(ring, workspace, under, wrapped_index)
+        entry.prepared = True
+        entry.opened_at = time.monotonic()
+
+    def install(self, workspace: bytes, entry: WorkspaceKeys) -> None:
         with self._lock:
-            flight = self._flights.setdefault(workspace, threading.Lock())
-        with flight:
-            entry = self._entries.get(workspace)
-            if entry is None:
-                return False
-            entry.unwrapped_for(ring)
-            if entry.prepared:
-                return False
-            for version in sorted(entry.wrapped):
-                if version not in ring.keys or not ring.keys[version].usable:
-                    continue  # retired or unknown: its values are refused when read
-                self.material(ring, workspace, version)
-            if entry.wrapped_index_key is not None:
-                self.index_key(ring, workspace)
-            entry.prepared = True
-            entry.opened_at = time.monotonic()
-            return True
+            self._entries[workspace] = entry
 
     def forget(self, workspace: bytes) -> None:
         with self._lock:

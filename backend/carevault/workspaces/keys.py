@@ -24,6 +24,7 @@ from sqlalchemy.sql import func
 from carevault.crypto import DecryptionError, KeyRing, current_cipher, new_wrapped_data_key
 from carevault.crypto.datakeys import (
     DataKeyLoader,
+    WorkspaceKeys,
     current_practice,
     new_wrapped_index_key,
     unwrap_index_key,
@@ -190,8 +191,14 @@ async def load_workspace_keys(
 
 
 async def _read_into_cache(db: AsyncSession, workspace_id: uuid.UUID) -> None:
-    cipher = current_cipher()
-    workspace = workspace_id.bytes
+    data_keys, index_key = await _read_wrapped(db, workspace_id)
+    current_cipher().data_keys.store(workspace_id.bytes, data_keys, index_key)
+
+
+async def _read_wrapped(
+    db: AsyncSession, workspace_id: uuid.UUID
+) -> tuple[dict[int, bytes], tuple[int, bytes] | None]:
+    """The practice's wrapped data keys by version, and its wrapped blind-index key."""
     rows = (
         await db.execute(
             select(
@@ -205,7 +212,7 @@ async def _read_into_cache(db: AsyncSession, workspace_id: uuid.UUID) -> None:
     index_key = next(
         ((under, wrapped) for v, under, wrapped in rows if v == BLIND_INDEX_KEY_VERSION), None
     )
-    cipher.data_keys.store(workspace, data_keys, index_key)
+    return data_keys, index_key
 
 
 _flights: dict[tuple[int, bytes], asyncio.Lock] = {}
@@ -265,10 +272,12 @@ async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing)
         ):
             return  # another request of this practice just did it
         earlier = entry if entry is not None and entry.prepared and entry.ring is ring else None
-        await _read_into_cache(db, workspace_id)
-        fresh = cache.entry(workspace)
+        data_keys, index_key = await _read_wrapped(db, workspace_id)
+        # Opened aside and swapped in ready: requests still using the earlier copy never
+        # meet a half-opened one (nor a KMS call of their own).
+        fresh = WorkspaceKeys(data_keys, time.monotonic(), wrapped_index_key=index_key)
         try:
-            await asyncio.to_thread(cache.prepare, ring, workspace)
+            await asyncio.to_thread(cache.open_entry, ring, workspace, fresh)
         except KeyAccessRevoked as revoked:
             cache.forget(workspace)
             await _note_key_state(db, workspace_id, revoked.code)
@@ -276,7 +285,6 @@ async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing)
         except KeyServiceUnavailable:
             if (
                 earlier is not None
-                and fresh is not None
                 and fresh.wrapped == earlier.wrapped
                 and time.monotonic() - earlier.opened_at
                 < cache.max_age_seconds + KMS_STALE_GRACE_SECONDS
@@ -285,6 +293,7 @@ async def _load_remote(db: AsyncSession, workspace_id: uuid.UUID, ring: KeyRing)
                 return
             cache.forget(workspace)
             raise
+        cache.install(workspace, fresh)
         if workspace in refused_practices:
             await _note_key_state(db, workspace_id, None)
 
