@@ -28,6 +28,19 @@ FIXED_STATUS = {"invalid": 422, "AuthFailure": 401}
 # What each code means, for people. A code the scan finds without an entry here fails the
 # docs test, so a new code cannot ship undocumented.
 MEANINGS = {
+    "kms_not_configured": "`PUT /workspace/encryption-key` on an installation that does not keep "
+    "its keys in AWS KMS",
+    "kms_key_unusable": "`PUT /workspace/encryption-key`: CareVault's role cannot use that KMS "
+    "key (disabled, not found, or no permission); `message` names which",
+    "kms_unavailable": "the practice's keys are not in this process and AWS KMS cannot be "
+    "reached (or keeps throttling): retry after `Retry-After`; practices whose keys are held "
+    "keep working",
+    "kms_key_disabled": "the practice's KMS key (its own, or the installation's) is disabled: "
+    "its data is unreadable until the key is enabled again",
+    "kms_key_pending_deletion": "the practice's KMS key is scheduled for deletion: cancel the "
+    "deletion and enable the key to read its data again",
+    "kms_key_not_found": "the practice's KMS key no longer exists: its data is gone for good",
+    "kms_access_denied": "the KMS key policy no longer lets CareVault use the practice's key",
     "bad_request": "the body is not readable JSON (or another malformed request)",
     "invalid_idempotency_key": "the `Idempotency-Key` header is empty, over 255 characters or "
     "not printable ASCII",

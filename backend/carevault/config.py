@@ -23,6 +23,7 @@ class KeyProviderName(StrEnum):
     LOCAL = "local"
     AWS = "aws"
     ENV = "env"
+    KMS = "kms"
 
 
 class Settings(BaseSettings):
@@ -39,6 +40,12 @@ class Settings(BaseSettings):
     aws_secret_id: str = "carevault/keyring"  # noqa: S105 (a secret name, not a secret)
     aws_region: str | None = None
     aws_endpoint_url: str | None = None
+    # CAREVAULT_KEY_PROVIDER=kms: the installation's KMS key (ARN, key id or alias/…); its
+    # material never leaves KMS (carevault.crypto.kms, docs/operations.md "AWS KMS").
+    kms_key_id: str | None = None
+    # With KMS: a practice's unwrapped keys are asked of KMS again after this many requests,
+    # even within CAREVAULT_KEY_CACHE_TTL_SECONDS.
+    kms_cache_max_uses: int = Field(default=100_000, ge=1)
     key_cache_ttl_seconds: float = Field(default=300.0, gt=0)
     # Rotation policy: `keys status` and `doctor` warn when the active key is older.
     key_max_age_days: int = Field(default=90, ge=1)
@@ -197,6 +204,8 @@ class Settings(BaseSettings):
                 "production set CAREVAULT_KEY_PROVIDER=aws with CAREVAULT_AWS_SECRET_ID and "
                 "CAREVAULT_AWS_REGION (or env with CAREVAULT_KEYRING_JSON)"
             )
+        if self.key_provider is KeyProviderName.KMS and not self.kms_key_id:
+            problems.append("CAREVAULT_KEY_PROVIDER=kms needs CAREVAULT_KMS_KEY_ID")
         if self.key_provider is KeyProviderName.ENV and self.keyring_json is None:
             problems.append("CAREVAULT_KEY_PROVIDER=env needs CAREVAULT_KEYRING_JSON")
         if self.database_url is None:

@@ -84,7 +84,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        manager = key_manager or start_key_ring(settings)
+        manager = key_manager or start_key_ring(settings, database_url=database_url)
         # Engines compile SQL for the PHI backend, so they are built after the cipher is.
         deadlines = Deadlines(settings.request_timeout_seconds)
         if given_engine is not None and deadlines_of(given_engine) != deadlines:

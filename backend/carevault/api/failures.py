@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from carevault.crypto.errors import KeyAccessRevoked, KeyServiceUnavailable
 from carevault.db.deadlines import DeadlineExceeded
 from carevault.observability.request_id import current_request_id
 from carevault.workspaces.keys import SHREDDED_SQLSTATE
@@ -54,6 +55,52 @@ UNSTORABLE = Failure(
 )
 # A write admitted just before `carevault workspaces shred`, refused by PostgreSQL (0018).
 SHREDDED = Failure(410, "workspace_shredded", "this practice's data was shredded", 0)
+
+# The practice's keys need AWS KMS (CAREVAULT_KEY_PROVIDER=kms) and it cannot answer now,
+# or refuses the practice's key: only practices whose keys this process does not hold are
+# answered so, every other keeps working.
+KMS_UNAVAILABLE = Failure(
+    503,
+    "kms_unavailable",
+    "the key service (AWS KMS) cannot be reached to open this practice's keys; retry shortly",
+    5,
+)
+KMS_KEY_DISABLED = Failure(
+    503,
+    "kms_key_disabled",
+    "this practice's encryption key is disabled in AWS KMS: its data stays unreadable until "
+    "the key's owner enables it again",
+    60,
+)
+KMS_KEY_PENDING_DELETION = Failure(
+    503,
+    "kms_key_pending_deletion",
+    "this practice's encryption key is scheduled for deletion in AWS KMS: its data stays "
+    "unreadable unless the deletion is cancelled and the key enabled",
+    300,
+)
+KMS_KEY_NOT_FOUND = Failure(
+    503,
+    "kms_key_not_found",
+    "this practice's encryption key no longer exists in AWS KMS",
+    300,
+)
+KMS_ACCESS_DENIED = Failure(
+    503,
+    "kms_access_denied",
+    "AWS KMS refuses CareVault the use of this practice's encryption key (its key policy or "
+    "a grant was changed)",
+    60,
+)
+_KMS_REVOKED = {
+    failure.code: failure
+    for failure in (
+        KMS_KEY_DISABLED,
+        KMS_KEY_PENDING_DELETION,
+        KMS_KEY_NOT_FOUND,
+        KMS_ACCESS_DENIED,
+    )
+}
 
 # SQLSTATEs by meaning (PostgreSQL, Appendix A).
 _TIMEOUT_STATES = {"57014", "25P03", "55P03"}  # statement/fence timeout, idle txn, lock timeout
@@ -111,6 +158,11 @@ def classify(error: BaseException) -> Failure | None:
     under it is a 503 (`database_unavailable` unless it says more), whatever its text. Only
     errors PostgreSQL raises about the statement itself (a constraint, a syntax error: a
     SQLSTATE outside the classes above) stay defects."""
+    for current in _chain(error):
+        if isinstance(current, KeyAccessRevoked):
+            return _KMS_REVOKED.get(current.code, KMS_ACCESS_DENIED)
+        if isinstance(current, KeyServiceUnavailable):
+            return KMS_UNAVAILABLE
     state = sqlstate_of(error)
     if state == SHREDDED_SQLSTATE:
         return SHREDDED

@@ -390,6 +390,35 @@ EXAMPLES: dict[str, ErrorExample] = {
         ),
         ErrorExample(503, "database_unavailable", "the database is unavailable; retry shortly"),
         ErrorExample(
+            503,
+            "kms_unavailable",
+            "the key service (AWS KMS) cannot be reached to open this practice's keys; retry "
+            "shortly",
+        ),
+        ErrorExample(
+            503,
+            "kms_key_disabled",
+            "this practice's encryption key is disabled in AWS KMS: its data stays unreadable "
+            "until the key's owner enables it again",
+        ),
+        ErrorExample(
+            503,
+            "kms_key_pending_deletion",
+            "this practice's encryption key is scheduled for deletion in AWS KMS: its data "
+            "stays unreadable unless the deletion is cancelled and the key enabled",
+        ),
+        ErrorExample(
+            503,
+            "kms_key_not_found",
+            "this practice's encryption key no longer exists in AWS KMS",
+        ),
+        ErrorExample(
+            503,
+            "kms_access_denied",
+            "AWS KMS refuses CareVault the use of this practice's encryption key (its key "
+            "policy or a grant was changed)",
+        ),
+        ErrorExample(
             503, "storage_full", "the database is out of storage space; nothing was changed"
         ),
     )
@@ -411,6 +440,14 @@ _NOT_AUTHENTICATED = (
     "service_account_disabled",
 )
 _DATABASE_TROUBLE = ("database_unavailable", "database_timeout", "storage_full")
+# With CAREVAULT_KEY_PROVIDER=kms, a practice's keys may be refused or unreachable.
+_KEY_SERVICE_TROUBLE = (
+    "kms_unavailable",
+    "kms_key_disabled",
+    "kms_key_pending_deletion",
+    "kms_key_not_found",
+    "kms_access_denied",
+)
 # The one code of a status, wherever that status is declared.
 _ONLY_CODE = {
     404: "not_found",
@@ -550,6 +587,7 @@ def _implied_codes(
         return
     yield from _NOT_AUTHENTICATED
     yield from ("workspace_shredded", "rate_limited")
+    yield from _KEY_SERVICE_TROUBLE
     if method not in _SAFE_METHODS:
         yield "csrf_failed"
     if path not in PATHS_DURING_PASSWORD_CHANGE:

@@ -17,6 +17,7 @@ from carevault.api.state import AppState
 from carevault.auth import service
 from carevault.auth.permissions import READ_COST, Operation, operation_of
 from carevault.auth.principal import Principal
+from carevault.crypto.errors import KeyAccessRevoked, KeyServiceUnavailable
 from carevault.workspaces.keys import WorkspaceShredded, load_workspace_keys
 
 SESSION_COOKIE = "carevault_session"
@@ -82,7 +83,7 @@ async def current_principal(request: Request) -> Principal:
                 practice=by_token.user.workspace_id,
             )
             _check_token_scope(request, by_token.scopes)
-            await _load_practice_keys(db, state, principal, by_token.workspace_shredded)
+            await _load_practice_keys(db, state, principal, by_token.workspace_shredded, request)
             return principal
         secret = request.cookies.get(SESSION_COOKIE)
         if not secret:
@@ -122,7 +123,7 @@ async def current_principal(request: Request) -> Principal:
             "password_change_required",
             "this account has a temporary password: choose a new one first",
         )
-    await _load_practice_keys(db, state, principal, by_session.workspace_shredded)
+    await _load_practice_keys(db, state, principal, by_session.workspace_shredded, request)
     return principal
 
 
@@ -160,8 +161,17 @@ async def _count_request(
         )
 
 
+# Routes that touch no PHI and must answer while KMS refuses or cannot open the practice's
+# keys: an owner looks at (and fixes) the practice's key there.
+KEY_STATUS_PATHS = frozenset({"/api/v1/workspace/encryption-key", "/api/v1/system/readiness"})
+
+
 async def _load_practice_keys(
-    db: AsyncSession, state: AppState, principal: Principal, shredded: bool
+    db: AsyncSession,
+    state: AppState,
+    principal: Principal,
+    shredded: bool,
+    request: Request | None = None,
 ) -> None:
     """Every authenticated request may touch its practice's PHI: have its data keys ready
     (a SELECT once per refresh interval, nothing otherwise). `shredded`, read by the
@@ -169,6 +179,9 @@ async def _load_practice_keys(
     and drops what this process holds of it (its data keys, its client list's names)."""
     try:
         await load_workspace_keys(db, principal.workspace_id, shredded=shredded)
+    except (KeyAccessRevoked, KeyServiceUnavailable):
+        if request is None or request.url.path not in KEY_STATUS_PATHS:
+            raise
     except WorkspaceShredded:
         if state.client_list_cache is not None:
             state.client_list_cache.drop(principal.workspace_id)

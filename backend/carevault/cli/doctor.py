@@ -47,6 +47,17 @@ def doctor() -> None:
         )
         from carevault.lifecycle.cli import key_age, key_warnings
 
+        if ring.remote is not None:
+            from carevault.crypto.kms import KmsKeys
+
+            if isinstance(ring.remote, KmsKeys):
+                arn = ring.remote.arn_of(ring.remote.key_id)
+                state = ring.remote.state(arn, fresh=True).state
+                report(
+                    state == "Enabled",
+                    "KMS key",
+                    f"{arn}: {state} (GenerateDataKey, Encrypt and Decrypt self-test passed)",
+                )
         for version in sorted(ring.keys):
             key = ring.keys[version]
             report(

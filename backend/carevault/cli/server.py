@@ -39,7 +39,7 @@ def run(
     url = database_url_for(settings)
     typer.echo("Applying database migrations …")
     upgrade(url)
-    provider = build_key_provider(settings)
+    provider = build_key_provider(settings, url)
     manager = start_key_ring(
         settings,
         provider,

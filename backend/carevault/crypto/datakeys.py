@@ -49,10 +49,24 @@ def _wrap_associated_data(workspace: bytes, version: int, label: bytes = WRAP_LA
     return label + workspace + version.to_bytes(4, "big")
 
 
+# What each label's keys are called in a key service's encryption context.
+PURPOSE_OF_LABEL = {WRAP_LABEL: "data", INDEX_WRAP_LABEL: "blind-index"}
+
+
 def wrap_data_key(
-    ring: KeyRing, workspace: bytes, version: int, data_key: bytes, label: bytes = WRAP_LABEL
+    ring: KeyRing,
+    workspace: bytes,
+    version: int,
+    data_key: bytes,
+    label: bytes = WRAP_LABEL,
+    key_id: str | None = None,
 ) -> bytes:
-    """nonce (12) | AES-256-GCM(master[version], data key) | tag (16)."""
+    """nonce (12) | AES-256-GCM(master[version], data key) | tag (16); or, when the master
+    keys live in a key service, that service's wrapping (carevault.crypto.kms)."""
+    if ring.remote is not None:
+        if ring.cipher_for(version) is None and not _remote_version(ring, version):
+            raise KeyRingError(f"key version {version} cannot wrap: not usable in the ring")
+        return ring.remote.wrap(workspace, PURPOSE_OF_LABEL[label], version, data_key, key_id)
     master = ring.cipher_for(version)
     if master is None:
         raise KeyRingError(f"key version {version} cannot wrap: not usable in the ring")
@@ -60,9 +74,16 @@ def wrap_data_key(
     return nonce + master.encrypt(nonce, data_key, _wrap_associated_data(workspace, version, label))
 
 
+def _remote_version(ring: KeyRing, version: int) -> bool:
+    key = ring.keys.get(version)
+    return key is not None and key.remote and not key.retired
+
+
 def unwrap_data_key(
     ring: KeyRing, workspace: bytes, version: int, wrapped: bytes, label: bytes = WRAP_LABEL
 ) -> bytes:
+    if ring.remote is not None and _remote_version(ring, version):
+        return ring.remote.unwrap(workspace, PURPOSE_OF_LABEL[label], version, wrapped)
     master = ring.cipher_for(version)
     if master is None:
         if version in ring.keys:
@@ -77,14 +98,54 @@ def unwrap_data_key(
         raise DecryptionError("wrapped data key failed to authenticate") from None
 
 
-def new_wrapped_data_key(ring: KeyRing, workspace: bytes, version: int) -> bytes:
+def new_wrapped_data_key(
+    ring: KeyRing, workspace: bytes, version: int, key_id: str | None = None
+) -> bytes:
+    """A fresh data key, wrapped: made by the key service (GenerateDataKey) when there is
+    one, so its plaintext is never chosen here."""
+    if ring.remote is not None and _remote_version(ring, version):
+        return ring.remote.generate(workspace, PURPOSE_OF_LABEL[WRAP_LABEL], version, key_id)[1]
     return wrap_data_key(ring, workspace, version, new_key_material())
 
 
-def wrap_index_key(ring: KeyRing, workspace: bytes, under: int, index_key: bytes) -> bytes:
+def new_wrapped_index_key(
+    ring: KeyRing, workspace: bytes, under: int, data_key: bytes | None = None
+) -> bytes:
+    """A fresh blind-index key of a practice, wrapped under master version `under`; with a
+    key-service ring, under the practice's data key of that version (`data_key`), so one
+    key-service call opens both."""
+    if ring.remote is not None and _remote_version(ring, under):
+        if data_key is None:
+            raise KeyRingError("wrapping a blind-index key under KMS needs the data key")
+        return wrap_index_key_with(data_key, workspace, under, new_key_material())
+    return wrap_index_key(ring, workspace, under, new_key_material())
+
+
+def wrap_index_key_with(data_key: bytes, workspace: bytes, under: int, index_key: bytes) -> bytes:
+    """nonce (12) | AES-256-GCM(practice data key of `under`, index key) | tag (16), with the
+    associated data of a master-wrapped index key: the KMS format of a version-0 row."""
+    nonce = os.urandom(envelope.GCM_NONCE_BYTES)
+    associated = _wrap_associated_data(workspace, under, INDEX_WRAP_LABEL)
+    return nonce + AESGCM(data_key).encrypt(nonce, index_key, associated)
+
+
+def unwrap_index_key_with(data_key: bytes, workspace: bytes, under: int, wrapped: bytes) -> bytes:
+    if len(wrapped) != WRAPPED_KEY_BYTES:
+        raise DecryptionError("wrapped blind-index key has the wrong length")
+    nonce, body = wrapped[: envelope.GCM_NONCE_BYTES], wrapped[envelope.GCM_NONCE_BYTES :]
+    associated = _wrap_associated_data(workspace, under, INDEX_WRAP_LABEL)
+    try:
+        return AESGCM(data_key).decrypt(nonce, body, associated)
+    except InvalidTag:
+        raise DecryptionError("wrapped blind-index key failed to authenticate") from None
+
+
+def wrap_index_key(
+    ring: KeyRing, workspace: bytes, under: int, index_key: bytes, key_id: str | None = None
+) -> bytes:
     """The practice's blind-index key wrapped under master version `under` (its own label,
     so a data key can never be passed off as an index key or the reverse)."""
-    return wrap_data_key(ring, workspace, under, index_key, INDEX_WRAP_LABEL)
+    return wrap_data_key(ring, workspace, under, index_key, INDEX_WRAP_LABEL, key_id)
 
 
 def unwrap_index_key(ring: KeyRing, workspace: bytes, under: int, wrapped: bytes) -> bytes:
@@ -108,11 +169,18 @@ class WorkspaceKeys:
     # What `sealing_key` last answered for `ring`: (the ring's encryption version then,
     # (version sealed under, its 0x03 header, cipher)). Reset with `ciphers`.
     sealing: tuple[int, tuple[int, bytes, AESGCM]] | None = None
+    # Requests served from this entry since it was loaded (the use limit of a key-service
+    # ring), and whether every key of it is unwrapped for `ring` (`DataKeyCache.open_entry`).
+    uses: int = 0
+    prepared: bool = False
+    # When every key was last opened (by the key service, for a key-service ring).
+    opened_at: float = float("-inf")
 
     def unwrapped_for(self, ring: KeyRing) -> None:
         """Drop everything unwrapped under another ring before using this entry with `ring`."""
         if self.ring is not ring:
             self.ciphers, self.materials, self.index_key, self.sealing = {}, {}, None, None
+            self.prepared = False
             self.ring = ring
 
 
@@ -125,8 +193,16 @@ class DataKeyCache:
     rate-limited `reload_after_miss`.
     """
 
-    def __init__(self, max_age_seconds: float = 300.0, loader: DataKeyLoader | None = None) -> None:
+    def __init__(
+        self,
+        max_age_seconds: float = 300.0,
+        loader: DataKeyLoader | None = None,
+        max_uses: int | None = None,
+    ) -> None:
         self.max_age_seconds = max_age_seconds
+        # With a key-service ring: reload (and ask the service again) after this many
+        # requests of one practice, whatever the age. None: no limit.
+        self.max_uses = max_uses
         self._entries: dict[bytes, WorkspaceKeys] = {}
         self._lock = threading.Lock()
         # Set where a database is at hand (the API): used only by `reload_after_miss`.
@@ -139,6 +215,8 @@ class DataKeyCache:
             return True
         age = time.monotonic() - entry.loaded_at
         if age > self.max_age_seconds:
+            return True
+        if self.max_uses is not None and entry.uses >= self.max_uses:
             return True
         # A version this practice may seal under soon but whose wrapped key we have not seen
         # (created by a rotation after we loaded): look again, at most every few seconds.
@@ -155,6 +233,53 @@ class DataKeyCache:
             self._entries[workspace] = WorkspaceKeys(
                 dict(wrapped), time.monotonic(), wrapped_index_key=index_key
             )
+
+    def ready(self, workspace: bytes, ring: KeyRing) -> bool:
+        """Whether the practice's keys are loaded, fresh and all unwrapped for `ring`: a
+        request of a warm practice then makes no key-service call at all. Counts a use."""
+        entry = self._entries.get(workspace)
+        if entry is None or not entry.prepared or entry.ring is not ring:
+            return False
+        entry.uses += 1
+        return not self.needs_load(workspace, ring)
+
+    def entry(self, workspace: bytes) -> WorkspaceKeys | None:
+        return self._entries.get(workspace)
+
+    def restore(self, workspace: bytes, entry: WorkspaceKeys, retry_in: float) -> None:
+        """Put back an earlier, prepared entry (the key service could not be reached to
+        open the fresh copy): it serves on and is tried again after `retry_in` seconds."""
+        entry.loaded_at = time.monotonic() - max(0.0, self.max_age_seconds - retry_in)
+        entry.uses = 0
+        with self._lock:
+            self._entries[workspace] = entry
+
+    def open_entry(self, ring: KeyRing, workspace: bytes, entry: WorkspaceKeys) -> None:
+        """Unwrap every key of an entry not yet in the cache (blocking: with a key-service
+        ring this calls the service), so that `install` swaps in a ready entry and requests
+        using the current one never meet a half-opened copy."""
+        entry.unwrapped_for(ring)
+        for version, wrapped in sorted(entry.wrapped.items()):
+            if version not in ring.keys or not ring.keys[version].usable:
+                continue  # retired or unknown: its values are refused when read
+            entry.materials[version] = unwrap_data_key(ring, workspace, version, wrapped)
+        if entry.wrapped_index_key is not None:
+            under, wrapped_index = entry.wrapped_index_key
+            if ring.remote is not None and _remote_version(ring, under):
+                data_key = entry.materials.get(under)
+                if data_key is None:
+                    raise KeyRingError(
+                        "the practice's blind-index key is wrapped under a data key it lacks"
+                    )
+                entry.index_key = unwrap_index_key_with(data_key, workspace, under, wrapped_index)
+            else:
+                entry.index_key = unwrap_index_key(ring, workspace, under, wrapped_index)
+        entry.prepared = True
+        entry.opened_at = time.monotonic()
+
+    def install(self, workspace: bytes, entry: WorkspaceKeys) -> None:
+        with self._lock:
+            self._entries[workspace] = entry
 
     def forget(self, workspace: bytes) -> None:
         with self._lock:
@@ -194,6 +319,9 @@ class DataKeyCache:
         known = set(entry.wrapped)
         self.store(workspace, wrapped, entry.wrapped_index_key)  # the index key is unchanged
         return bool(set(wrapped) - known)
+
+    def count_loaded(self) -> int:
+        return len(self._entries)
 
     def loaded(self, workspace: bytes) -> bool:
         return workspace in self._entries
@@ -241,7 +369,16 @@ class DataKeyCache:
         entry.unwrapped_for(ring)
         if entry.index_key is None:
             under, wrapped = entry.wrapped_index_key
-            entry.index_key = unwrap_index_key(ring, workspace, under, wrapped)
+            if ring.remote is not None and _remote_version(ring, under):
+                # Wrapped under the practice's data key of `under`: no key-service call more.
+                data_key = self.material(ring, workspace, under)
+                if data_key is None:
+                    raise KeyRingError(
+                        "the practice's blind-index key is wrapped under a data key it lacks"
+                    )
+                entry.index_key = unwrap_index_key_with(data_key, workspace, under, wrapped)
+            else:
+                entry.index_key = unwrap_index_key(ring, workspace, under, wrapped)
         return entry.index_key
 
     def cached(self, ring: KeyRing, workspace: bytes, head: bytes) -> AESGCM | None:

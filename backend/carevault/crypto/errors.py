@@ -23,3 +23,17 @@ class UnknownKeyVersion(DecryptionError):
 
 class MissingDataKey(DecryptionError):
     """A value needs a practice data key this process has not loaded (yet)."""
+
+
+class KeyServiceUnavailable(KeyRingUnavailable):
+    """The remote key service (KMS) cannot be reached, or keeps throttling: transient."""
+
+
+class KeyAccessRevoked(KeyRingError):
+    """The key service refuses a key for good until someone changes it: disabled, scheduled
+    for deletion, deleted, or its policy no longer lets CareVault use it. `code` names which
+    (kms_key_disabled, kms_key_pending_deletion, kms_key_not_found, kms_access_denied)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code

@@ -20,7 +20,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -40,6 +40,25 @@ def new_key_material() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
+class RemoteWrapper(Protocol):
+    """A key service that makes, wraps and opens data keys under master keys it keeps."""
+
+    def generate(
+        self, workspace: bytes, purpose: str, version: int, key_id: str | None = None
+    ) -> tuple[bytes, bytes]: ...
+
+    def wrap(
+        self,
+        workspace: bytes,
+        purpose: str,
+        version: int,
+        plaintext: bytes,
+        key_id: str | None = None,
+    ) -> bytes: ...
+
+    def unwrap(self, workspace: bytes, purpose: str, version: int, wrapped: bytes) -> bytes: ...
+
+
 @dataclass(frozen=True, slots=True)
 class KeyVersion:
     version: int
@@ -49,11 +68,14 @@ class KeyVersion:
     retired: bool = False
     # Set while the version is pending: the moment it becomes active in every process.
     activate_after: datetime | None = None
+    # The master key lives in a key service (KMS) and never in this process: no material,
+    # yet usable (data keys are wrapped and opened by the service).
+    remote: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.version <= MAX_KEY_VERSION:
             raise KeyRingError(f"key version {self.version} is outside 1..{MAX_KEY_VERSION}")
-        if self.material is None and not self.retired:
+        if self.material is None and not self.retired and not self.remote:
             raise KeyRingError(f"key version {self.version} has no key material")
         if self.material is not None and len(self.material) != KEY_BYTES:
             raise KeyRingError(f"key version {self.version} is not {KEY_BYTES} bytes long")
@@ -62,7 +84,7 @@ class KeyVersion:
 
     @property
     def usable(self) -> bool:
-        return self.material is not None and not self.retired
+        return (self.material is not None or self.remote) and not self.retired
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,9 @@ class KeyRing:
     # HMAC key sealing the audit trail (carevault/audit/sealing.py); None in rings made
     # before it existed, until `carevault keys add-audit-key`.
     audit_key: bytes | None = field(default=None, repr=False)
+    # Set when the master keys live in a key service: it wraps and opens data keys
+    # (carevault.crypto.kms.KmsKeys); None for rings holding their own material.
+    remote: RemoteWrapper | None = field(default=None, repr=False, compare=False)
     # AESGCM objects are built once per version here and reused for every field.
     _ciphers: Mapping[int, AESGCM] = field(init=False, repr=False, compare=False)
     aesgcm_by_header: Mapping[bytes, AESGCM] = field(init=False, repr=False, compare=False)

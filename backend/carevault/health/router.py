@@ -66,5 +66,12 @@ async def readiness(state: State) -> JSONResponse:
 @declare(reads("system"))
 async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:
     report = await service.readiness(state)
+    if report.key_ring.kms is not None:
+        # Another practice's own KMS key names its AWS account: an owner sees the
+        # installation's key and their practice's own, and only counts of the rest.
+        own = await service.practice_kms_key(state, owner.workspace_id)
+        report.key_ring.kms.keys = [
+            key for key in report.key_ring.kms.keys if key.installation or key.key_id == own
+        ]
     status_code = 503 if report.status == "unavailable" else 200
     return JSONResponse(report.model_dump(mode="json"), status_code=status_code)

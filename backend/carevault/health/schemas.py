@@ -36,6 +36,29 @@ class DatabaseReadiness(BaseModel):
     )
 
 
+class KmsKeyReadiness(BaseModel):
+    """A KMS key this process uses, as KMS last described it (an id, never a key)."""
+
+    key_id: str
+    # KMS's KeyState (Enabled, Disabled, PendingDeletion, …), or why it could not be read.
+    state: str
+    checked_at: datetime
+    installation: bool
+
+
+class KmsReadiness(BaseModel):
+    """CAREVAULT_KEY_PROVIDER=kms: the keys, and the practices this process serves."""
+
+    installation_key_id: str
+    keys: list[KmsKeyReadiness]
+    # Practices whose keys this process holds (served without asking KMS).
+    practices_cached: int
+    # Practices whose keys KMS refused at their last load, counted by reason code.
+    practices_refused: dict[str, int]
+    # KMS calls this process made, by operation (GenerateDataKey, Decrypt, …).
+    calls: dict[str, int]
+
+
 class KeyRingReadiness(BaseModel):
     loaded: bool
     source: str
@@ -55,6 +78,9 @@ class KeyRingReadiness(BaseModel):
     # Data keys this process has sealed with past 2^30 values (NIST SP 800-38D allows 2^32
     # random nonces per key): rotate long before the limit.
     data_key_warnings: list[str] = []
+    # Where the master keys live: local, env, aws (Secrets Manager) or kms.
+    provider: str = "local"
+    kms: KmsReadiness | None = None
 
 
 class PgcryptoReadiness(BaseModel):

@@ -4,9 +4,11 @@ the database cannot commit a write, and degraded states named apart."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 import time
+import uuid
 import weakref
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -21,12 +23,15 @@ from carevault.api.failures import STORAGE_FULL, TIMEOUT, classify, sqlstate_of
 from carevault.api.state import AppState
 from carevault.audit.checkpoints import measure_trail
 from carevault.audit.sealing import NO_AUDIT_KEY, untrusted_seals_message
-from carevault.crypto import PhiBackend, current_cipher
+from carevault.crypto import KeyRingError, PhiBackend, current_cipher
+from carevault.crypto.kms_state import KeyState
 from carevault.db.migrate import current_revision, head_revision
 from carevault.health.schemas import (
     AuditReadiness,
     DatabaseReadiness,
     KeyRingReadiness,
+    KmsKeyReadiness,
+    KmsReadiness,
     PgcryptoReadiness,
     Readiness,
 )
@@ -45,6 +50,7 @@ TIMEOUT_HOLD_SECONDS = 15.0
 
 LOCK_NOT_AVAILABLE = "55P03"
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # Checks abandoned at their time limit: referenced until they end, so they are not collected
@@ -243,6 +249,56 @@ def _refresh_overdue(last_success: datetime | None, interval: float) -> bool:
     return age > 2 * interval + KEY_REFRESH_GRACE_SECONDS
 
 
+async def kms_readiness(state: AppState) -> KmsReadiness | None:
+    """The KMS keys' states (DescribeKey, remembered per key for the state interval, so a
+    readiness probe costs at most one call per key per interval) and the practices served."""
+    remote = state.key_manager.ring.remote
+    if remote is None:
+        return None  # before importing boto3, which a ring provider's process never needs
+    from carevault.crypto.kms import KmsKeys
+    from carevault.workspaces.keys import refused_practices
+
+    if not isinstance(remote, KmsKeys):
+        return None
+    installation = remote.key_id
+    try:
+        installation = await asyncio.to_thread(remote.arn_of, remote.key_id)
+        await asyncio.to_thread(remote.state, installation)
+    except KeyRingError as exc:
+        log.warning("KMS key state unknown (%s)", type(exc).__name__)
+    known = {k.key_id: k for k in remote.known_states()}
+    if installation not in known:
+        known[installation] = KeyState(installation, "unreachable", datetime.now(UTC))
+    refused: dict[str, int] = {}
+    for code in list(refused_practices.values()):
+        refused[code] = refused.get(code, 0) + 1
+    return KmsReadiness(
+        installation_key_id=installation,
+        keys=[
+            KmsKeyReadiness(
+                key_id=k.key_id,
+                state=k.state,
+                checked_at=k.checked_at,
+                installation=k.key_id == installation,
+            )
+            for k in sorted(known.values(), key=lambda k: (k.key_id != installation, k.key_id))
+        ],
+        practices_cached=current_cipher().data_keys.count_loaded(),
+        practices_refused=refused,
+        calls=dict(remote.calls),
+    )
+
+
+async def practice_kms_key(state: AppState, workspace_id: uuid.UUID) -> str | None:
+    """The practice's own KMS key, if it brought one."""
+    from sqlalchemy import select
+
+    from carevault.workspaces.models import Workspace
+
+    async with state.db_sessions() as db:
+        return await db.scalar(select(Workspace.kms_key_id).where(Workspace.id == workspace_id))
+
+
 async def readiness(state: AppState) -> Readiness:
     database, pgcrypto = await check_database(state)
     audit = await check_audit(state, database.reachable)
@@ -263,6 +319,8 @@ async def readiness(state: AppState) -> Readiness:
         pending_activates_at=ring.pending_activate_after,
         refused_ring_reason=ring.refused_reason,
         data_key_warnings=current_cipher().nonce_warnings() if ring.loaded else [],
+        provider=state.settings.key_provider.value,
+        kms=await kms_readiness(state) if ring.loaded else None,
     )
     unavailable, degraded = [], []
     if not database.reachable:
@@ -288,6 +346,14 @@ async def readiness(state: AppState) -> Readiness:
         degraded.append("key_refresh_overdue")
     if audit.error or audit_late:
         degraded.append("audit_sealing")
+    if key_ring.kms is not None:
+        states = {k.key_id: k.state for k in key_ring.kms.keys}
+        if states.get(key_ring.kms.installation_key_id) != "Enabled":
+            unavailable.append("kms_installation_key_unusable")
+        elif any(value != "Enabled" for value in states.values()):
+            degraded.append("kms_practice_key_unusable")
+        if key_ring.kms.practices_refused:
+            degraded.append("kms_practices_refused")
     status = "unavailable" if unavailable else "degraded" if degraded else "ready"
     backend = state.settings.phi_backend
     return Readiness(

@@ -107,6 +107,13 @@ def keys_status() -> None:
     settings = load_settings()
     provider, ring = _load_existing(settings)
     typer.echo(f"source: {provider.description}")
+    if ring.remote is not None:
+        from carevault.lifecycle.kms_cli import print_status
+
+        typer.echo("provider: kms (master keys never leave AWS KMS; one key version, 1)")
+        print_status(settings, ring)
+        typer.echo(f"practice key cache of running apps: {settings.key_cache_ttl_seconds:g} s")
+        return
     typer.echo(f"active version: {ring.encryption_version()}")
     typer.echo(f"{'version':>8}  {'state':<13} {'created':<26} age")
     for version in sorted(ring.keys):
@@ -128,6 +135,8 @@ def keys_status() -> None:
 
 def key_warnings(settings: Settings, ring: KeyRing) -> list[str]:
     """Age of the key in use against the rotation policy (CAREVAULT_KEY_MAX_AGE_DAYS)."""
+    if ring.remote is not None:
+        return []  # KMS rotates its own key material (automatic rotation)
     active = ring.keys[ring.encryption_version()]
     age = datetime.now(UTC) - active.created_at
     if age > timedelta(days=settings.key_max_age_days):
@@ -507,6 +516,15 @@ def workspaces_shred(
     confirm: Annotated[
         str | None, typer.Option(help="The practice's name again, for scripts (no prompt)")
     ] = None,
+    schedule_kms_key_deletion: Annotated[
+        int | None,
+        typer.Option(
+            min=7,
+            max=30,
+            help="KMS only: also schedule the deletion of the practice's own KMS key after "
+            "this many days (7-30), which makes every backup of its data unreadable",
+        ),
+    ] = None,
 ) -> None:
     """Destroy a practice's data keys: its PHI becomes unreadable everywhere, for good."""
     from carevault.audit.service import Actor, record
@@ -546,11 +564,31 @@ def workspaces_shred(
             )
             return destroyed, True
 
+    if schedule_kms_key_deletion is not None:
+        from carevault.lifecycle.kms_cli import check_deletable
+
+        check_deletable(settings, workspace)
     destroyed, done = with_database(settings, work)
+    if schedule_kms_key_deletion is not None:
+        from carevault.lifecycle.kms_cli import schedule_practice_key_deletion
+
+        schedule_practice_key_deletion(settings, workspace, schedule_kms_key_deletion)
     if not done:
         typer.echo(f"{workspace!r} was already shredded.")
         return
     _, ring = _load_existing(settings)
+    if ring.remote is not None:
+        typer.echo(
+            f"Shredded {workspace!r}: {destroyed} key(s) destroyed. Every running process "
+            "refuses the practice's next request (410). Backups taken before now hold its "
+            "data keys wrapped by KMS: they stay readable only while that KMS key exists"
+            + (
+                "; its deletion is scheduled."
+                if schedule_kms_key_deletion is not None
+                else " (a practice's own key can be deleted: --schedule-kms-key-deletion)."
+            )
+        )
+        return
     versions = sorted(v for v, k in ring.keys.items() if not k.retired)
     typer.echo(
         f"Shredded {workspace!r}: {destroyed} key(s) destroyed (its data keys and blind-index "
@@ -562,6 +600,9 @@ def workspaces_shred(
 
 
 def register(app: typer.Typer) -> None:
+    from carevault.lifecycle import kms_cli
+
+    kms_cli.register(keys_app, workspaces_app)
     app.add_typer(keys_app, name="keys")
     app.command("reencrypt")(friendly_errors(reencrypt))
     app.command("reindex-phones")(friendly_errors(reindex_phones))

@@ -44,6 +44,9 @@ class Workspace(UUIDPrimaryKey, Timestamps, Base):
     break_the_glass: Mapped[bool] = mapped_column(Boolean, server_default="false")
     # Set by `carevault workspaces shred`: its data keys are gone, its PHI unreadable.
     shredded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The practice's own KMS key (BYOK, `carevault workspaces set-key`): its data keys are
+    # wrapped under it. None: the installation's key (CAREVAULT_KMS_KEY_ID).
+    kms_key_id: Mapped[str | None] = mapped_column(String(2048))
 
 
 # `key_version` of a practice's blind-index key; data keys use their master version (1+).
@@ -68,5 +71,17 @@ class WorkspaceKey(Base):
     )
     key_version: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     wrapped_under: Mapped[int] = mapped_column(BigInteger)
+    wrapped_key: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class InstallationKey(Base):
+    """An installation-wide key (the ring-wide blind-index key, the audit key) as a KMS
+    ciphertext, when the master keys live in KMS (carevault.crypto.kms)."""
+
+    __tablename__ = "installation_keys"
+    __table_args__ = (CheckConstraint("purpose IN ('blind-index', 'audit')", name="purpose"),)
+
+    purpose: Mapped[str] = mapped_column(String(32), primary_key=True)
     wrapped_key: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

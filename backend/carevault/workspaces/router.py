@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
+from carevault.api.openapi_examples import ErrorExample
 from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
-from carevault.auth.dependencies import CurrentOwner
+from carevault.auth.dependencies import CurrentOwner, RecentOwner
 from carevault.auth.permissions import SESSION_ONLY, declare
 from carevault.auth.schemas import WorkspaceRead
 from carevault.core.fields import StrictInteger, invalid, not_nullable
@@ -120,3 +122,138 @@ async def update_workspace(
         details=details,
     )
     return WorkspaceRead.model_validate(workspace)
+
+
+# The practice's encryption key (CAREVAULT_KEY_PROVIDER=kms): bring your own KMS key. ------
+
+_KMS_NOT_CONFIGURED = ErrorExample(
+    409,
+    "kms_not_configured",
+    "this installation does not keep its keys in AWS KMS (CAREVAULT_KEY_PROVIDER=kms)",
+)
+_KMS_KEY_UNUSABLE = ErrorExample(
+    422,
+    "kms_key_unusable",
+    "CareVault cannot use this KMS key (kms_access_denied): give its role kms:Decrypt, "
+    "kms:GenerateDataKey, kms:DescribeKey and kms:ReEncrypt* on it",
+)
+
+
+class PracticeKeyRead(BaseModel):
+    """The key that protects the practice's data keys: ids and states, never a key."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "provider": "kms",
+                    "kms_key_id": "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-"
+                    "56ef-1234567890ab",
+                    "own_key": True,
+                    "state": "Enabled",
+                }
+            ]
+        }
+    )
+
+    provider: str = Field(description="Where master keys live: local, env, aws or kms")
+    kms_key_id: str | None = Field(
+        description="With kms: the ARN of the KMS key wrapping the practice's data keys"
+    )
+    own_key: bool = Field(description="The practice brought this key (else: the installation's)")
+    state: str | None = Field(
+        description="The key's state as KMS reports it (Enabled, Disabled, PendingDeletion, "
+        "…), or why it cannot be read"
+    )
+
+
+class PracticeKeyUpdate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"kms_key_id": "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-"}
+            ]
+        },
+    )
+
+    kms_key_id: str | None = Field(
+        max_length=2048,
+        description="The practice's own KMS key (ARN, key id or alias); null: back to the "
+        "installation's key. CareVault's role needs kms:Decrypt, kms:GenerateDataKey, "
+        "kms:DescribeKey and kms:ReEncrypt* on it",
+    )
+
+
+async def _practice_key(db: DbSession, workspace_id: Any, provider: str) -> PracticeKeyRead:
+    import asyncio
+
+    from carevault.crypto import current_cipher
+
+    remote = current_cipher().ring.remote
+    if remote is None:
+        return PracticeKeyRead(provider=provider, kms_key_id=None, own_key=False, state=None)
+    from carevault.crypto.kms import KmsKeys
+
+    assert isinstance(remote, KmsKeys)
+    own = await db.scalar(select(Workspace.kms_key_id).where(Workspace.id == workspace_id))
+    key = own if own is not None else await asyncio.to_thread(remote.arn_of, remote.key_id)
+    state = (await asyncio.to_thread(remote.state, key)).state
+    return PracticeKeyRead(provider=provider, kms_key_id=key, own_key=own is not None, state=state)
+
+
+@router.get(
+    "/encryption-key", response_model=PracticeKeyRead, responses=error_responses(*AUTHENTICATED)
+)
+@declare(SESSION_ONLY)
+async def get_practice_key(owner: CurrentOwner, db: DbSession, request: Request) -> PracticeKeyRead:
+    """Owners: the key that protects the practice's data keys and its state in KMS."""
+    settings = request.app.state.carevault.settings
+    return await _practice_key(db, owner.workspace_id, settings.key_provider.value)
+
+
+@router.put(
+    "/encryption-key",
+    response_model=PracticeKeyRead,
+    responses=error_responses(*AUTHENTICATED, codes=(_KMS_NOT_CONFIGURED, _KMS_KEY_UNUSABLE)),
+)
+@declare(SESSION_ONLY)
+async def set_practice_key_route(
+    body: PracticeKeyUpdate, owner: RecentOwner, db: DbSession, request: Request
+) -> PracticeKeyRead:
+    """Owners (after entering their password again): move the practice onto its own AWS
+    KMS key (bring your own key), or back to the installation's (`null`). The practice's
+    data keys are re-wrapped by KMS; no value is re-encrypted. Disabling the key later cuts
+    CareVault off the practice's data; enabling it restores access."""
+    from carevault.crypto import current_cipher
+    from carevault.crypto.errors import KeyAccessRevoked
+    from carevault.crypto.kms import KmsKeys
+    from carevault.workspaces.keys import set_practice_key
+
+    settings = request.app.state.carevault.settings
+    remote = current_cipher().ring.remote
+    if not isinstance(remote, KmsKeys):
+        raise ApiError(409, "kms_not_configured", _KMS_NOT_CONFIGURED.message)
+    try:
+        moved, _ = await set_practice_key(db, owner.workspace_id, body.kms_key_id)
+    except KeyAccessRevoked as refused:
+        raise ApiError(
+            422,
+            "kms_key_unusable",
+            f"CareVault cannot use this KMS key ({refused.code}): give its role kms:Decrypt, "
+            "kms:GenerateDataKey, kms:DescribeKey and kms:ReEncrypt* on it",
+        ) from None
+    result = await _practice_key(db, owner.workspace_id, settings.key_provider.value)
+    await audit.record(
+        db,
+        owner.actor,
+        "workspace.kms_key_set",
+        resource_type="workspace",
+        resource_ids=[owner.workspace_id],
+        details={
+            "kms_key_id": result.kms_key_id,
+            "own_key": result.own_key,
+            "keys_rewrapped": moved,
+        },
+    )
+    return result

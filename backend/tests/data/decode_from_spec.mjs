@@ -98,3 +98,33 @@ for (const v of vectors) {
   } else throw new Error("unparsed " + JSON.stringify(v));
 }
 console.log(`${ok} of ${vectors.length} vectors decoded from the document alone`);
+// The KMS layout (docs/encryption.md, "KMS layout vector"): the framing of a KMS wrapped key,
+// the blind-index key under the data key, a 0x03 value under the data key.
+const kmsBlock = doc.slice(doc.indexOf("<!-- kms-vectors:begin -->"), doc.indexOf("<!-- kms-vectors:end -->"));
+let kmsOk = 0;
+for (const m of kmsBlock.matchAll(/##### `([^`]+)`\n\n```text\n([\s\S]*?)```/g)) {
+  const v = {}; let cur = null;
+  for (const line of m[2].split("\n")) {
+    if (!line) continue;
+    const h = line.match(/^([a-z_ ()A-Z0-9-]+?) \((\d+) bytes\)$/);
+    if (h) { cur = h[1]; v[cur] = ""; continue; }
+    const kv = line.match(/^([a-z_]+)\s+(.*)$/);
+    if (kv && !/^[0-9a-f]+$/.test(line)) { v[kv[1]] = kv[2]; cur = null; continue; }
+    if (cur) v[cur] += line.trim();
+  }
+  const w = hex(v["expected (wrapped_key)"]);
+  if (w[0] !== 0x4b) throw new Error("kms format byte " + m[1]);
+  const len = w.readUInt16BE(1);
+  if (w.subarray(3, 3 + len).toString("utf8") !== v.kms_key_id) throw new Error("kms key id " + m[1]);
+  if (!w.subarray(3 + len).equals(hex(v.ciphertext_blob))) throw new Error("kms blob " + m[1]);
+  const dk = hex(v.data_key), iw = hex(v["expected (index wrapped_key)"]);
+  const ik = gcmOpen(dk, iw.subarray(0, 12), iw.subarray(12), Buffer.concat([Buffer.from("carevault/blind-index-key/1"), uuid(v.workspace_id), u32(v.key_version)]));
+  if (!ik.equals(hex(v.index_key))) throw new Error("kms index key " + m[1]);
+  const e = hex(v["expected (value)"]), head = e.subarray(0, 5);
+  if (head[0] !== 3 || head.readUInt32BE(1) !== Number(v.key_version)) throw new Error("kms header " + m[1]);
+  const pt = gcmOpen(dk, e.subarray(5, 17), e.subarray(17), Buffer.concat([head, uuid(v.workspace_id), uuid(v.row_id), Buffer.from(v.context)]));
+  if (!pt.equals(Buffer.from(JSON.parse(v.plaintext), "utf8"))) throw new Error("kms value " + m[1]);
+  kmsOk++;
+}
+if (kmsOk === 0) throw new Error("no KMS layout vector found");
+console.log(`${kmsOk} KMS layout vector(s) decoded from the document alone`);

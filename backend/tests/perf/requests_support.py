@@ -46,7 +46,7 @@ class InProcessApp:
     """The app on its own event loop; `run` drives a coroutine on it from synchronous code
     (pytest-benchmark calls plain functions)."""
 
-    def __init__(self, database_url: str, data_dir: Path) -> None:
+    def __init__(self, database_url: str, data_dir: Path, **settings: object) -> None:
         self.loop = asyncio.new_event_loop()
         LocalFileProvider(data_dir / "keyring.json").initialize()
         self._running: AbstractAsyncContextManager[ApiContext] = running_api(
@@ -60,6 +60,7 @@ class InProcessApp:
             api_rate_limit_per_practice_per_minute=10_000_000,
             # Seeding imports 10,000 clients in one request.
             request_timeout_seconds=120,
+            **settings,
         )
         self.context = self.run(self._running.__aenter__())
         self._cipher = (current_cipher(), current_backend())

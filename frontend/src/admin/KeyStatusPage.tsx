@@ -1,4 +1,7 @@
-import { useReadiness } from '../api/system';
+import { useState, type FormEvent } from 'react';
+import { describeError } from '../api/errors';
+import { usePracticeKey, useReadiness, useSetPracticeKey } from '../api/system';
+import { ReauthCancelled } from '../auth/reauth';
 import { formatDateTime, formatDuration } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
 import { Banner, ErrorState, Loading } from '../ui/components';
@@ -71,6 +74,10 @@ function KeyStatus({ data }: { data: Readiness }) {
               <dd>{formatDuration(ring.refresh_interval_seconds)}</dd>
             </div>
             <div>
+              <dt>Provider</dt>
+              <dd>{PROVIDERS[ring.provider ?? 'local'] ?? ring.provider}</dd>
+            </div>
+            <div>
               <dt>Source</dt>
               <dd>{ring.source}</dd>
             </div>
@@ -84,6 +91,8 @@ function KeyStatus({ data }: { data: Readiness }) {
             </div>
           </dl>
         </section>
+        {ring.kms ? <KmsKeys kms={ring.kms} /> : null}
+        {ring.kms ? <PracticeKeyPanel /> : null}
         <section className="panel" aria-labelledby="db-title">
           <h2 id="db-title">Database</h2>
           <dl className="details">
@@ -116,5 +125,147 @@ function KeyStatus({ data }: { data: Readiness }) {
         </section>
       </div>
     </div>
+  );
+}
+
+const PROVIDERS: Record<string, string> = {
+  local: 'Local key-ring file (development)',
+  env: 'Environment variable',
+  aws: 'AWS Secrets Manager',
+  kms: 'AWS KMS (master keys never leave KMS)',
+};
+
+const KEY_STATES: Record<string, string> = {
+  Enabled: 'Enabled',
+  Disabled: 'Disabled: its practices cannot be read',
+  PendingDeletion: 'Scheduled for deletion: its practices cannot be read',
+  unreachable: 'KMS cannot be reached',
+  kms_access_denied: 'Access denied by the key policy',
+  kms_key_not_found: 'Not found',
+};
+
+const REFUSALS: Record<string, string> = {
+  kms_key_disabled: 'key disabled',
+  kms_key_pending_deletion: 'key scheduled for deletion',
+  kms_key_not_found: 'key not found',
+  kms_access_denied: 'access denied',
+};
+
+function KmsKeys({ kms }: { kms: NonNullable<Readiness['key_ring']['kms']> }) {
+  const refused = Object.entries(kms.practices_refused);
+  return (
+    <section className="panel" aria-labelledby="kms-title">
+      <h2 id="kms-title">AWS KMS keys</h2>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Used by</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kms.keys.map((key) => (
+            <tr key={key.key_id}>
+              <td className="mono">{key.key_id}</td>
+              <td>{key.installation ? 'Every practice without its own key' : "A practice's own key"}</td>
+              <td className={key.state === 'Enabled' ? undefined : 'text-danger'}>
+                {KEY_STATES[key.state] ?? key.state}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="details">
+        <div>
+          <dt>Practices whose keys are held here</dt>
+          <dd>{kms.practices_cached}</dd>
+        </div>
+        <div>
+          <dt>Practices refused by KMS</dt>
+          <dd>
+            {refused.length === 0 ? (
+              'None'
+            ) : (
+              <span className="text-danger">
+                {refused.map(([code, count]) => `${count} (${REFUSALS[code] ?? code})`).join(', ')}
+              </span>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** The owner's own practice: which KMS key protects it, and bringing its own (BYOK). */
+function PracticeKeyPanel() {
+  const current = usePracticeKey();
+  const setKey = useSetPracticeKey();
+  const [keyId, setKeyId] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (keyId.trim()) setKey.mutate(keyId.trim(), { onSuccess: () => setKeyId('') });
+  };
+  const key = current.data;
+  return (
+    <section className="panel" aria-labelledby="practice-key-title">
+      <h2 id="practice-key-title">This practice&apos;s key</h2>
+      {key ? (
+        <dl className="details">
+          <div>
+            <dt>KMS key</dt>
+            <dd className="mono">{key.kms_key_id ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Whose</dt>
+            <dd>{key.own_key ? "The practice's own key" : "The installation's key"}</dd>
+          </div>
+          <div>
+            <dt>State</dt>
+            <dd className={key.state === 'Enabled' ? undefined : 'text-danger'}>
+              {KEY_STATES[key.state ?? ''] ?? key.state ?? '—'}
+            </dd>
+          </div>
+        </dl>
+      ) : current.isError ? (
+        <ErrorState
+          error={current.error}
+          onRetry={() => void current.refetch()}
+          title="The practice key could not be read"
+        />
+      ) : (
+        <Loading label="Reading the practice key…" />
+      )}
+      <form onSubmit={submit} className="stack">
+        <label htmlFor="practice-kms-key">Move to the practice&apos;s own AWS KMS key (ARN)</label>
+        <input
+          id="practice-kms-key"
+          value={keyId}
+          onChange={(event) => setKeyId(event.target.value)}
+          placeholder="arn:aws:kms:region:account:key/…"
+          maxLength={2048}
+        />
+        <p className="muted">
+          The practice&apos;s data keys are re-wrapped under it by KMS; nothing is re-encrypted. Disabling the key later
+          cuts CareVault off this practice&apos;s data; enabling it restores access.
+        </p>
+        <div>
+          <button type="submit" className="button" disabled={setKey.isPending || !keyId.trim()}>
+            {setKey.isPending ? 'Moving…' : 'Use this key'}
+          </button>
+          {key?.own_key ? (
+            <button type="button" className="button" disabled={setKey.isPending} onClick={() => setKey.mutate(null)}>
+              Back to the installation&apos;s key
+            </button>
+          ) : null}
+        </div>
+        {setKey.isError && !(setKey.error instanceof ReauthCancelled) ? (
+          <Banner tone="danger" title="The key was not changed" role="alert">
+            {describeError(setKey.error)}
+          </Banner>
+        ) : null}
+      </form>
+    </section>
   );
 }

@@ -57,4 +57,5 @@ export const keys = {
     list: (filters: AuditFilters, page: number) => ['audit', { ...filters, page }] as const,
   },
   readiness: { all: ['readiness'] as const },
+  practiceKey: { all: ['practice-key'] as const },
 };

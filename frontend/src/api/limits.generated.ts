@@ -21,6 +21,7 @@ export const maxLength = {
   ClientUpsert: { address: 500, email: 320, emergency_contact_name: 500, emergency_contact_phone: 50, first_name: 200, last_name: 200, medical_history: 5000, notes: 5000, phone: 50 },
   LoginRequest: { email: 320, password: 1024 },
   PasswordChange: { current_password: 1024, new_password: 1024 },
+  PracticeKeyUpdate: { kms_key_id: 2048 },
   ReauthRequest: { password: 1024 },
   ServiceAccountCreate: { name: 200 },
   ServiceAccountTokenCreate: { name: 200 },

@@ -1212,6 +1212,33 @@ export interface paths {
         patch: operations["update_workspace_api_v1_workspace_patch"];
         trace?: never;
     };
+    "/api/v1/workspace/encryption-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Practice Key
+         * @description Owners: the key that protects the practice's data keys and its state in KMS.
+         */
+        get: operations["get_practice_key_api_v1_workspace_encryption_key_get"];
+        /**
+         * Set Practice Key Route
+         * @description Owners (after entering their password again): move the practice onto its own AWS
+         *     KMS key (bring your own key), or back to the installation's (`null`). The practice's
+         *     data keys are re-wrapped by KMS; no value is re-encrypted. Disabling the key later cuts
+         *     CareVault off the practice's data; enabling it restores access.
+         */
+        put: operations["set_practice_key_route_api_v1_workspace_encryption_key_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2807,6 +2834,7 @@ export interface components {
              * @default []
              */
             data_key_warnings?: string[];
+            kms?: components["schemas"]["KmsReadiness"] | null;
             /** Last Refresh At */
             last_refresh_at: string | null;
             /** Last Refresh Error */
@@ -2819,6 +2847,11 @@ export interface components {
             pending_activates_at?: string | null;
             /** Pending Version */
             pending_version?: number | null;
+            /**
+             * Provider
+             * @default local
+             */
+            provider?: string;
             /** Refresh Interval Seconds */
             refresh_interval_seconds: number;
             /** Refused Ring Reason */
@@ -2828,6 +2861,43 @@ export interface components {
             /** Versions */
             versions: {
                 [key: string]: string;
+            };
+        };
+        /**
+         * KmsKeyReadiness
+         * @description A KMS key this process uses, as KMS last described it (an id, never a key).
+         */
+        KmsKeyReadiness: {
+            /**
+             * Checked At
+             * Format: date-time
+             */
+            checked_at: string;
+            /** Installation */
+            installation: boolean;
+            /** Key Id */
+            key_id: string;
+            /** State */
+            state: string;
+        };
+        /**
+         * KmsReadiness
+         * @description CAREVAULT_KEY_PROVIDER=kms: the keys, and the practices this process serves.
+         */
+        KmsReadiness: {
+            /** Calls */
+            calls: {
+                [key: string]: number;
+            };
+            /** Installation Key Id */
+            installation_key_id: string;
+            /** Keys */
+            keys: components["schemas"]["KmsKeyReadiness"][];
+            /** Practices Cached */
+            practices_cached: number;
+            /** Practices Refused */
+            practices_refused: {
+                [key: string]: number;
             };
         };
         /**
@@ -3398,6 +3468,51 @@ export interface components {
             available: boolean;
             /** In Use */
             in_use: boolean;
+        };
+        /**
+         * PracticeKeyRead
+         * @description The key that protects the practice's data keys: ids and states, never a key.
+         * @example {
+         *       "kms_key_id": "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+         *       "own_key": true,
+         *       "provider": "kms",
+         *       "state": "Enabled"
+         *     }
+         */
+        PracticeKeyRead: {
+            /**
+             * Kms Key Id
+             * @description With kms: the ARN of the KMS key wrapping the practice's data keys
+             */
+            kms_key_id: string | null;
+            /**
+             * Own Key
+             * @description The practice brought this key (else: the installation's)
+             */
+            own_key: boolean;
+            /**
+             * Provider
+             * @description Where master keys live: local, env, aws or kms
+             */
+            provider: string;
+            /**
+             * State
+             * @description The key's state as KMS reports it (Enabled, Disabled, PendingDeletion, …), or why it cannot be read
+             */
+            state: string | null;
+        };
+        /**
+         * PracticeKeyUpdate
+         * @example {
+         *       "kms_key_id": "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-"
+         *     }
+         */
+        PracticeKeyUpdate: {
+            /**
+             * Kms Key Id
+             * @description The practice's own KMS key (ARN, key id or alias); null: back to the installation's key. CareVault's role needs kms:Decrypt, kms:GenerateDataKey, kms:DescribeKey and kms:ReEncrypt* on it
+             */
+            kms_key_id: string | null;
         };
         /**
          * PublicReadiness
@@ -12162,6 +12277,185 @@ export interface operations {
             };
             /** @description Missing CSRF header, or the role does not allow it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_practice_key_api_v1_workspace_encryption_key_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeKeyRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_practice_key_route_api_v1_workspace_encryption_key_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PracticeKeyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeKeyRead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

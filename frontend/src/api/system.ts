@@ -1,6 +1,7 @@
 /** The detailed readiness report (owners): key ring, database, encryption backend. */
-import { useQuery } from '@tanstack/react-query';
-import { api, call, type Readiness } from './client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRecentPassword } from '../auth/ReauthProvider';
+import { api, call, type Readiness, type Schemas } from './client';
 import { keys } from './keys';
 
 async function readiness(): Promise<Readiness> {
@@ -15,4 +16,28 @@ async function readiness(): Promise<Readiness> {
 
 export function useReadiness() {
   return useQuery({ queryKey: keys.readiness.all, queryFn: readiness, staleTime: 0, refetchInterval: 30_000 });
+}
+
+export type PracticeKey = Schemas['PracticeKeyRead'];
+
+/** The KMS key that protects this practice's data keys (owners), and moving to its own. */
+export function usePracticeKey() {
+  return useQuery({
+    queryKey: keys.practiceKey.all,
+    queryFn: () => call(api.GET('/api/v1/workspace/encryption-key')),
+    staleTime: 0,
+  });
+}
+
+export function useSetPracticeKey() {
+  const queryClient = useQueryClient();
+  const recent = useRecentPassword();
+  return useMutation({
+    mutationFn: (kmsKeyId: string | null) =>
+      recent(() => call(api.PUT('/api/v1/workspace/encryption-key', { body: { kms_key_id: kmsKeyId } }))),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: keys.practiceKey.all });
+      void queryClient.invalidateQueries({ queryKey: keys.readiness.all });
+    },
+  });
 }

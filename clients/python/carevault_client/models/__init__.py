@@ -61,6 +61,10 @@ from .imported_client import ImportedClient
 from .imported_client_action import ImportedClientAction
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
+from .kms_key_readiness import KmsKeyReadiness
+from .kms_readiness import KmsReadiness
+from .kms_readiness_calls import KmsReadinessCalls
+from .kms_readiness_practices_refused import KmsReadinessPracticesRefused
 from .list_audit_events_api_v1_audit_events_get_actor_kind_type_0_item import (
     ListAuditEventsApiV1AuditEventsGetActorKindType0Item,
 )
@@ -84,6 +88,8 @@ from .page_webhook_read import PageWebhookRead
 from .password_change import PasswordChange
 from .password_changed import PasswordChanged
 from .pgcrypto_readiness import PgcryptoReadiness
+from .practice_key_read import PracticeKeyRead
+from .practice_key_update import PracticeKeyUpdate
 from .public_readiness import PublicReadiness
 from .public_readiness_status import PublicReadinessStatus
 from .read_access_log_api_v1_clients_client_id_access_log_get_format_type_0 import (
@@ -200,6 +206,10 @@ __all__ = (
     "ImportedClientAction",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
+    "KmsKeyReadiness",
+    "KmsReadiness",
+    "KmsReadinessCalls",
+    "KmsReadinessPracticesRefused",
     "ListAuditEventsApiV1AuditEventsGetActorKindType0Item",
     "Liveness",
     "LoginRequest",
@@ -221,6 +231,8 @@ __all__ = (
     "PasswordChange",
     "PasswordChanged",
     "PgcryptoReadiness",
+    "PracticeKeyRead",
+    "PracticeKeyUpdate",
     "PublicReadiness",
     "PublicReadinessStatus",
     "ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0",

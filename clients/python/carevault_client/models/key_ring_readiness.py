@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.key_ring_readiness_versions import KeyRingReadinessVersions
+    from ..models.kms_readiness import KmsReadiness
 
 
 T = TypeVar("T", bound="KeyRingReadiness")
@@ -31,8 +32,10 @@ class KeyRingReadiness:
         source (str):
         versions (KeyRingReadinessVersions):
         data_key_warnings (list[str] | Unset):
+        kms (KmsReadiness | None | Unset):
         pending_activates_at (datetime.datetime | None | Unset):
         pending_version (int | None | Unset):
+        provider (str | Unset):  Default: 'local'.
         refused_ring_reason (None | str | Unset):
     """
 
@@ -47,12 +50,16 @@ class KeyRingReadiness:
     source: str
     versions: KeyRingReadinessVersions
     data_key_warnings: list[str] | Unset = UNSET
+    kms: KmsReadiness | None | Unset = UNSET
     pending_activates_at: datetime.datetime | None | Unset = UNSET
     pending_version: int | None | Unset = UNSET
+    provider: str | Unset = "local"
     refused_ring_reason: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.kms_readiness import KmsReadiness  # noqa: PLC0415
+
         active_key_age_seconds: float | None
         active_key_age_seconds = self.active_key_age_seconds
 
@@ -88,6 +95,14 @@ class KeyRingReadiness:
         if not isinstance(self.data_key_warnings, Unset):
             data_key_warnings = self.data_key_warnings
 
+        kms: dict[str, Any] | None | Unset
+        if isinstance(self.kms, Unset):
+            kms = UNSET
+        elif isinstance(self.kms, KmsReadiness):
+            kms = self.kms.to_dict()
+        else:
+            kms = self.kms
+
         pending_activates_at: None | str | Unset
         if isinstance(self.pending_activates_at, Unset):
             pending_activates_at = UNSET
@@ -101,6 +116,8 @@ class KeyRingReadiness:
             pending_version = UNSET
         else:
             pending_version = self.pending_version
+
+        provider = self.provider
 
         refused_ring_reason: None | str | Unset
         if isinstance(self.refused_ring_reason, Unset):
@@ -126,10 +143,14 @@ class KeyRingReadiness:
         )
         if data_key_warnings is not UNSET:
             field_dict["data_key_warnings"] = data_key_warnings
+        if kms is not UNSET:
+            field_dict["kms"] = kms
         if pending_activates_at is not UNSET:
             field_dict["pending_activates_at"] = pending_activates_at
         if pending_version is not UNSET:
             field_dict["pending_version"] = pending_version
+        if provider is not UNSET:
+            field_dict["provider"] = provider
         if refused_ring_reason is not UNSET:
             field_dict["refused_ring_reason"] = refused_ring_reason
 
@@ -138,6 +159,7 @@ class KeyRingReadiness:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.key_ring_readiness_versions import KeyRingReadinessVersions  # noqa: PLC0415
+        from ..models.kms_readiness import KmsReadiness  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -204,6 +226,23 @@ class KeyRingReadiness:
 
         data_key_warnings = cast(list[str], d.pop("data_key_warnings", UNSET))
 
+        def _parse_kms(data: object) -> KmsReadiness | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                kms_type_0 = KmsReadiness.from_dict(data)
+
+                return kms_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(KmsReadiness | None | Unset, data)
+
+        kms = _parse_kms(d.pop("kms", UNSET))
+
         def _parse_pending_activates_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -230,6 +269,8 @@ class KeyRingReadiness:
 
         pending_version = _parse_pending_version(d.pop("pending_version", UNSET))
 
+        provider = d.pop("provider", UNSET)
+
         def _parse_refused_ring_reason(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -251,8 +292,10 @@ class KeyRingReadiness:
             source=source,
             versions=versions,
             data_key_warnings=data_key_warnings,
+            kms=kms,
             pending_activates_at=pending_activates_at,
             pending_version=pending_version,
+            provider=provider,
             refused_ring_reason=refused_ring_reason,
         )
 
