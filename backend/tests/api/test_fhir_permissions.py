@@ -20,9 +20,9 @@ from fastapi import FastAPI
 from carevault.api.app import create_app
 from carevault.auth.models import Role
 from carevault.auth.permissions import PHI_RESOURCES, operation_of
-from tests.api.test_permissions import api_routes, audited_records
-from tests.support.fhir import FHIR_JSON, fhir_of, fhir_with_token
+from tests.support.fhir import FHIR_JSON, audited_records, fhir_of, fhir_with_token
 from tests.support.http import ApiContext
+from tests.support.routes import api_routes
 
 MARK = {"clients": "zqclientmark", "appointments": "zqappointmentmark", "notes": "zqnotemark"}
 EVERY = [

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from fhir.resources.R4B import get_fhir_model_class
 
+from tests.support.db import sql
 from tests.support.http import ApiContext
 
 FHIR_JSON = "application/fhir+json"
@@ -56,3 +57,18 @@ async def fhir_with_token(
         assert created.status_code == 201, created.text
     async with fhir_client(api, created.json()["token"]) as client:
         yield client
+
+
+async def audited_records(api: ApiContext, response: httpx.Response) -> dict[str, set[str]]:
+    """Record ids named by the audit events of the request that gave `response`, by type."""
+    rows = await sql(
+        api,
+        "SELECT resource_type, resource_ids FROM audit_events WHERE details->>'request_id' = $1",
+        response.headers["X-Request-ID"],
+    )
+    named: dict[str, set[str]] = {}
+    for row in rows:
+        named.setdefault(row["resource_type"], set()).update(
+            str(i) for i in row["resource_ids"] or ()
+        )
+    return named
