@@ -41,7 +41,7 @@ def client(server: LiveServer, token: str, **headers: str) -> SyncFHIRClient:
 
 
 def as_dict(resource: Any) -> dict[str, Any]:
-    return validated(resource.serialize())  # type: ignore[no-untyped-call]
+    return validated(resource.serialize())
 
 
 def test_read_search_with_paging_and_conditional_update(server: LiveServer) -> None:
