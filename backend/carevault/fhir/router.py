@@ -52,6 +52,7 @@ router = APIRouter(prefix=PREFIX, include_in_schema=False, route_class=DatabaseR
 # A search whose filters CareVault's services cannot apply is filtered here, over at most
 # this many candidates (a broader search is refused as too costly rather than run).
 MAX_FILTERED = 1000
+MAX_IDS = 100
 FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 ONE_DAY = timedelta(days=1)
 # Search parameters that are PHI: after a POST `_search` they stay out of the next link.
@@ -254,6 +255,9 @@ def _ids(params: Params) -> list[uuid.UUID] | None:
             found.append(uuid.UUID(text.strip()))
         except ValueError:
             continue
+    if len(found) > MAX_IDS:
+        # Each id is a chart read of its own (audited as such): a bounded number per request.
+        raise ApiError(400, "too_costly", f"_id names at most {MAX_IDS} resources")
     return found
 
 

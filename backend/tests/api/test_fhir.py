@@ -226,6 +226,8 @@ async def test_patient_search_pages_with_a_cursor_and_counts(api: ApiContext) ->
         assert nameless.status_code == 400 and outcome_code(nameless) == "unknown_parameter"
         bad_cursor = await http.get("/Patient", params={"_cursor": "nonsense"})
         assert outcome_code(bad_cursor) == "invalid_cursor"
+        many_ids = ",".join(str(uuid.uuid4()) for _ in range(101))
+        assert outcome_code(await http.get("/Patient", params={"_id": many_ids})) == "too_costly"
         too_many = await http.get("/Patient", params={"_count": "5000"})
         assert too_many.status_code == 400
 
