@@ -92,7 +92,7 @@ def _smart(principal: Principal, resource_type: str, permission: str) -> None:
         return
     held = smart_scopes_held(principal.token_scopes)
     if held and not any(scope.allows(resource_type, permission) for scope in held):
-        needed = f"user/{resource_type}.{permission}"
+        needed = f"{held[0].context}/{resource_type}.{permission}"
         raise ApiError(
             403,
             "insufficient_scope",
