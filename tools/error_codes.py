@@ -41,6 +41,10 @@ MEANINGS = {
     "deletion and enable the key to read its data again",
     "kms_key_not_found": "the practice's KMS key no longer exists: its data is gone for good",
     "kms_access_denied": "the KMS key policy no longer lets CareVault use the practice's key",
+    # /fhir/R4 (docs/fhir.md), as OperationOutcome issue.details.coding codes.
+    "too_costly": "FHIR search: the filters would be applied to too many candidates; narrow it",
+    "version_not_found": "FHIR vread: the resource has no such version",
+    "multiple_matches": "FHIR conditional create: `If-None-Exist` matched more than one resource",
     "bad_request": "the body is not readable JSON (or another malformed request)",
     "invalid_idempotency_key": "the `Idempotency-Key` header is empty, over 255 characters or "
     "not printable ASCII",
@@ -106,7 +110,8 @@ MEANINGS = {
     "private, loopback, link-local, multicast or reserved address (SSRF guard; "
     "`CAREVAULT_WEBHOOK_ALLOWED_NETWORKS` admits networks)",
     "unknown_event_type": "a webhook's `event_types` names a type the feed never sends",
-    "version_conflict": "stale `version`: `details.current_version` is the note's",
+    "version_conflict": "stale `version` (or a FHIR `If-Match`): `details.current_version` is "
+    "the current one",
     "workspace_shredded": "the practice's data was shredded (`carevault workspaces shred`)",
     "cursor_expired": "`GET /events`: events after the cursor are past the retention period "
     "(`CAREVAULT_EVENTS_RETENTION_DAYS`): list again, then follow a fresh cursor",
@@ -123,8 +128,8 @@ MEANINGS = {
     "nothing was imported",
     "invalid_date_range": "`since` after `until` (audit trail, a client's access log)",
     "no_changes": "a PATCH with nothing to change",
-    "invalid_cursor": "a cursor (`after`) this feed or list did not issue: pass `next_cursor` "
-    "or an event `id` exactly as received",
+    "invalid_cursor": "a cursor this server did not issue (the change feed's `after`, a FHIR "
+    "search's `_cursor`): pass `next_cursor`, an event `id` or a `next` link exactly as received",
     "not_in_series": "`cancel-following` on an appointment booked alone",
     "invalid_clinician": "`clinician_id` is not an active user of your practice",
     "too_many_events": "an access-log CSV export over 50,000 events: export a shorter range",

@@ -51,6 +51,8 @@ from carevault.db.engine import (
     session_factory,
 )
 from carevault.events.background import EventPruner
+from carevault.fhir.errors import install_fhir_errors
+from carevault.fhir.router import router as fhir_router
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -153,6 +155,8 @@ def create_app(
     install_not_modified_handler(app)
     app.include_router(health_router)
     include_api(app)
+    app.include_router(fhir_router)
+    install_fhir_errors(app)  # after every handler: /fhir errors become OperationOutcome
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_docs(app)
     mount_frontend(app)  # last: its catch-all must not shadow any other route
