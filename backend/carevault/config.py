@@ -32,6 +32,12 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, description="postgresql+asyncpg://…; unset: embedded PostgreSQL"
     )
+    # Behind PgBouncer (or another pooler) in transaction mode: no startup parameters, no
+    # prepared statements, no statement outside a transaction (carevault.db.pooler). Every
+    # engine reads the same variable; docs/scaling.md.
+    database_pooler: Literal["none", "transaction"] = Field(
+        default="none", description="transaction: behind PgBouncer's pool_mode = transaction"
+    )
     data_dir: Path = Path(".data")
     key_provider: KeyProviderName = KeyProviderName.LOCAL
     keyring_file: Path | None = None

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, column, delete, exists, literal, select, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import func
 
@@ -26,6 +26,7 @@ from carevault.crypto.datakeys import (
     wrap_index_key,
 )
 from carevault.crypto.keyring import new_key_material
+from carevault.db.engine import create_engine
 from carevault.workspaces.models import BLIND_INDEX_KEY_VERSION, Workspace, WorkspaceKey
 
 
@@ -160,9 +161,7 @@ def blocking_data_key_loader(database_url: str) -> DataKeyLoader:
     on a path rate-limited per practice."""
 
     async def fetch(workspace: bytes) -> dict[int, bytes]:
-        engine = create_async_engine(
-            database_url, poolclass=NullPool, hide_parameters=True, connect_args={"timeout": 3}
-        )
+        engine = create_engine(database_url, poolclass=NullPool, connect_args={"timeout": 3})
         try:
             async with AsyncSession(engine) as db:
                 rows = await db.execute(
