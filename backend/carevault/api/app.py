@@ -49,6 +49,7 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.health import service as health_service
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -88,6 +89,7 @@ def create_app(
             raise ValueError("the engine given to create_app has other deadlines")
         engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
+        state: AppState | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
@@ -109,6 +111,7 @@ def create_app(
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             app.state.carevault = state
+            health_service.start_keeping_ready(state)
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
             # lives as long as the process: out of the collector's sight, a full collection
@@ -116,6 +119,8 @@ def create_app(
             gc.freeze()
             yield
         finally:
+            if state is not None:
+                await health_service.stop_keeping_ready(state)
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:

@@ -1,9 +1,19 @@
 """Readiness that tells the truth: bounded even against a frozen database, not ready when
-the database cannot commit a write, and degraded states named apart."""
+the database cannot commit a write, and degraded states named apart.
+
+And cheap: load balancers poll `/health/ready` on every instance every few seconds, so the
+public answer comes from state the app keeps (`public_status`), refreshed by a background
+task every READY_REFRESH_SECONDS (a database ping, the write probe at its own pace, the
+sealer's lag, the key ring's state), and the schema revision (an Alembic migration context,
+33-42 ms of CPU) and pgcrypto are read at start and then every SCHEMA_CHECK_INTERVAL_SECONDS.
+A snapshot older than READY_MAX_AGE_SECONDS (the task is stuck or not running) is refreshed
+on the request, one check at a time. The owners' detailed report checks afresh."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import socket
 import time
@@ -42,8 +52,17 @@ SLOW_DATABASE_SECONDS = 1.0
 STORAGE_FULL_HOLD_SECONDS = 15.0
 # Timeouts seen by requests this recently make the process degraded.
 TIMEOUT_HOLD_SECONDS = 15.0
+# The schema revision and pgcrypto are read at start and then at most this often: a
+# migration applied by another node shows as schema_mismatch within this interval.
+SCHEMA_CHECK_INTERVAL_SECONDS = 60.0
+# The public answer's state is refreshed this often by a background task (0: no task)...
+READY_REFRESH_SECONDS = 1.0
+# ... and one older than this is refreshed on the request (0: every request checks).
+READY_MAX_AGE_SECONDS = 3.0
 
 LOCK_NOT_AVAILABLE = "55P03"
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -130,11 +149,34 @@ async def probe_write(engine: AsyncEngine) -> None:
             await space.rollback()
 
 
+@dataclass
+class SchemaState:
+    revision: str | None = None
+    pgcrypto: bool = False
+    at: float | None = None  # monotonic; None: never read
+
+
+_schemas: weakref.WeakKeyDictionary[object, SchemaState] = weakref.WeakKeyDictionary()
+
+
+async def _schema(engine: AsyncEngine) -> tuple[str | None, bool]:
+    """The schema revision and pgcrypto, read again when SCHEMA_CHECK_INTERVAL_SECONDS have
+    passed; in between, one round trip proves the database answers."""
+    known = _schemas.setdefault(engine.sync_engine, SchemaState())
+    if known.at is None or time.monotonic() - known.at >= SCHEMA_CHECK_INTERVAL_SECONDS:
+        revision = await current_revision(engine)
+        known.pgcrypto = await pgcrypto_available(engine)
+        known.revision, known.at = revision, time.monotonic()
+    else:
+        async with engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+    return known.revision, known.pgcrypto
+
+
 async def _check(
     state: AppState, probe: WriteProbe, at_head: list[bool]
 ) -> tuple[str | None, bool]:
-    revision = await current_revision(state.engine)
-    pgcrypto = await pgcrypto_available(state.engine)
+    revision, pgcrypto = await _schema(state.engine)
     at_head.append(revision == head_revision())
     due = time.monotonic() - probe.at >= WRITE_PROBE_INTERVAL_SECONDS or probe.ok is None
     # A request that met a full disk since the last probe: probe again now, not in 5 s.
@@ -299,3 +341,71 @@ async def readiness(state: AppState) -> Readiness:
         phi_backend=backend.value,
         audit=audit,
     )
+
+
+# --- The public answer, from kept state ----------------------------------------------------
+
+
+@dataclass
+class ReadyState:
+    status: str | None = None
+    at: float = 0.0  # monotonic time of the check behind `status`
+    checking: asyncio.Task[str] | None = None
+    keeper: asyncio.Task[None] | None = None
+
+
+_ready: weakref.WeakKeyDictionary[object, ReadyState] = weakref.WeakKeyDictionary()
+
+
+def _ready_state(state: AppState) -> ReadyState:
+    return _ready.setdefault(state.engine.sync_engine, ReadyState())
+
+
+async def public_status(state: AppState) -> str:
+    """ "ready", "degraded" or "unavailable", from the kept state while it is fresh: no
+    database round trip and no Alembic on the load balancer's poll."""
+    ready = _ready_state(state)
+    if ready.status is not None and time.monotonic() - ready.at < READY_MAX_AGE_SECONDS:
+        return ready.status
+    return await refresh_status(state)
+
+
+async def refresh_status(state: AppState) -> str:
+    """Check now (or join the check already running, so callers never pile up checks)."""
+    ready = _ready_state(state)
+    if ready.checking is None or ready.checking.done():
+        ready.checking = asyncio.ensure_future(_checked_status(state, ready))
+    return await asyncio.shield(ready.checking)
+
+
+async def _checked_status(state: AppState, ready: ReadyState) -> str:
+    started = time.monotonic()
+    report = await readiness(state)
+    ready.status, ready.at = report.status, started
+    return report.status
+
+
+def start_keeping_ready(state: AppState) -> None:
+    """Refresh the public answer's state every READY_REFRESH_SECONDS until stopped."""
+    ready = _ready_state(state)
+    if READY_REFRESH_SECONDS > 0 and ready.keeper is None:
+        ready.keeper = asyncio.create_task(_keep_ready(state), name="carevault-readiness")
+
+
+async def stop_keeping_ready(state: AppState) -> None:
+    ready = _ready_state(state)
+    keeper, ready.keeper = ready.keeper, None
+    if keeper is not None:
+        keeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeper
+
+
+async def _keep_ready(state: AppState) -> None:
+    while READY_REFRESH_SECONDS > 0:
+        try:
+            await refresh_status(state)
+        except Exception as exc:  # readiness reports failures itself; a bug must not stop this
+            # The class only: a driver's message can quote values.
+            log.warning("readiness refresh failed: %s", type(exc).__name__)
+        await asyncio.sleep(READY_REFRESH_SECONDS)
