@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
@@ -49,6 +50,7 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.db.pooler import POOLER_HINT, refused_startup_parameter
 from carevault.health import service as health_service
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
@@ -93,7 +95,12 @@ def create_app(
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
-            await provision_data_keys(engine, manager)
+            try:
+                await provision_data_keys(engine, manager)
+            except DBAPIError as exc:
+                if refused_startup_parameter(exc):
+                    raise StartupError(POOLER_HINT) from None
+                raise
             await asyncio.to_thread(dummy_hash)  # before the first sign-in, not during it
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:

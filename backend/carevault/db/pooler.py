@@ -98,6 +98,20 @@ def direct_connect_args(
     return arguments
 
 
+# PgBouncer answers as a server does, so it cannot be told apart before connecting; what it
+# refuses at startup names it.
+POOLER_HINT = (
+    "the database (a connection pooler such as PgBouncer in transaction mode) refused a "
+    "startup parameter: set CAREVAULT_DATABASE_POOLER=transaction (docs/scaling.md)"
+)
+
+
+def refused_startup_parameter(error: BaseException) -> bool:
+    """Whether `error` is a pooler refusing a startup parameter (SQLAlchemy's error quotes
+    the driver's; the message names a parameter, never a value)."""
+    return "unsupported startup parameter" in str(error)
+
+
 def transactions_only(driver_connection: Any) -> bool:
     """Whether statements on this asyncpg connection must always run inside a transaction."""
     return bool(getattr(driver_connection, "transactions_only", False))

@@ -272,3 +272,22 @@ def test_without_the_setting_pgbouncer_refuses_the_deadlines_at_startup(
             return "connected"
 
     assert "unsupported startup parameter" in asyncio.run(check())
+
+
+def test_serve_without_the_setting_says_what_to_set(
+    pg_server: PgServer, pooled_database: str, tmp_path: Path
+) -> None:
+    """Behind PgBouncer without CAREVAULT_DATABASE_POOLER, startup fails with a message naming
+    the setting (PgBouncer answers as a server does: its refusal is what names it)."""
+    with pgbouncer(pg_server) as (port, _):
+        env = carevault_env(through(pg_server, port, pooled_database), tmp_path / "data")
+        done = subprocess.run(
+            [sys.executable, "-m", "carevault", "serve", "--port", str(free_port())],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode != 0
+    assert "CAREVAULT_DATABASE_POOLER=transaction" in done.stdout + done.stderr
