@@ -38,6 +38,15 @@ class Settings(BaseSettings):
     database_pooler: Literal["none", "transaction"] = Field(
         default="none", description="transaction: behind PgBouncer's pool_mode = transaction"
     )
+    # Notices between processes (carevault.notifications): on with a Redis URL, or asked for;
+    # PostgreSQL LISTEN needs a direct connection (not through a transaction pooler).
+    notifications: bool = Field(
+        default=False, description="hear shreds and key activations at once (LISTEN/Redis)"
+    )
+    redis_url: str | None = Field(default=None, description="redis://…; notices by pub/sub")
+    notify_database_url: str | None = Field(
+        default=None, description="a direct PostgreSQL URL for LISTEN (default: database_url)"
+    )
     data_dir: Path = Path(".data")
     key_provider: KeyProviderName = KeyProviderName.LOCAL
     keyring_file: Path | None = None

@@ -26,6 +26,7 @@ from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
 from carevault.api.metrics import metrics_endpoint
+from carevault.api.notices import start_notifier
 from carevault.api.openapi_examples import (
     add_error_examples,
     authenticated_operations,
@@ -53,6 +54,7 @@ from carevault.db.engine import (
 from carevault.db.pooler import POOLER_HINT, refused_startup_parameter
 from carevault.health import service as health_service
 from carevault.health.router import router as health_router
+from carevault.notifications import Notifier
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
 from carevault.runtime import (
@@ -92,6 +94,7 @@ def create_app(
         engine = given_engine or await open_api_engine(database_url, deadlines)
         sealer: AuditSealer | None = None
         state: AppState | None = None
+        notifier: Notifier | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
@@ -119,6 +122,7 @@ def create_app(
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             app.state.carevault = state
             health_service.start_keeping_ready(state)
+            notifier = state.notifier = start_notifier(state, database_url)
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
             # lives as long as the process: out of the collector's sight, a full collection
@@ -126,6 +130,8 @@ def create_app(
             gc.freeze()
             yield
         finally:
+            if notifier is not None:
+                await notifier.stop()
             if state is not None:
                 await health_service.stop_keeping_ready(state)
             if sealer is not None:
