@@ -181,3 +181,25 @@ async def test_an_app_without_notifications_opens_no_listener(
 ) -> None:
     async with running_api(await new_database(), data_dir) as api:
         assert api.app.state.carevault.notifier is None
+
+
+async def test_carevault_workspaces_shred_tells_running_apps(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    """The real command, in a process of its own: its NOTIFY goes with the shred's commit,
+    and the running app forgets the practice's keys at once (not after 300 s)."""
+    from tests.api.test_shredding import shred_in_another_process
+
+    url = await new_database()
+    async with running_api(url, data_dir, notifications=True) as api:
+        state = api.app.state.carevault
+        space, _ = await api.workspace_with_users(None)
+        async with asyncio.timeout(10):
+            while not state.notifier.postgres_listening:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        keys = current_cipher().data_keys
+        keys.store(space.id.bytes, {1: b"wrapped"})
+        await shred_in_another_process(api, space.name)
+        async with asyncio.timeout(HEARD_WITHIN_SECONDS):
+            while keys.loaded(space.id.bytes):  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
