@@ -184,6 +184,9 @@ def test_everything_runs_through_pgbouncer_in_transaction_mode(
         env = carevault_env(url, tmp_path / "data")
         env["CAREVAULT_DATABASE_POOLER"] = "transaction"
         env["CAREVAULT_AUDIT_SEAL_INTERVAL_SECONDS"] = "0.5"
+        # Notices LISTEN on PostgreSQL itself: PgBouncer cannot carry LISTEN.
+        env["CAREVAULT_NOTIFICATIONS"] = "true"
+        env["CAREVAULT_NOTIFY_DATABASE_URL"] = pg_server.url(pooled_database)
         create = ["users", "create", "--workspace", WORKSPACE, "--email", EMAIL, "--role", "owner"]
         run(env, *create, stdin=PASSWORD + "\n")
         server_log = tmp_path / "serve.log"
