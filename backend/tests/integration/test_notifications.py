@@ -203,3 +203,21 @@ async def test_carevault_workspaces_shred_tells_running_apps(
         async with asyncio.timeout(HEARD_WITHIN_SECONDS):
             while keys.loaded(space.id.bytes):  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
+
+
+async def test_a_key_activation_notice_refreshes_the_ring_at_once(
+    new_database: NewDatabase, data_dir: Path
+) -> None:
+    """Before: a process saw an activated key at its next refresh (300 s by default)."""
+    url = await new_database()
+    async with running_api(url, data_dir, notifications=True) as api:
+        state = api.app.state.carevault
+        async with asyncio.timeout(10):
+            while not state.notifier.postgres_listening:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        before = state.key_manager.status().last_refresh_at
+        async with notifier(url, Heard(), listen=False) as other_process:
+            await other_process.publish(Notice(Kind.KEY_ACTIVATED))
+            async with asyncio.timeout(HEARD_WITHIN_SECONDS):
+                while state.key_manager.status().last_refresh_at == before:  # noqa: ASYNC110
+                    await asyncio.sleep(0.01)
