@@ -399,13 +399,23 @@ async def stop_keeping_ready(state: AppState) -> None:
         keeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await keeper
+    # A check under way (shielded from its callers) is let finish, within its own limits,
+    # so that it hands its connection back before the app's engine is closed; cancelled,
+    # its inner task would go on holding one.
+    checking = ready.checking
+    if checking is not None and not checking.done():
+        await asyncio.wait({checking}, timeout=2 * DATABASE_CHECK_TIMEOUT_SECONDS + 1)
 
 
 async def _keep_ready(state: AppState) -> None:
+    # The first check comes one interval after start (or with the first poll, whichever is
+    # sooner), not beside the requests of a process that is still warming up.
     while READY_REFRESH_SECONDS > 0:
+        await asyncio.sleep(READY_REFRESH_SECONDS)
+        if READY_REFRESH_SECONDS <= 0:
+            return
         try:
             await refresh_status(state)
         except Exception as exc:  # readiness reports failures itself; a bug must not stop this
             # The class only: a driver's message can quote values.
             log.warning("readiness refresh failed: %s", type(exc).__name__)
-        await asyncio.sleep(READY_REFRESH_SECONDS)

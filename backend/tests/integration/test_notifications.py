@@ -8,7 +8,9 @@ running beside it (on the same server or the same Redis) do not disturb it."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import carevault
 from carevault.crypto import current_cipher
 from carevault.db.engine import create_engine
 from carevault.notifications import Kind, Notice, Notifier, notify_in
@@ -24,6 +27,7 @@ from tests.support.db import NewDatabase, libpq_dsn
 from tests.support.http import running_api
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
+SOURCE = Path(carevault.__file__).resolve().parents[1]  # the backend/ this test imports
 HEARD_WITHIN_SECONDS = 1.0
 
 
@@ -34,6 +38,27 @@ def redis_answers() -> bool:
             return probe.recv(16).startswith(b"+PONG")
     except OSError:
         return False
+
+
+async def shred_in_another_process(url: str, data_dir: Path, name: str) -> None:
+    """`carevault workspaces shred` in a process of its own (this backend/ on its path)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAREVAULT_")}
+    env.update(
+        CAREVAULT_DATABASE_URL=url,
+        CAREVAULT_DATA_DIR=str(data_dir),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(SOURCE), env.get("PYTHONPATH")])),
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "carevault",
+        *("workspaces", "shred", "--workspace", name, "--confirm", name),
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 120)
+    assert process.returncode == 0, output.decode()
 
 
 class Heard:
@@ -188,8 +213,6 @@ async def test_carevault_workspaces_shred_tells_running_apps(
 ) -> None:
     """The real command, in a process of its own: its NOTIFY goes with the shred's commit,
     and the running app forgets the practice's keys at once (not after 300 s)."""
-    from tests.api.test_shredding import shred_in_another_process
-
     url = await new_database()
     async with running_api(url, data_dir, notifications=True) as api:
         state = api.app.state.carevault
@@ -199,7 +222,7 @@ async def test_carevault_workspaces_shred_tells_running_apps(
                 await asyncio.sleep(0.01)
         keys = current_cipher().data_keys
         keys.store(space.id.bytes, {1: b"wrapped"})
-        await shred_in_another_process(api, space.name)
+        await shred_in_another_process(url, data_dir, space.name)
         async with asyncio.timeout(HEARD_WITHIN_SECONDS):
             while keys.loaded(space.id.bytes):  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
