@@ -5,7 +5,8 @@ And cheap: load balancers poll `/health/ready` on every instance every few secon
 public answer comes from state the app keeps (`public_status`), refreshed by a background
 task every READY_REFRESH_SECONDS (a database ping, the write probe at its own pace, the
 sealer's lag, the key ring's state), and the schema revision (an Alembic migration context,
-33-42 ms of CPU) and pgcrypto are read at start and then every SCHEMA_CHECK_INTERVAL_SECONDS.
+33-42 ms of CPU) and pgcrypto are read at the first check and then every
+SCHEMA_CHECK_INTERVAL_SECONDS.
 A snapshot older than READY_MAX_AGE_SECONDS (the task is stuck or not running) is refreshed
 on the request, one check at a time. The owners' detailed report checks afresh."""
 
@@ -52,8 +53,8 @@ SLOW_DATABASE_SECONDS = 1.0
 STORAGE_FULL_HOLD_SECONDS = 15.0
 # Timeouts seen by requests this recently make the process degraded.
 TIMEOUT_HOLD_SECONDS = 15.0
-# The schema revision and pgcrypto are read at start and then at most this often: a
-# migration applied by another node shows as schema_mismatch within this interval.
+# The schema revision and pgcrypto are read at the first check and then at most this often:
+# a migration applied by another node shows as schema_mismatch within this interval.
 SCHEMA_CHECK_INTERVAL_SECONDS = 60.0
 # The public answer's state is refreshed this often by a background task (0: no task)...
 READY_REFRESH_SECONDS = 1.0
