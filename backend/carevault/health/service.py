@@ -20,7 +20,7 @@ import socket
 import time
 import weakref
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -287,6 +287,18 @@ def _refresh_overdue(last_success: datetime | None, interval: float) -> bool:
 
 
 async def readiness(state: AppState) -> Readiness:
+    """A fresh check. Checks run one at a time: one started while another waits on the
+    database would be reported as a timeout (check_database), so a second caller (the
+    owners' report beside the background check) waits for the first, then checks itself."""
+    ready = _ready_state(state)
+    async with ready.lock:
+        started = time.monotonic()
+        report = await _readiness_now(state)
+        ready.status, ready.at = report.status, started
+        return report
+
+
+async def _readiness_now(state: AppState) -> Readiness:
     database, pgcrypto = await check_database(state)
     audit = await check_audit(state, database.reachable)
     audit_late = audit.lag_seconds is not None and audit.lag_seconds > audit.lag_budget_seconds
@@ -353,6 +365,7 @@ class ReadyState:
     at: float = 0.0  # monotonic time of the check behind `status`
     checking: asyncio.Task[str] | None = None
     keeper: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 _ready: weakref.WeakKeyDictionary[object, ReadyState] = weakref.WeakKeyDictionary()
@@ -375,15 +388,12 @@ async def refresh_status(state: AppState) -> str:
     """Check now (or join the check already running, so callers never pile up checks)."""
     ready = _ready_state(state)
     if ready.checking is None or ready.checking.done():
-        ready.checking = asyncio.ensure_future(_checked_status(state, ready))
+        ready.checking = asyncio.ensure_future(_checked_status(state))
     return await asyncio.shield(ready.checking)
 
 
-async def _checked_status(state: AppState, ready: ReadyState) -> str:
-    started = time.monotonic()
-    report = await readiness(state)
-    ready.status, ready.at = report.status, started
-    return report.status
+async def _checked_status(state: AppState) -> str:
+    return (await readiness(state)).status
 
 
 def start_keeping_ready(state: AppState) -> None:

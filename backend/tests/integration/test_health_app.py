@@ -227,3 +227,17 @@ async def test_concurrent_polls_share_one_check(
         answers = await asyncio.gather(*(client.get("/health/ready") for _ in range(8)))
     assert [a.json() for a in answers] == [{"status": "ready"}] * 8
     assert len(checks) == 1
+
+
+async def test_a_check_beside_another_waits_for_it_instead_of_reporting_a_timeout(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owners' report while the background check runs: two checks at once made the
+    second report `database_timeout` (its guard against piling up checks on a frozen
+    database), so the report said unavailable on a healthy database."""
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
+    app = create_app(dev_settings(data_dir), database_url=await new_database())
+    async with running(app):
+        state = app.state.carevault
+        reports = await asyncio.gather(*(health.readiness(state) for _ in range(3)))
+    assert [r.status for r in reports] == ["ready"] * 3, [r.reasons for r in reports]
