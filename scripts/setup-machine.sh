@@ -10,14 +10,18 @@
 # (postgresql-contrib). Without that server the Python tests start an embedded one and skip the
 # pgcrypto tests, so outside CI a missing server is a note; under CI=true it is an error.
 # wrk, the load generator `make loadtest` drives the server with: its driver's tests skip
-# without it outside CI.
+# without it outside CI. PgBouncer and HAProxy (Debian's pgbouncer and haproxy), which the
+# scaling tests put in front of PostgreSQL and of several CareVault processes: those tests
+# skip without them outside CI.
 #
 # Usage: scripts/setup-machine.sh [--check] [--loadtest]
 #   --check     say what is missing and what would be done, change nothing; exit 1 if anything is.
 #   --loadtest  what `make loadtest` needs instead: wrk, and the PostgreSQL server (required:
 #               the load test has no embedded fallback). No browser, Node.js or pgcrypto.
 # Environment: CI, PYTHON (the interpreter the Makefile uses), CHROMIUM_PATH (another browser),
-# CAREVAULT_TEST_ADMIN_DSN (the tests use that server: the local one is left alone).
+# CAREVAULT_TEST_ADMIN_DSN (the tests use that server: the local one is left alone),
+# SBIN_DIRS (where else to look for daemons such as pgbouncer; default /usr/sbin:/sbin, which
+# a user's PATH may leave out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,7 +102,7 @@ install_missing() {
     elif [ ${#required[@]} -gt 0 ]; then
         die "missing $(joined "${what[@]}"), and there is no apt-get here: install them with this system's package manager (Debian's names: ${packages[*]})"
     else
-        say "note: no $(joined "${what[@]}"), so some tests skip (without PostgreSQL, an embedded PostgreSQL stands in and the pgcrypto tests skip; without wrk, the load generator's tests skip); for all tests: sudo apt-get install -y ${packages[*]}"
+        say "note: no $(joined "${what[@]}"), so some tests skip (without PostgreSQL, an embedded PostgreSQL stands in and the pgcrypto tests skip; without wrk, the load generator's tests skip; without pgbouncer or haproxy, the scaling tests skip); for all tests: sudo apt-get install -y ${packages[*]}"
     fi
     required=() wanted=() what=()
 }
@@ -143,6 +147,12 @@ if [ "$FOR" = test ]; then
 fi
 
 command -v wrk >/dev/null || want "wrk (the load generator)" wrk
+if [ "$FOR" = test ]; then
+    # Daemons live in /usr/sbin, which a user's PATH may not include.
+    sbin_has() { PATH="$PATH:${SBIN_DIRS-/usr/sbin:/sbin}" command -v "$1" >/dev/null; }
+    sbin_has pgbouncer || want "PgBouncer" pgbouncer
+    sbin_has haproxy || want "HAProxy" haproxy
+fi
 
 use_local_pg=true
 [ -z "${CAREVAULT_TEST_ADMIN_DSN:-}" ] || use_local_pg=false

@@ -33,6 +33,21 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, description="postgresql+asyncpg://…; unset: embedded PostgreSQL"
     )
+    # Behind PgBouncer (or another pooler) in transaction mode: no startup parameters, no
+    # prepared statements, no statement outside a transaction (carevault.db.pooler). Every
+    # engine reads the same variable; docs/scaling.md.
+    database_pooler: Literal["none", "transaction"] = Field(
+        default="none", description="transaction: behind PgBouncer's pool_mode = transaction"
+    )
+    # Notices between processes (carevault.notifications): on with a Redis URL, or asked for;
+    # PostgreSQL LISTEN needs a direct connection (not through a transaction pooler).
+    notifications: bool = Field(
+        default=False, description="hear shreds and key activations at once (LISTEN/Redis)"
+    )
+    redis_url: str | None = Field(default=None, description="redis://…; notices by pub/sub")
+    notify_database_url: str | None = Field(
+        default=None, description="a direct PostgreSQL URL for LISTEN (default: database_url)"
+    )
     data_dir: Path = Path(".data")
     key_provider: KeyProviderName = KeyProviderName.LOCAL
     keyring_file: Path | None = None

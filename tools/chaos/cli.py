@@ -21,6 +21,7 @@ import httpx
 
 from tools.chaos.clinicians import Load, Sample
 from tools.chaos.malformed import send_malformed
+from tools.chaos.pgbouncer import OwnPgBouncer
 from tools.chaos.postgres import OwnPostgres
 from tools.chaos.report import write_report
 from tools.loadtest.api import Credentials, api_token
@@ -109,11 +110,18 @@ QUICK = Timing(clinicians=2, warmup=1.5, tail=1.0, db_stop=3.0)
 class Harness:
     """The suite's own PostgreSQL, moto server and `carevault serve --workers 2`."""
 
-    def __init__(self, workdir: Path, timing: Timing, *, use_moto: bool = True) -> None:
+    def __init__(
+        self, workdir: Path, timing: Timing, *, use_moto: bool = True, pgbouncer: bool = False
+    ) -> None:
         self.workdir = workdir
         self.timing = timing
         self.use_moto = use_moto
         self.pg = OwnPostgres(workdir / "postgres", free_port())
+        # The app behind PgBouncer in transaction mode (CAREVAULT_DATABASE_POOLER); the
+        # suite's own checks and the faults still go to PostgreSQL itself.
+        self.bouncer = (
+            OwnPgBouncer(workdir / "pgbouncer", free_port(), self.pg.port) if pgbouncer else None
+        )
         self.moto: subprocess.Popen[bytes] | None = None
         self.server: ServerProcess | None = None
         self.tokens: list[str] = []
@@ -140,6 +148,15 @@ class Harness:
                 "CAREVAULT_API_RATE_LIMIT_PER_MINUTE": "1000000",
             }
         )
+        if self.bouncer is not None:
+            self.bouncer.start()
+            env.update(
+                {
+                    "CAREVAULT_DATABASE_URL": self.bouncer.url(DATABASE),
+                    "CAREVAULT_DATABASE_POOLER": "transaction",
+                    "CAREVAULT_MIGRATION_DATABASE_URL": self.pg.url(DATABASE),
+                }
+            )
         if self.use_moto:
             port = free_port()
             self.moto = subprocess.Popen(  # noqa: S603 (our interpreter, fixed arguments)
@@ -215,6 +232,8 @@ class Harness:
                 self.moto.wait(10)
             if self.moto.poll() is None:
                 self.moto.kill()
+        if self.bouncer is not None:
+            self.bouncer.stop()
         self.pg.thaw()
         self.pg.stop("immediate")
         self.pg.unmount_small_disk()
@@ -636,9 +655,14 @@ async def run_all(h: Harness, only: set[str] | None) -> list[Outcome]:
 
 
 def run_suite(
-    workdir: Path, *, quick: bool = False, only: set[str] | None = None, use_moto: bool = True
+    workdir: Path,
+    *,
+    quick: bool = False,
+    only: set[str] | None = None,
+    use_moto: bool = True,
+    pgbouncer: bool = False,
 ) -> list[Outcome]:
-    harness = Harness(workdir, QUICK if quick else Timing(), use_moto=use_moto)
+    harness = Harness(workdir, QUICK if quick else Timing(), use_moto=use_moto, pgbouncer=pgbouncer)
     try:
         harness.start()
         return asyncio.run(run_all(harness, only))

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
@@ -26,6 +27,7 @@ from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from carevault.api.idempotency import install_replay_handler
 from carevault.api.limits import BodySizeLimit
 from carevault.api.metrics import metrics_endpoint
+from carevault.api.notices import start_notifier
 from carevault.api.openapi_examples import (
     add_error_examples,
     authenticated_operations,
@@ -50,10 +52,13 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.db.pooler import POOLER_HINT, refused_startup_parameter
 from carevault.events.background import EventPruner
 from carevault.fhir.errors import install_fhir_errors
 from carevault.fhir.router import router as fhir_router
+from carevault.health import service as health_service
 from carevault.health.router import router as health_router
+from carevault.notifications import Notifier
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
 from carevault.runtime import (
@@ -95,10 +100,18 @@ def create_app(
         sealer: AuditSealer | None = None
         webhooks: WebhookWorker | None = None
         pruner: EventPruner | None = None
+
+        state: AppState | None = None
+        notifier: Notifier | None = None
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
-            await provision_data_keys(engine, manager)
+            try:
+                await provision_data_keys(engine, manager)
+            except DBAPIError as exc:
+                if refused_startup_parameter(exc):
+                    raise StartupError(POOLER_HINT) from None
+                raise
             await asyncio.to_thread(dummy_hash)  # before the first sign-in, not during it
             has_pgcrypto = await pgcrypto_available(engine)
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
@@ -118,6 +131,8 @@ def create_app(
             webhooks = state.webhook_worker = start_webhook_worker(settings, engine)
             pruner = start_event_pruner(settings, engine)
             app.state.carevault = state
+            health_service.start_keeping_ready(state)
+            notifier = state.notifier = start_notifier(state, database_url)
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
             # lives as long as the process: out of the collector's sight, a full collection
@@ -129,6 +144,11 @@ def create_app(
                 await webhooks.stop()
             if pruner is not None:
                 await pruner.stop()
+
+            if notifier is not None:
+                await notifier.stop()
+            if state is not None:
+                await health_service.stop_keeping_ready(state)
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:

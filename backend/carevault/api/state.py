@@ -13,6 +13,7 @@ from carevault.crypto import KeyRingManager
 
 if TYPE_CHECKING:
     from carevault.audit.background import AuditSealer
+    from carevault.notifications import Notifier
     from carevault.webhooks.delivery import WebhookWorker
 
 
@@ -32,6 +33,8 @@ class AppState:
     rate_limiter: RateLimiter | None = None
     # Each practice's decrypted, folded client names (carevault.clients.listing).
     client_list_cache: ClientListCache | None = None
+    # Notices from other processes (carevault.notifications), when configured.
+    notifier: Notifier | None = None
 
     def __post_init__(self) -> None:
         if self.rate_limiter is None:

@@ -25,6 +25,8 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from carevault.db.pooler import transactions_only
+
 
 @asynccontextmanager
 async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]:
@@ -35,7 +37,9 @@ async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]
         await db.flush()
     connection = await db.connection()
     raw = await connection.get_raw_connection()
-    if _in_transaction(raw.driver_connection):
+    if _in_transaction(raw.driver_connection) or transactions_only(raw.driver_connection):
+        # Behind a transaction pooler (carevault.db.pooler) a statement sent alone would run
+        # without its deadlines: it opens the session's transaction instead.
         yield connection, False
         return
     dbapi_connection: Any = raw.dbapi_connection

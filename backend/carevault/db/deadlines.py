@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from carevault.db.alone import has_open_transaction
+from carevault.db.pooler import Pooler, connect_args, direct_connect_args
 
 COMMIT_DEADLINE_SETTING = "carevault.commit_deadline"
 
@@ -95,16 +96,19 @@ class Deadlines:
     def idle_in_transaction(self) -> float:
         return self.request
 
-    def connect_args(self) -> dict[str, Any]:
-        """asyncpg.connect() arguments: client-side timeouts and the server's own."""
+    def server_settings(self) -> dict[str, str]:
         return {
-            "timeout": self.connect,
-            "command_timeout": self.command,
-            "server_settings": {
-                "statement_timeout": str(_ms(self.statement)),
-                "idle_in_transaction_session_timeout": str(_ms(self.idle_in_transaction)),
-            },
+            "statement_timeout": str(_ms(self.statement)),
+            "idle_in_transaction_session_timeout": str(_ms(self.idle_in_transaction)),
         }
+
+    def connect_args(self, pooler: Pooler = Pooler.NONE, *, direct: bool = False) -> dict[str, Any]:
+        """asyncpg.connect() arguments: client-side timeouts and the server's own. Behind a
+        transaction pooler the server's are SET LOCAL at every BEGIN instead of sent at
+        startup (carevault.db.pooler); `direct`: for asyncpg itself, not SQLAlchemy."""
+        settings = self.server_settings()
+        pooled = (direct_connect_args if direct else connect_args)(pooler, settings)
+        return {"timeout": self.connect, "command_timeout": self.command, **pooled}
 
 
 def _ms(seconds: float) -> int:

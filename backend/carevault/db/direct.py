@@ -122,7 +122,7 @@ class DirectPool:
             # and no session state set, so the default reset (a round trip per release) has
             # nothing to undo. One that failed mid-statement is closed instead (fetch).
             reset=_nothing_to_reset,
-            **(deadlines.connect_args() if deadlines is not None else {}),
+            **(deadlines.connect_args(direct=True) if deadlines is not None else {}),
         )
         return cls(pool, dialect)
 

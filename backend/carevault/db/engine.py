@@ -17,6 +17,8 @@ from carevault.db import deadlines as deadlines_module
 from carevault.db import direct
 from carevault.db.deadlines import Deadlines
 from carevault.db.direct import DirectPool
+from carevault.db.pooler import Pooler, configured_pooler
+from carevault.db.pooler import connect_args as pooler_connect_args
 
 # Connections per worker in the engine's pool (and as many again in its direct pool, see
 # carevault.db.direct).
@@ -24,17 +26,30 @@ POOL_SIZE = 10
 
 
 def create_engine(
-    url: str, *, pool_size: int = POOL_SIZE, deadlines: Deadlines | None = None
+    url: str,
+    *,
+    pool_size: int = POOL_SIZE,
+    deadlines: Deadlines | None = None,
+    pooler: Pooler | None = None,
+    **options: Any,
 ) -> AsyncEngine:
     """An engine that never logs parameters: they carry PHI and, with pgcrypto, keys.
 
     The API's engine passes `deadlines` (see carevault.db.deadlines): every wait on the
     database is then bounded. Commands such as `db upgrade` or an import run without them.
+    `pooler` (default: CAREVAULT_DATABASE_POOLER) makes it safe behind a transaction pooler
+    (carevault.db.pooler). Other `options` go to SQLAlchemy (`poolclass`, …).
     """
-    options: dict[str, Any] = {}
+    pooler = configured_pooler() if pooler is None else pooler
     if deadlines is not None:
-        options = {"pool_timeout": deadlines.pool, "connect_args": deadlines.connect_args()}
-    engine = create_async_engine(url, pool_size=pool_size, hide_parameters=True, **options)
+        options["pool_timeout"] = deadlines.pool
+        connect = deadlines.connect_args(pooler)
+    else:
+        connect = pooler_connect_args(pooler)
+    options["connect_args"] = {**connect, **options.get("connect_args", {})}
+    if "poolclass" not in options:
+        options["pool_size"] = pool_size
+    engine = create_async_engine(url, hide_parameters=True, **options)
     event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     if deadlines is not None:
         deadlines_module.install(engine, deadlines)
@@ -45,6 +60,10 @@ async def open_api_engine(url: str, deadlines: Deadlines) -> AsyncEngine:
     """The API's engine: every wait bounded by `deadlines`, with the direct pool of the hot
     statements attached (carevault.db.direct). Neither connects until it is used."""
     engine = create_engine(url, deadlines=deadlines)
+    if configured_pooler() is Pooler.TRANSACTION:
+        # Its statements run alone, outside a transaction, where no SET LOCAL can give them
+        # their deadlines: behind a transaction pooler they go through the engine instead.
+        return engine
     try:
         direct.attach(engine, await DirectPool.open(engine, size=POOL_SIZE, deadlines=deadlines))
     except BaseException:

@@ -45,9 +45,8 @@ async def liveness() -> Liveness:
 )
 @declare(PUBLIC)
 async def readiness(state: State) -> JSONResponse:
-    report = await service.readiness(state)
-    status_code = 503 if report.status == "unavailable" else 200
-    return JSONResponse({"status": report.status}, status_code=status_code)
+    status = await service.public_status(state)  # kept state: see carevault.health.service
+    return JSONResponse({"status": status}, status_code=503 if status == "unavailable" else 200)
 
 
 @details_router.get(

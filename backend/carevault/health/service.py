@@ -1,9 +1,19 @@
 """Readiness that tells the truth: bounded even against a frozen database, not ready when
-the database cannot commit a write, and degraded states named apart."""
+the database cannot commit a write, and degraded states named apart.
+
+And cheap: load balancers poll `/health/ready` on every instance every few seconds, so the
+public answer comes from state the app keeps (`public_status`), refreshed by a background
+task every READY_REFRESH_SECONDS (a database ping, the write probe at its own pace, the
+sealer's lag, the key ring's state), and the schema revision (an Alembic migration context,
+33-42 ms of CPU) and pgcrypto are read at the first check and then every
+SCHEMA_CHECK_INTERVAL_SECONDS.
+A snapshot older than READY_MAX_AGE_SECONDS (the task is stuck or not running) is refreshed
+on the request, one check at a time. The owners' detailed report checks afresh."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -11,7 +21,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -47,10 +57,18 @@ SLOW_DATABASE_SECONDS = 1.0
 STORAGE_FULL_HOLD_SECONDS = 15.0
 # Timeouts seen by requests this recently make the process degraded.
 TIMEOUT_HOLD_SECONDS = 15.0
+# The schema revision and pgcrypto are read at the first check and then at most this often:
+# a migration applied by another node shows as schema_mismatch within this interval.
+SCHEMA_CHECK_INTERVAL_SECONDS = 60.0
+# The public answer's state is refreshed this often by a background task (0: no task)...
+READY_REFRESH_SECONDS = 1.0
+# ... and one older than this is refreshed on the request (0: every request checks).
+READY_MAX_AGE_SECONDS = 3.0
 
 LOCK_NOT_AVAILABLE = "55P03"
 
 log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 
 # Checks abandoned at their time limit: referenced until they end, so they are not collected
@@ -136,11 +154,34 @@ async def probe_write(engine: AsyncEngine) -> None:
             await space.rollback()
 
 
+@dataclass
+class SchemaState:
+    revision: str | None = None
+    pgcrypto: bool = False
+    at: float | None = None  # monotonic; None: never read
+
+
+_schemas: weakref.WeakKeyDictionary[object, SchemaState] = weakref.WeakKeyDictionary()
+
+
+async def _schema(engine: AsyncEngine) -> tuple[str | None, bool]:
+    """The schema revision and pgcrypto, read again when SCHEMA_CHECK_INTERVAL_SECONDS have
+    passed; in between, one round trip proves the database answers."""
+    known = _schemas.setdefault(engine.sync_engine, SchemaState())
+    if known.at is None or time.monotonic() - known.at >= SCHEMA_CHECK_INTERVAL_SECONDS:
+        revision = await current_revision(engine)
+        known.pgcrypto = await pgcrypto_available(engine)
+        known.revision, known.at = revision, time.monotonic()
+    else:
+        async with engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+    return known.revision, known.pgcrypto
+
+
 async def _check(
     state: AppState, probe: WriteProbe, at_head: list[bool]
 ) -> tuple[str | None, bool]:
-    revision = await current_revision(state.engine)
-    pgcrypto = await pgcrypto_available(state.engine)
+    revision, pgcrypto = await _schema(state.engine)
     at_head.append(revision == head_revision())
     due = time.monotonic() - probe.at >= WRITE_PROBE_INTERVAL_SECONDS or probe.ok is None
     # A request that met a full disk since the last probe: probe again now, not in 5 s.
@@ -300,6 +341,18 @@ async def practice_kms_key(state: AppState, workspace_id: uuid.UUID) -> str | No
 
 
 async def readiness(state: AppState) -> Readiness:
+    """A fresh check. Checks run one at a time: one started while another waits on the
+    database would be reported as a timeout (check_database), so a second caller (the
+    owners' report beside the background check) waits for the first, then checks itself."""
+    ready = _ready_state(state)
+    async with ready.lock:
+        started = time.monotonic()
+        report = await _readiness_now(state)
+        ready.status, ready.at = report.status, started
+        return report
+
+
+async def _readiness_now(state: AppState) -> Readiness:
     database, pgcrypto = await check_database(state)
     audit = await check_audit(state, database.reachable)
     audit_late = audit.lag_seconds is not None and audit.lag_seconds > audit.lag_budget_seconds
@@ -365,3 +418,79 @@ async def readiness(state: AppState) -> Readiness:
         phi_backend=backend.value,
         audit=audit,
     )
+
+
+# --- The public answer, from kept state ----------------------------------------------------
+
+
+@dataclass
+class ReadyState:
+    status: str | None = None
+    at: float = 0.0  # monotonic time of the check behind `status`
+    checking: asyncio.Task[str] | None = None
+    keeper: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+_ready: weakref.WeakKeyDictionary[object, ReadyState] = weakref.WeakKeyDictionary()
+
+
+def _ready_state(state: AppState) -> ReadyState:
+    return _ready.setdefault(state.engine.sync_engine, ReadyState())
+
+
+async def public_status(state: AppState) -> str:
+    """ "ready", "degraded" or "unavailable", from the kept state while it is fresh: no
+    database round trip and no Alembic on the load balancer's poll."""
+    ready = _ready_state(state)
+    if ready.status is not None and time.monotonic() - ready.at < READY_MAX_AGE_SECONDS:
+        return ready.status
+    return await refresh_status(state)
+
+
+async def refresh_status(state: AppState) -> str:
+    """Check now (or join the check already running, so callers never pile up checks)."""
+    ready = _ready_state(state)
+    if ready.checking is None or ready.checking.done():
+        ready.checking = asyncio.ensure_future(_checked_status(state))
+    return await asyncio.shield(ready.checking)
+
+
+async def _checked_status(state: AppState) -> str:
+    return (await readiness(state)).status
+
+
+def start_keeping_ready(state: AppState) -> None:
+    """Refresh the public answer's state every READY_REFRESH_SECONDS until stopped."""
+    ready = _ready_state(state)
+    if READY_REFRESH_SECONDS > 0 and ready.keeper is None:
+        ready.keeper = asyncio.create_task(_keep_ready(state), name="carevault-readiness")
+
+
+async def stop_keeping_ready(state: AppState) -> None:
+    ready = _ready_state(state)
+    keeper, ready.keeper = ready.keeper, None
+    if keeper is not None:
+        keeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeper
+    # A check under way (shielded from its callers) is let finish, within its own limits,
+    # so that it hands its connection back before the app's engine is closed; cancelled,
+    # its inner task would go on holding one.
+    checking = ready.checking
+    if checking is not None and not checking.done():
+        await asyncio.wait({checking}, timeout=2 * DATABASE_CHECK_TIMEOUT_SECONDS + 1)
+
+
+async def _keep_ready(state: AppState) -> None:
+    # The first check comes one interval after start (or with the first poll, whichever is
+    # sooner), not beside the requests of a process that is still warming up.
+    while READY_REFRESH_SECONDS > 0:
+        await asyncio.sleep(READY_REFRESH_SECONDS)
+        if READY_REFRESH_SECONDS <= 0:
+            return
+        try:
+            await refresh_status(state)
+        except Exception as exc:  # readiness reports failures itself; a bug must not stop this
+            # The class only: a driver's message can quote values.
+            log.warning("readiness refresh failed: %s", type(exc).__name__)

@@ -9,6 +9,7 @@ OLD`; and, to end a practice, `workspaces shred`.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,6 +28,7 @@ from carevault.cli.common import (
 )
 from carevault.config import Settings
 from carevault.crypto import KeyRing, LocalFileProvider
+from carevault.notifications import Kind, Notice, notify_in, publish_once
 from carevault.runtime import build_key_provider
 
 keys_app = typer.Typer(no_args_is_help=True, help="The encryption key ring.")
@@ -84,6 +86,22 @@ def _provision_if_configured(settings: Settings) -> None:
         )
         return
     typer.echo(f"Created {created} practice data key(s).")
+
+
+def _announce(settings: Settings, notice: Notice, *, postgres: bool = True) -> None:
+    """Tell every running process (carevault.notifications); a failure is a warning: they
+    see the change at their next refresh, and every request checks revocations itself."""
+    if not settings.database_url or not (postgres or settings.redis_url):
+        return
+    redis_url = settings.redis_url
+
+    async def send(engine: AsyncEngine) -> None:
+        await publish_once(engine, redis_url, notice)
+
+    try:
+        with_database(settings, send, keys=False)
+    except Exception as exc:
+        typer.secho(f"warning: running processes not told ({type(exc).__name__})", fg="yellow")
 
 
 def key_age(created_at: datetime) -> str:
@@ -208,6 +226,7 @@ def keys_activate(
         )
     provider.store(ring.activated(version))
     _provision_if_configured(settings)
+    _announce(settings, Notice(Kind.KEY_ACTIVATED))
     typer.echo(f"Key version {version} is active. Next: `carevault reencrypt`.")
 
 
@@ -546,7 +565,10 @@ def workspaces_shred(
     if typed != workspace:
         raise fail("the name does not match; nothing was shredded")
 
+    shredded_id: uuid.UUID | None = None
+
     async def work(engine: AsyncEngine) -> tuple[int, bool]:
+        nonlocal shredded_id
         async with AsyncSession(engine) as db, db.begin():
             space = await get_by_name(db, workspace)
             if space is None:
@@ -554,6 +576,9 @@ def workspaces_shred(
             if space.shredded_at is not None:
                 return 0, False
             destroyed = await shred(db, space.id)
+            # Delivered when this commits: listening processes drop the practice's keys.
+            await notify_in(db, Notice(Kind.SHRED, space.id))
+            shredded_id = space.id
             await record(
                 db,
                 Actor(space.id),
@@ -576,6 +601,8 @@ def workspaces_shred(
     if not done:
         typer.echo(f"{workspace!r} was already shredded.")
         return
+    if shredded_id is not None:  # NOTIFY went with the commit; Redis carries it too
+        _announce(settings, Notice(Kind.SHRED, shredded_id), postgres=False)
     _, ring = _load_existing(settings)
     if ring.remote is not None:
         typer.echo(

@@ -8,8 +8,8 @@ from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
 
+from carevault.db.engine import create_engine
 from carevault.db.models import Base
 
 config = context.config
@@ -42,7 +42,7 @@ def _run(connection: Connection) -> None:
 
 
 async def run_online() -> None:
-    engine = create_async_engine(database_url(), hide_parameters=True)
+    engine = create_engine(database_url(), pool_size=1)
     async with engine.connect() as connection:
         await connection.run_sync(_run)
     await engine.dispose()

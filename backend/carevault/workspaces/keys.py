@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, column, delete, exists, literal, null, select, update
 from sqlalchemy.dialects.postgresql import ARRAY, insert
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import func
 
@@ -31,6 +31,7 @@ from carevault.crypto.datakeys import (
     wrap_index_key,
 )
 from carevault.crypto.errors import KeyAccessRevoked, KeyRingError, KeyServiceUnavailable
+from carevault.db.engine import create_engine
 from carevault.workspaces.models import BLIND_INDEX_KEY_VERSION, Workspace, WorkspaceKey
 
 # With KMS: how soon a practice whose fresh keys could not be opened (KMS unreachable) but
@@ -305,9 +306,7 @@ def blocking_data_key_loader(database_url: str) -> DataKeyLoader:
     on a path rate-limited per practice."""
 
     async def fetch(workspace: bytes) -> dict[int, bytes]:
-        engine = create_async_engine(
-            database_url, poolclass=NullPool, hide_parameters=True, connect_args={"timeout": 3}
-        )
+        engine = create_engine(database_url, poolclass=NullPool, connect_args={"timeout": 3})
         try:
             async with AsyncSession(engine) as db:
                 rows = await db.execute(

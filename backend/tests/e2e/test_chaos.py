@@ -36,3 +36,24 @@ def test_quick_chaos_loses_no_acknowledged_write() -> None:
         assert not {s for s in outcome.statuses if s >= 500} - {503}, outcome.summary()
     stopped = outcomes[1]
     assert stopped.statuses.get(503, 0) > 0, "the stop was not noticed: the test tests nothing"
+
+
+def test_quick_chaos_through_pgbouncer_loses_no_acknowledged_write() -> None:
+    """The same subset with the app behind Debian's PgBouncer in transaction mode
+    (CAREVAULT_DATABASE_POOLER=transaction): a worker killed, the database stopped behind
+    the pooler. Skipped without pgbouncer, except in CI (tests.support.pgbouncer)."""
+    from tests.support.pgbouncer import require_pgbouncer
+
+    require_pgbouncer()
+    with tempfile.TemporaryDirectory(prefix="carevault-chaos-") as directory:
+        workdir = Path(directory)
+        workdir.chmod(0o755)
+        outcomes = run_suite(
+            workdir, quick=True, only=set(QUICK_SCENARIOS), use_moto=False, pgbouncer=True
+        )
+    assert [o.name for o in outcomes] == list(QUICK_SCENARIOS)
+    for outcome in outcomes:
+        assert passed(outcome), outcome.summary()
+        assert outcome.acknowledged > 0, outcome.summary()
+        assert outcome.tracebacks == 0, outcome.summary()
+        assert not {s for s in outcome.statuses if s >= 500} - {503}, outcome.summary()

@@ -54,8 +54,20 @@ class Faulty:
 
 
 @pytest.fixture
+def readiness_checked_per_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests change the database between two polls: every `/health/ready` checks
+    afresh here (in a server the answer comes from state at most READY_MAX_AGE_SECONDS old,
+    tested in tests/integration/test_health_app.py)."""
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
+    monkeypatch.setattr(health, "READY_MAX_AGE_SECONDS", 0.0)
+
+
+@pytest.fixture
 async def faulty(
-    new_database: NewDatabase, data_dir: Path, pg_server: PgServer
+    new_database: NewDatabase,
+    data_dir: Path,
+    pg_server: PgServer,
+    readiness_checked_per_request: None,
 ) -> AsyncIterator[Faulty]:
     url = await new_database()
     async with fault_proxy(pg_server) as proxy:

@@ -10,13 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import make_url
+from sqlalchemy import event, make_url
 
 from carevault.api.app import create_app
 from carevault.auth.models import Role
 from carevault.config import Settings
 from carevault.crypto.aws import SecretsManagerProvider
-from carevault.db.migrate import head_revision
+from carevault.db.migrate import current_revision, head_revision
+from carevault.health import service as health
 from carevault.runtime import StartupError, start_key_ring
 from tests.support.db import NewDatabase, PgServer, admin_execute, embedded_server
 from tests.support.http import ApiContext
@@ -112,9 +113,14 @@ async def test_readiness_is_503_when_the_database_goes_away(
     url = await new_database()
     app = create_app(dev_settings(data_dir), database_url=url)
     async with running(app) as client:
+        assert (await client.get("/health/ready")).status_code == 200
         name = make_url(url).database
         await admin_execute(pg_server, f'DROP DATABASE "{name}" WITH (FORCE)')
-        response = await client.get("/health/ready")
+        # The answer comes from kept state, which the background check refreshes every
+        # READY_REFRESH_SECONDS: the next refresh says so, with no request needed to find it.
+        async with asyncio.timeout(health.READY_REFRESH_SECONDS + 10):
+            while (response := await client.get("/health/ready")).status_code == 200:  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
     # Signing in needs the database, so only the public answer is left: not ready.
     assert response.status_code == 503
     assert response.json() == {"status": "unavailable"}
@@ -129,3 +135,109 @@ async def test_pgcrypto_backend_refuses_to_start_without_pgcrypto(data_dir: Path
         with pytest.raises(StartupError, match="no pgcrypto extension"):
             async with running(app):
                 pass
+
+
+async def test_public_readiness_answers_from_kept_state_without_the_database(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Load balancers poll every instance: their answer costs no statement and no Alembic
+    migration context (33-42 ms of CPU each, before issue 27). The schema is read at start
+    and then every SCHEMA_CHECK_INTERVAL_SECONDS; the owners' report checks the database
+    afresh, still without Alembic."""
+    url = await new_database()
+    revisions: list[str | None] = []
+    read_revision = current_revision
+
+    async def counting(engine: object) -> str | None:
+        revision = await read_revision(engine)  # type: ignore[arg-type]
+        revisions.append(revision)
+        return revision
+
+    monkeypatch.setattr("carevault.health.service.current_revision", counting)
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)  # no background refresh here
+    monkeypatch.setattr(health, "READY_MAX_AGE_SECONDS", 3600.0)
+    app = create_app(dev_settings(data_dir), database_url=url)
+    async with running(app) as client:
+        engine = app.state.carevault.engine
+        statements: list[str] = []
+
+        def record(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            statements.append(statement)
+
+        event.listen(engine.sync_engine, "before_cursor_execute", record)
+        try:
+            first = await client.get("/health/ready")  # nothing kept yet: checks once
+            checked = len(statements)
+            answers = [await client.get("/health/ready") for _ in range(20)]
+            polled = len(statements) - checked
+            report = await health.readiness(app.state.carevault)  # the owners' report
+        finally:
+            event.remove(engine.sync_engine, "before_cursor_execute", record)
+    assert first.status_code == 200 and first.json() == {"status": "ready"}
+    assert checked > 0  # the first answer did check the database
+    assert [a.status_code for a in answers] == [200] * 20
+    assert polled == 0  # twenty polls, not one statement
+    assert report.status == "ready" and report.database.schema_revision == head_revision()
+    assert revisions == [head_revision()]  # read once, at the first check
+
+
+async def test_the_schema_is_read_again_after_its_interval(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = await new_database()
+    calls: list[int] = []
+    read_revision = current_revision
+
+    async def counting(engine: object) -> str | None:
+        calls.append(1)
+        return await read_revision(engine)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("carevault.health.service.current_revision", counting)
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
+    app = create_app(dev_settings(data_dir), database_url=url)
+    async with running(app):
+        state = app.state.carevault
+        await health.readiness(state)
+        await health.readiness(state)
+        assert len(calls) == 1
+        monkeypatch.setattr(health, "SCHEMA_CHECK_INTERVAL_SECONDS", 0.0)
+        report = await health.readiness(state)
+    assert len(calls) == 2
+    assert report.database.schema_revision == head_revision()
+
+
+async def test_concurrent_polls_share_one_check(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Polls that find the kept state stale join the one check under way instead of each
+    starting their own (a pile of checks was reported as a database timeout)."""
+    url = await new_database()
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
+    monkeypatch.setattr(health, "READY_MAX_AGE_SECONDS", 0.0)
+    checks: list[int] = []
+    check = health.readiness
+
+    async def counting(state: object) -> object:
+        checks.append(1)
+        return await check(state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(health, "readiness", counting)
+    app = create_app(dev_settings(data_dir), database_url=url)
+    async with running(app) as client:
+        answers = await asyncio.gather(*(client.get("/health/ready") for _ in range(8)))
+    assert [a.json() for a in answers] == [{"status": "ready"}] * 8
+    assert len(checks) == 1
+
+
+async def test_a_check_beside_another_waits_for_it_instead_of_reporting_a_timeout(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owners' report while the background check runs: two checks at once made the
+    second report `database_timeout` (its guard against piling up checks on a frozen
+    database), so the report said unavailable on a healthy database."""
+    monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
+    app = create_app(dev_settings(data_dir), database_url=await new_database())
+    async with running(app):
+        state = app.state.carevault
+        reports = await asyncio.gather(*(health.readiness(state) for _ in range(3)))
+    assert [r.status for r in reports] == ["ready"] * 3, [r.reasons for r in reports]

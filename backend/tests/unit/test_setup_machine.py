@@ -57,7 +57,7 @@ class Machine:
         self.chromium = root / "chromium"
         self.uid = 1000
         self.stub("id", '[ "$1" = -u ] && echo "$STUB_UID"; exit 0')
-        for tool in ("make", "npm", "pg_ctlcluster", "wrk"):
+        for tool in ("make", "npm", "pg_ctlcluster", "wrk", "pgbouncer", "haproxy"):
             self.stub(tool)
         self.stub("node", "echo v20.20.2")
         self.stub("python3", 'echo "3.11 venv"')
@@ -94,6 +94,8 @@ esac""",
             "postgresql": f"make_stub {self.bin}/pg_ctlcluster",
             "postgresql-contrib": f"/bin/rm -f {self.state}/no-pgcrypto",
             "wrk": f"make_stub {self.bin}/wrk",
+            "pgbouncer": f"make_stub {self.bin}/pgbouncer",
+            "haproxy": f"make_stub {self.bin}/haproxy",
         }
         cases = "\n".join(f"    {package}) {action} ;;" for package, action in installs.items())
         self.stub(
@@ -117,6 +119,7 @@ done""",
             "HOME": str(self.home),
             "STUB_UID": str(self.uid),
             "CHROMIUM_PATH": str(self.chromium),
+            "SBIN_DIRS": "",  # the pretend machine's daemons are stubs on its PATH
             **({"CI": "true"} if ci else {}),
             **env,
         }
@@ -320,3 +323,29 @@ def test_loadtest_cannot_do_without_the_postgres_server(machine: Machine) -> Non
     line = one_error_line(machine.run("--loadtest"))
 
     assert "(Debian's names: postgresql postgresql-contrib)" in line
+
+
+def test_pgbouncer_and_haproxy_are_installed_as_root_and_their_tests_skip_without(
+    machine: Machine,
+) -> None:
+    machine.with_apt_get()
+    machine.remove("pgbouncer", "haproxy")
+
+    outside = machine.run()
+    assert outside.returncode == 0, outside
+    assert "the scaling tests skip" in outside.stdout
+    assert "sudo apt-get install -y pgbouncer haproxy" in outside.stdout
+    line = one_error_line(machine.run(ci=True))
+    assert "missing PgBouncer, HAProxy" in line
+    assert line.endswith("sudo apt-get install -y pgbouncer haproxy")
+
+    machine.uid = 0
+    as_root = machine.run()
+    assert as_root.returncode == 0, as_root
+    assert machine.apt_calls()[-1].endswith("install pgbouncer haproxy")
+    assert machine.run().stdout == ""  # installed: nothing more to do
+
+
+def test_loadtest_needs_neither_pgbouncer_nor_haproxy(machine: Machine) -> None:
+    machine.remove("pgbouncer", "haproxy")
+    assert machine.run("--loadtest").returncode == 0
