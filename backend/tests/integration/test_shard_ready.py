@@ -41,6 +41,8 @@ GLOBAL_TABLES: dict[str, str] = {
     "login_attempts": "sign-in throttling keyed by email and address before a practice is "
     "known: a reference table, or a table of its own distributed on the email key",
     "login_throttle_tallies": "as login_attempts: keyed by email before a practice is known",
+    "installation_keys": "the installation's KMS-wrapped keys (audit key, blind-index key): "
+    "one row per key for every practice: a reference table",
 }
 
 PK_TO_COMPOSITE = "primary key (id): becomes (workspace_id, id); ids are random UUIDs, so it "
@@ -61,15 +63,20 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
             "appointments",
             "audit_events",
             "audit_seals",
+            "change_events",
             "chart_access_grants",
             "client_list_changes",
             "clients",
             "idempotency_records",
             "login_sessions",
+            "service_accounts",
             "session_versions",
             "sessions",
             "trusted_devices",
             "users",
+            "webhook_attempts",
+            "webhook_deliveries",
+            "webhook_endpoints",
         )
     },
     **{
@@ -94,6 +101,10 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
             ("sessions", "fk_sessions_signed_by_users"),
             ("trusted_devices", "fk_trusted_devices_user_id_users"),
             ("users", "fk_users_supervisor_id_users"),
+            ("api_tokens", "fk_api_tokens_service_account_id_service_accounts"),
+            ("service_accounts", "fk_service_accounts_created_by_users"),
+            ("webhook_attempts", "fk_webhook_attempts_delivery_id_webhook_deliveries"),
+            ("webhook_deliveries", "fk_webhook_deliveries_endpoint_id_webhook_endpoints"),
         )
     },
     ("api_tokens", "uq_api_tokens_token_hash"): SECRET_LOOKUP,
@@ -102,6 +113,9 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("session_versions", "uq_session_versions_session_version"): "unique (session_id, "
     "version): becomes (workspace_id, session_id, version), which allows nothing more (a "
     "note belongs to one practice)",
+    ("webhook_deliveries", "uq_webhook_deliveries_endpoint_event"): "unique (endpoint_id, "
+    "event_id): an endpoint belongs to one practice, so it becomes (workspace_id, endpoint_id, "
+    "event_id), which allows nothing more",
     ("idempotency_records", "uq_idempotency_records_caller_key"): "unique (caller_hash, "
     "key_hash): the caller is a credential of one practice, so it becomes (workspace_id, "
     "caller_hash, key_hash) with the practice known when the record is read",
