@@ -14,5 +14,13 @@ async def test_unknown_integration_paths_answer_json_404s(api: ApiContext) -> No
         for path in ("/api/v1/nope", "/fhir/Patient", "/.well-known/x", "/api/v2/clients"):
             answer = await client.get(path, headers={"Accept": "text/html,*/*"})
             assert answer.status_code == 404, path
+            if path.startswith("/fhir/"):
+                # FHIR clients get FHIR's error shape (docs/fhir.md), with the same code.
+                assert answer.headers["content-type"].startswith("application/fhir+json"), path
+                outcome = answer.json()
+                assert outcome["resourceType"] == "OperationOutcome", path
+                codes = [c["code"] for i in outcome["issue"] for c in i["details"]["coding"]]
+                assert "not_found" in codes, path
+                continue
             assert answer.headers["content-type"].startswith("application/json"), path
             assert answer.json()["error"]["code"] == "not_found", path
