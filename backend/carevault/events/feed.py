@@ -276,6 +276,18 @@ async def prune_expired(
     return int(pruned or 0)
 
 
+_BOUND_SQL = text(SAFE_UPPER_SQL).columns(column("upper", BigInteger))
+
+
+async def head(db: AsyncSession) -> Cursor:
+    """A cursor after every event committed so far and before every event still to commit
+    (in this practice or any): where a reader that has just listed everything starts.
+    Every transaction below the bound has ended; every one still to commit, or to begin,
+    has a transaction id at or above it."""
+    ((upper,),) = await direct.rows_alone(db, _BOUND_SQL, {})
+    return Cursor(int(upper) - 1, 2**63 - 1)
+
+
 async def read_page(
     db: AsyncSession, workspace_id: uuid.UUID, after: Cursor | None, limit: int
 ) -> FeedPage:

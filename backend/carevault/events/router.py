@@ -11,7 +11,7 @@ from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.permissions import declare, reads
 from carevault.core.fields import QueryInteger
 from carevault.events import feed
-from carevault.events.schemas import EventPage, EventRead
+from carevault.events.schemas import EventHead, EventPage, EventRead
 
 router = APIRouter(prefix="/events", tags=["events"], route_class=ApiRoute)
 
@@ -48,3 +48,12 @@ async def list_events(
         next_cursor=page.next_cursor.encode(),
         has_more=page.has_more,
     )
+
+
+@router.get("/head", response_model=EventHead, responses=error_responses(*AUTHENTICATED))
+@declare(reads("events"))
+async def read_event_head(owner: CurrentOwner, db: DbSession) -> EventHead:
+    """A cursor at the head of the feed, without reading it: take it before a full list,
+    then follow the feed from it (`GET /events?after=…`), and nothing changed during the
+    list is missed. Owners only (token scope `events:read`); not audited."""
+    return EventHead(cursor=(await feed.head(db)).encode())

@@ -61,3 +61,12 @@ class EventPage(BaseModel):
         description="Pass as `after` in the next poll (the cursor sent when `data` is empty)"
     )
     has_more: bool = Field(description="More events are ready now: poll again without waiting")
+
+
+class EventHead(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"cursor": _EXAMPLE_CURSOR}]})
+
+    cursor: str = Field(
+        description="After every change made so far: pass it as `after` to read only what "
+        "changes from now on"
+    )

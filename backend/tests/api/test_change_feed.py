@@ -261,11 +261,26 @@ async def test_an_empty_poll_is_small_and_unaudited(api: ApiContext) -> None:
     assert after == before, "a poll of the feed discloses no PHI and writes no audit event"
 
 
+async def test_the_head_cursor_skips_what_is_there_and_keeps_what_comes(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with api.signed_in(owner) as client:
+        await create_client(client)
+        answer = await client.get("/events/head")
+        assert answer.status_code == 200, answer.text
+        feed = Feed(client)
+        feed.cursor = answer.json()["cursor"]
+        later = (await create_client(client))["id"]
+        assert await feed.new(1) == [("client.created", later)]
+        strict = await client.get("/events/head", params={"after": feed.cursor})
+        assert error_of(strict)["code"] == "unknown_parameter"
+
+
 async def test_the_feed_is_for_owners_and_tokens_with_its_scope(api: ApiContext) -> None:
     _, (owner, clinician) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
     async with api.signed_in(clinician) as client:
-        refused = await client.get("/events")
-        assert (refused.status_code, error_of(refused)["code"]) == (403, "owner_required")
+        for path in ("/events", "/events/head"):
+            refused = await client.get(path)
+            assert (refused.status_code, error_of(refused)["code"]) == (403, "owner_required")
         token = await client.post("/auth/tokens", json={"name": "t", "scopes": ["events:read"]})
         assert token.status_code in (403, 422), token.text
     async with api.with_token(owner, ("clients:read",)) as (client, _):

@@ -16,6 +16,7 @@ from carevault.events.feed import (
     START,
     Cursor,
     FeedEvent,
+    head,
     prune_expired,
     read_events,
     record_event,
@@ -163,3 +164,27 @@ async def test_one_pruner_at_a_time_and_in_batches(
     assert await background.prune_round(feed_engine, timedelta(days=30), now=later) == 5
     with pytest.raises(Gone):
         await read_all(feed_engine, practice, START)
+
+
+async def test_the_head_is_after_every_commit_and_before_every_pending_one(
+    feed_engine: AsyncEngine, practice: uuid.UUID
+) -> None:
+    async with AsyncSession(feed_engine) as db:
+        await record_event(db, practice, "client.updated", "client", uuid.uuid4())
+        await db.commit()
+    pending = AsyncSession(feed_engine)
+    try:
+        late = await record_event(pending, practice, "client.updated", "client", uuid.uuid4())
+        async with AsyncSession(feed_engine) as db:
+            cursor = await head(db)
+        assert Cursor.decode(cursor.encode()) == cursor
+        await pending.commit()
+    finally:
+        await pending.close()
+    async with AsyncSession(feed_engine) as db:
+        newer = await record_event(db, practice, "client.updated", "client", uuid.uuid4())
+        await db.commit()
+    # What a list taken after the head could not see (`late`, uncommitted then) is in the
+    # feed after it; what was committed before is not.
+    read = [e.cursor.event_id for e in await read_all(feed_engine, practice, cursor)]
+    assert read == [late, newer]

@@ -14,8 +14,11 @@ as the new cursor only once the event is applied, so a crash repeats at most tha
         apply(event.type_, event.resource.type_, event.resource.id)
         saved_cursor = event.id
 
-`iter_events` stops when the feed has nothing more for now; call it again later with the
-last cursor (polling every few seconds costs one small request, and no audit event).
+A first sync takes its cursor from `GET /events/head` (the generated
+`api.events.read_event_head_api_v1_events_head_get`) before it lists everything, then
+follows the feed from it. `iter_events` stops when the feed has nothing more for now; call
+it again later with the last cursor (polling every few seconds costs one small request,
+and no audit event).
 `FeedError` carries the API's error: `cursor_expired` (410) means the cursor is older than
 the server's retention: list the resources again (`updated_since` helps), then follow the
 feed from a fresh cursor.

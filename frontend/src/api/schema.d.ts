@@ -624,6 +624,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Event Head
+         * @description A cursor at the head of the feed, without reading it: take it before a full list,
+         *     then follow the feed from it (`GET /events?after=…`), and nothing changed during the
+         *     list is missed. Owners only (token scope `events:read`); not audited.
+         */
+        get: operations["read_event_head_api_v1_events_head_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service-accounts": {
         parameters: {
             query?: never;
@@ -2727,6 +2749,19 @@ export interface components {
         /** ErrorResponse */
         ErrorResponse: {
             error: components["schemas"]["ErrorDetail"];
+        };
+        /**
+         * EventHead
+         * @example {
+         *       "cursor": "ev_AQAAAAAAAAPpAAAAAAAAAHs"
+         *     }
+         */
+        EventHead: {
+            /**
+             * Cursor
+             * @description After every change made so far: pass it as `after` to read only what changes from now on
+             */
+            cursor: string;
         };
         /**
          * EventPage
@@ -8519,6 +8554,80 @@ export interface operations {
             };
             /** @description Validation failed; details name the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_event_head_api_v1_events_head_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventHead"];
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

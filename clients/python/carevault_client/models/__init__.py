@@ -54,6 +54,7 @@ from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
+from .event_head import EventHead
 from .event_page import EventPage
 from .event_read import EventRead
 from .event_resource import EventResource
@@ -199,6 +200,7 @@ __all__ = (
     "DatabaseReadiness",
     "ErrorDetail",
     "ErrorResponse",
+    "EventHead",
     "EventPage",
     "EventRead",
     "EventResource",
