@@ -76,7 +76,12 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
     responses=error_responses(
         *AUTHENTICATED,
         404,
-        codes=("appointment_conflict", "client_archived", "invalid_clinician"),
+        codes=(
+            "appointment_conflict",
+            "client_archived",
+            "invalid_clinician",
+            "external_id_taken",
+        ),
     ),
 )
 @declare(CHANGES)
@@ -217,7 +222,9 @@ async def read_appointment(
     "/{appointment_id}",
     response_model=AppointmentRead,
     responses=error_responses(
-        *AUTHENTICATED, 404, codes=("appointment_conflict", "no_changes", "invalid_clinician")
+        *AUTHENTICATED,
+        404,
+        codes=("appointment_conflict", "no_changes", "invalid_clinician", "external_id_taken"),
     ),
 )
 @declare(CHANGES)

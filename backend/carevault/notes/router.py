@@ -46,7 +46,9 @@ async def _answer(db: DbSession, principal: Principal, note: Any) -> SessionNote
     "",
     response_model=SessionNoteRead,
     status_code=201,
-    responses=error_responses(*AUTHENTICATED, 404, codes=("appointment_client_mismatch",)),
+    responses=error_responses(
+        *AUTHENTICATED, 404, codes=("appointment_client_mismatch", "external_id_taken")
+    ),
 )
 @declare(changes("notes"))
 async def create_session_note(
@@ -169,6 +171,7 @@ async def read_session_note(
         404,
         codes=(
             "version_conflict",
+            "external_id_taken",
             "not_signed",
             "no_changes",
             "finalized_field_locked",
