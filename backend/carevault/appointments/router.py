@@ -88,6 +88,7 @@ def _answer(view: service.AppointmentView) -> AppointmentRead:
             "client_archived",
             "invalid_clinician",
             "person_required",
+            "external_id_taken",
         ),
     ),
 )
@@ -271,7 +272,9 @@ async def read_appointment(
     "/{appointment_id}",
     response_model=AppointmentRead,
     responses=error_responses(
-        *AUTHENTICATED, 404, codes=("appointment_conflict", "no_changes", "invalid_clinician")
+        *AUTHENTICATED,
+        404,
+        codes=("appointment_conflict", "no_changes", "invalid_clinician", "external_id_taken"),
     ),
 )
 @declare(CHANGES)

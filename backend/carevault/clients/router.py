@@ -93,7 +93,10 @@ class ClientImportResult(BaseModel):
 
 
 @router.post(
-    "", response_model=ClientRead, status_code=201, responses=error_responses(*AUTHENTICATED)
+    "",
+    response_model=ClientRead,
+    status_code=201,
+    responses=error_responses(*AUTHENTICATED, codes=("external_id_taken",)),
 )
 @declare(changes("clients"))
 async def create_client(
@@ -316,7 +319,7 @@ async def read_client(
 @router.patch(
     "/{client_id}",
     response_model=ClientRead,
-    responses=error_responses(*AUTHENTICATED, 404, codes=("no_changes",)),
+    responses=error_responses(*AUTHENTICATED, 404, codes=("no_changes", "external_id_taken")),
 )
 @declare(changes("clients"))
 async def update_client(

@@ -48,7 +48,9 @@ async def _answer(db: DbSession, principal: Principal, note: Any) -> SessionNote
     response_model=SessionNoteRead,
     status_code=201,
     responses=error_responses(
-        *AUTHENTICATED, 404, codes=("appointment_client_mismatch", "person_required")
+        *AUTHENTICATED,
+        404,
+        codes=("appointment_client_mismatch", "person_required", "external_id_taken"),
     ),
 )
 @declare(changes("notes"))
@@ -177,6 +179,7 @@ async def read_session_note(
         codes=(
             "person_required",
             "version_conflict",
+            "external_id_taken",
             "not_signed",
             "no_changes",
             "finalized_field_locked",

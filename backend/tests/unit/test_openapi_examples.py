@@ -152,10 +152,14 @@ def test_operations_show_the_errors_their_dependencies_can_give(
         "insufficient_scope",
         "password_change_required",
     }
-    assert codes("post", "/api/v1/sessions", 409) == {"idempotency_key_reused"}
+    assert codes("post", "/api/v1/sessions", 409) == {
+        "idempotency_key_reused",
+        "external_id_taken",
+    }
     assert codes("post", "/api/v1/appointments", 409) == {
         "appointment_conflict",
         "idempotency_key_reused",
+        "external_id_taken",
     }
     assert codes("patch", "/api/v1/sessions/{note_id}", 422) == {
         "validation_error",

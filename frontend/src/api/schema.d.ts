@@ -6916,7 +6916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7242,6 +7242,15 @@ export interface operations {
             };
             /** @description Not found (or in another workspace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9703,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
