@@ -62,6 +62,8 @@ class EventPruner:
 
     async def _run(self) -> None:
         while True:
+            # First wait: a process starting (or a short-lived one) does nothing extra.
+            await asyncio.sleep(self.interval)
             try:
                 pruned = await prune_round(self.engine, self.retention)
                 self.last_error = None
@@ -70,4 +72,3 @@ class EventPruner:
             except Exception as exc:  # the task must outlive a database outage
                 self.last_error = type(exc).__name__
                 log.warning("change event pruning failed (%s)", type(exc).__name__)
-            await asyncio.sleep(self.interval)

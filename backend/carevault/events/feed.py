@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import BigInteger, DateTime, String, Uuid, column, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.audit.sealing import SAFE_UPPER_SQL
 from carevault.core.errors import Gone
 from carevault.core.fields import invalid
+from carevault.db import direct
 from carevault.events.models import ChangeEvent
 
 CURSOR_PREFIX = "ev_"
@@ -101,7 +102,8 @@ class Cursor:
         except (ValueError, binascii.Error, struct.error):
             raise _invalid_cursor(field) from None
         cursor = cls(txid, event_id)
-        if version != _CURSOR_VERSION or cursor.encode() != value:
+        # Canonical, and within PostgreSQL's bigint (a larger value would fail the query).
+        if version != _CURSOR_VERSION or cursor.encode() != value or max(txid, event_id) >= 2**63:
             raise _invalid_cursor(field)
         return cursor
 
@@ -182,6 +184,15 @@ _READ_SQL = text(
     ) AS p ON true
     ORDER BY p.txid, p.id
     """  # noqa: S608 (constants only)
+).columns(
+    column("horizon_txid", BigInteger),
+    column("horizon_event_id", BigInteger),
+    column("id", BigInteger),
+    column("txid", BigInteger),
+    column("type", String),
+    column("resource_type", String),
+    column("resource_id", Uuid),
+    column("occurred_at", DateTime(timezone=True)),
 )
 
 
@@ -197,17 +208,18 @@ async def read_events(
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be 1..{MAX_LIMIT}")
     position = after or START
-    rows = (
-        await db.execute(
-            _READ_SQL,
-            {
-                "workspace_id": workspace_id,
-                "txid": position.txid,
-                "event_id": position.event_id,
-                "limit": limit,
-            },
-        )
-    ).all()
+    # One statement that may run alone: on the direct pool when the session holds no
+    # transaction (a poll), else in the caller's (carevault.db.direct).
+    rows = await direct.rows_alone(
+        db,
+        _READ_SQL,
+        {
+            "workspace_id": workspace_id,
+            "txid": position.txid,
+            "event_id": position.event_id,
+            "limit": limit,
+        },
+    )
     first = rows[0]
     if (
         after is not None

@@ -117,7 +117,17 @@ def test_cursors_round_trip_and_refuse_anything_else() -> None:
     cursor = Cursor(2**40 + 3, 17)
     assert Cursor.decode(cursor.encode()) == cursor
     encoded = cursor.encode()
-    for bad in ("", "ev_", "17", encoded + "A", encoded[:-1], "xx" + encoded[2:], encoded + "="):
+    beyond_bigint = Cursor(2**63, 1).encode()
+    for bad in (
+        "",
+        "ev_",
+        "17",
+        encoded + "A",
+        encoded[:-1],
+        "xx" + encoded[2:],
+        encoded + "=",
+        beyond_bigint,
+    ):
         with pytest.raises(Invalid) as refused:
             Cursor.decode(bad)
         assert refused.value.code == "invalid_cursor"

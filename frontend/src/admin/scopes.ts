@@ -13,6 +13,7 @@ export const SCOPES: ReadonlyArray<{ value: Scope; label: string; ownersOnly?: b
   { value: 'notes:write', label: 'Change session notes' },
   { value: 'audit:read', label: 'Read the audit log (owners)', ownersOnly: true },
   { value: 'system:read', label: 'Read the key status and readiness report (owners)', ownersOnly: true },
+  { value: 'events:read', label: 'Follow the change feed: ids and types only (owners)', ownersOnly: true },
 ];
 
 export const EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: string }> = [
