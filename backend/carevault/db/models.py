@@ -5,6 +5,7 @@ from carevault.audit.models import AuditCheckpointRecord, AuditEvent, AuditSeal
 from carevault.auth.models import ApiToken, User
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.db.base import Base
+from carevault.exports.models import ExportFile, ExportJob
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
 from carevault.workspaces.models import Workspace
@@ -19,6 +20,8 @@ __all__ = [
     "CareTeamMember",
     "ChartAccessGrant",
     "Client",
+    "ExportFile",
+    "ExportJob",
     "IdempotencyRecord",
     "SessionNote",
     "SessionNoteVersion",

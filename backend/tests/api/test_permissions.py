@@ -45,7 +45,7 @@ PHI_TABLES = {
     "session_versions": "notes",
 }
 # Tables with encrypted columns whose values are no resource's record.
-NOT_RETURNED = {"idempotency_records", "chart_access_grants"}
+NOT_RETURNED = {"idempotency_records", "chart_access_grants", "export_jobs"}
 # Response fields named like an encrypted column that are not PHI, and why.
 NOT_PHI = {("UserRead", "email"): "a user's sign-in address, not a client's"}
 # Encrypted values of no PHI resource, whose route audits them by its own event (the field

@@ -37,6 +37,12 @@ from .clinician_read import ClinicianRead
 from .database_readiness import DatabaseReadiness
 from .error_detail import ErrorDetail
 from .error_response import ErrorResponse
+from .export_client_record_api_v1_clients_client_id_export_get_format import (
+    ExportClientRecordApiV1ClientsClientIdExportGetFormat,
+)
+from .export_client_record_api_v1_clients_client_id_export_get_response_200 import (
+    ExportClientRecordApiV1ClientsClientIdExportGetResponse200,
+)
 from .key_ring_readiness import KeyRingReadiness
 from .key_ring_readiness_versions import KeyRingReadinessVersions
 from .liveness import Liveness
@@ -129,6 +135,8 @@ __all__ = (
     "DatabaseReadiness",
     "ErrorDetail",
     "ErrorResponse",
+    "ExportClientRecordApiV1ClientsClientIdExportGetFormat",
+    "ExportClientRecordApiV1ClientsClientIdExportGetResponse200",
     "KeyRingReadiness",
     "KeyRingReadinessVersions",
     "Liveness",
