@@ -10,13 +10,15 @@ from typing import Any
 
 from carevault.exports import fhir
 from carevault.exports.record import PSYCHOTHERAPY_EXCLUSION, ClientRecord
+from carevault.fhir.mapping import instant
 
 
 def resources(record: ClientRecord) -> Iterator[fhir.FhirResource]:
-    mapping = fhir.serializer()
-    yield mapping.patient(record.client)
+    client = record.client
+    yield fhir.patient(client)
+    names = (client.first_name, client.last_name)
     for appointment in record.appointments:
-        yield mapping.appointment(appointment)
+        yield fhir.appointment(appointment, record.staff, names)
     for note in record.notes:
         yield from fhir.note_resources(note.note, note.versions)
 
@@ -45,15 +47,16 @@ def bundle_chunks(record: ClientRecord, base_url: str) -> Iterator[bytes]:
     head: dict[str, Any] = {
         "resourceType": "Bundle",
         "id": str(uuid.uuid4()),
-        "meta": {"lastUpdated": record.exported_at.isoformat()},
+        "meta": {"lastUpdated": instant(record.exported_at)},
         "type": "searchset",
-        "timestamp": record.exported_at.isoformat(),
+        "timestamp": instant(record.exported_at),
     }
     yield json.dumps(head)[:-1].encode() + b', "entry": ['
     first = True
     count = 0
     for resource in resources(record):
         entry = {
+            # Versions of one note share their id: each has its own meta.versionId (bdl-7).
             "fullUrl": f"{base_url}/{resource['resourceType']}/{resource['id']}",
             "resource": resource,
             "search": {"mode": "match" if count == 0 else "include"},

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from fhir.resources.R4B.bundle import Bundle
 from pypdf import PdfReader
 
 from carevault.auth.models import Role
@@ -139,16 +140,17 @@ async def test_the_fhir_bundle_holds_every_version_signature_and_the_exclusion(
     assert kinds.count("Encounter") == 2  # the signed note and the draft
     assert kinds.count("Provenance") == 1  # the signature
     documents = [r for r in resources if r["resourceType"] == "DocumentReference"]
-    signed = [
-        d for d in documents if d["context"]["encounter"][0]["reference"].endswith(found.signed_id)
-    ]
-    assert sorted(d["status"] for d in signed) == ["current", "superseded", "superseded"]
-    plans = {base64.b64decode(d["content"][0]["attachment"]["data"]).decode() for d in signed}
-    assert any("Plan one" in p for p in plans) and any("Plan three" in p for p in plans)
-    current = next(d for d in signed if d["status"] == "current")
-    assert current["id"] == found.signed_id
-    assert "Reason beta" in current["description"]
-    assert current["relatesTo"][0]["code"] == "replaces"
+    signed = [d for d in documents if d["id"] == found.signed_id]
+    # Signed at 2, amended twice: versions 2 and 3 as they were, then 4 as it is.
+    assert [d["meta"]["versionId"] for d in signed] == ["2", "3", "4"]
+    texts = [base64.b64decode(d["content"][0]["attachment"]["data"]).decode() for d in signed]
+    assert ["Plan one" in texts[0], "Plan two" in texts[1], "Plan three" in texts[2]] == [True] * 3
+    current = signed[-1]
+    assert [r["code"] for r in current["relatesTo"]] == ["appends", "appends"]
+    assert "Reason beta" in json.dumps(current["relatesTo"])
+    (draft,) = [d for d in documents if d["id"] == found.draft_id]
+    assert draft["docStatus"] == "preliminary"
+    Bundle.model_validate(bundle)  # R4B models (fhir.resources, pinned)
     (outcome,) = [r for r in resources if r["resourceType"] == "OperationOutcome"]
     assert outcome["issue"][0]["diagnostics"].startswith("1 note left out")
     assert bundle["total"] == len(resources) - 1
