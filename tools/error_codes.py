@@ -28,6 +28,12 @@ FIXED_STATUS = {"invalid": 422, "AuthFailure": 401}
 # What each code means, for people. A code the scan finds without an entry here fails the
 # docs test, so a new code cannot ship undocumented.
 MEANINGS = {
+    "respond_async_required": "`GET /fhir/R4/$export` without `Prefer: respond-async` (a bulk "
+    "export is always asynchronous)",
+    "unsupported_output_format": "`_outputFormat` other than NDJSON (`application/fhir+ndjson`)",
+    "unsupported_resource_type": "`_type` names a resource type the bulk export does not write",
+    "export_in_progress": "another bulk export of the practice is unfinished: poll or cancel it",
+    "export_failed": "the bulk export failed; start a new one",
     "bad_request": "the body is not readable JSON (or another malformed request)",
     "invalid_idempotency_key": "the `Idempotency-Key` header is empty, over 255 characters or "
     "not printable ASCII",

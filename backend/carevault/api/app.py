@@ -49,6 +49,7 @@ from carevault.db.engine import (
     open_api_engine,
     session_factory,
 )
+from carevault.exports.router import bulk_router as bulk_export_router
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -141,6 +142,7 @@ def create_app(
     install_replay_handler(app)
     app.include_router(health_router)
     include_api(app)
+    app.include_router(bulk_export_router)  # /fhir/R4/$export (carevault.exports)
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_docs(app)
     mount_frontend(app)  # last: its catch-all must not shadow any other route

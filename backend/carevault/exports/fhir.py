@@ -54,19 +54,29 @@ def _labelled(resource: FhirResource, note: SessionNote) -> FhirResource:
     return resource
 
 
-def note_resources(
+def note_resources_encounter(note: SessionNote) -> FhirResource:
+    return _labelled(mapping.encounter(note), note)
+
+
+def document_references(
     note: SessionNote, versions: Sequence[SessionNoteVersion]
-) -> Iterator[FhirResource]:
-    """A note's Encounter, its DocumentReference as it is now (each amendment a `relatesTo`
-    `appends`) and as it was at each version an amendment replaced (oldest first, same id,
-    their own `meta.versionId`), and its signatures as Provenance. A draft's document is
-    `preliminary`."""
-    yield _labelled(mapping.encounter(note), note)
-    for version in versions:
-        yield _labelled(mapping.document_reference_version(note, version), note)
+) -> list[FhirResource]:
+    """The note as it was at each version an amendment replaced (oldest first, same id,
+    their own `meta.versionId`), then as it is now (each amendment a `relatesTo`
+    `appends`). A draft's document is `preliminary`."""
+    found = [_labelled(mapping.document_reference_version(note, v), note) for v in versions]
     addenda = [Addendum(v.version + 1, v.amended_by, v.amended_at, v.reason) for v in versions]
     current = mapping.document_reference(note, addenda)
     if note.status != NoteStatus.FINALIZED.value:
         current["docStatus"] = "preliminary"
-    yield _labelled(current, note)
+    found.append(_labelled(current, note))
+    return found
+
+
+def note_resources(
+    note: SessionNote, versions: Sequence[SessionNoteVersion]
+) -> Iterator[FhirResource]:
+    """A note's Encounter, DocumentReferences (every version) and signatures (Provenance)."""
+    yield note_resources_encounter(note)
+    yield from document_references(note, versions)
     yield from mapping.provenances(note)
