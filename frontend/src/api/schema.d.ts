@@ -407,6 +407,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clients/{client_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Client Record
+         * @description The client's whole record, for the client (HIPAA right of access): demographics,
+         *     appointments, every note with each version it went through, amendments and signatures.
+         *     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
+         *     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
+         *     appointments read scopes. Audited (`client.export`, `session.export`,
+         *     `appointment.export`). The file is named by the client's id, never their name.
+         */
+        get: operations["export_client_record_api_v1_clients__client_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients/{client_id}/restore": {
         parameters: {
             query?: never;
@@ -823,6 +848,78 @@ export interface paths {
          *     access (`chart_access`, `break_the_glass`).
          */
         patch: operations["update_workspace_api_v1_workspace_patch"];
+        trace?: never;
+    };
+    "/fhir/R4/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start Bulk Export
+         * @description Owners: export the whole practice as NDJSON files per resource type (FHIR Bulk Data
+         *     system-level export), to move to another system. Answers 202 with the status URL in
+         *     `Content-Location`; poll it. One export per practice at a time. Psychotherapy notes are
+         *     included, labelled (`meta.security` PSYTHPN). A token needs the clients, notes and
+         *     appointments read scopes, and an owner's. Audited (`export.start`).
+         */
+        get: operations["start_bulk_export_fhir_R4__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-file/{job_id}/{resource_type}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Bulk Export File
+         * @description A file of a completed export, streamed (opened chunk by chunk from its sealed form).
+         *     Audited per download (`export.download`, with the type and the record count).
+         */
+        get: operations["download_bulk_export_file_fhir_R4__export_file__job_id___resource_type___part__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-status/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Bulk Export Status
+         * @description 202 with `X-Progress` (records written per type) and `Retry-After` while it runs;
+         *     200 with the manifest (one URL per file, with its record count) when complete. A job
+         *     whose worker stopped (a restart) is resumed by this poll, after its last finished file.
+         */
+        get: operations["read_bulk_export_status_fhir_R4__export_status__job_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel Bulk Export
+         * @description Cancel the export (a running one stops at its next file) and delete its files;
+         *     audited (`export.cancel`).
+         */
+        delete: operations["cancel_bulk_export_fhir_R4__export_status__job_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/health": {
@@ -2176,6 +2273,7 @@ export interface components {
          *           "late_entry": false,
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *           "psychotherapy_note": false,
          *           "session_date": "2025-01-15",
          *           "signed_at": null,
          *           "signed_by": null,
@@ -2522,6 +2620,12 @@ export interface components {
              */
             plan?: string | null;
             /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out
+             * @default false
+             */
+            psychotherapy_note?: boolean;
+            /**
              * Session Date
              * Format: date
              * @description The day of the session; not in the future
@@ -2575,6 +2679,7 @@ export interface components {
          *       "late_entry": false,
          *       "objective": "Example observation: calm, on time, engaged throughout.",
          *       "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *       "psychotherapy_note": false,
          *       "session_date": "2025-01-15",
          *       "signed_at": null,
          *       "signed_by": null,
@@ -2664,6 +2769,12 @@ export interface components {
              */
             plan?: string | null;
             /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out
+             * @default false
+             */
+            psychotherapy_note?: boolean;
+            /**
              * Session Date
              * Format: date
              */
@@ -2733,6 +2844,11 @@ export interface components {
              * @description Next steps
              */
             plan?: string | null;
+            /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out; on a signed note, changing it is an amendment
+             */
+            psychotherapy_note?: boolean;
             /**
              * Reason
              * @description Required to amend a signed note (422 `reason_required` naming it otherwise), and only then: a change with a reason is always an amendment. Kept with the replaced content and shown in the note's `addenda`
@@ -5720,6 +5836,124 @@ export interface operations {
             };
         };
     };
+    export_client_record_api_v1_clients__client_id__export_get: {
+        parameters: {
+            query?: {
+                /** @description pdf: a readable document; fhir: a FHIR R4 Bundle ($everything) */
+                format?: "pdf" | "fhir";
+            };
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record as a file (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "https://carevault.example/fhir/R4/Patient/00000000-0000-4000-8000-000000000001",
+                     *           "resource": {
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "resourceType": "Patient"
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "resourceType": "Bundle",
+                     *       "total": 1,
+                     *       "type": "searchset"
+                     *     }
+                     */
+                    "application/fhir+json": Record<string, never>;
+                    /** @example %PDF-1.4 … */
+                    "application/pdf": string;
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     restore_client_api_v1_clients__client_id__restore_post: {
         parameters: {
             query?: never;
@@ -8038,6 +8272,420 @@ export interface operations {
                 };
             };
             /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    start_bulk_export_fhir_R4__export_get: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson */
+                _outputFormat?: string | null;
+                /** @description Comma-separated resource types; default: all */
+                _type?: string | null;
+            };
+            header?: {
+                /** @description Must be `respond-async` */
+                prefer?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Started: poll the status URL in `Content-Location` */
+            202: {
+                headers: {
+                    "Content-Location"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, timed out or out of space; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    download_bulk_export_file_fhir_R4__export_file__job_id___resource_type___part__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+                part: number;
+                resource_type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file: one resource per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"resourceType":"Patient","id":"00000000-0000-4000-8000-000000000001"} */
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, timed out or out of space; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_bulk_export_status_fhir_R4__export_status__job_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Complete: the manifest of the files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": [],
+                     *       "output": [
+                     *         {
+                     *           "count": 250,
+                     *           "type": "Patient",
+                     *           "url": "https://carevault.example/fhir/R4/$export-file/00000000-0000-4000-8000-0000000000e1/Patient/1"
+                     *         }
+                     *       ],
+                     *       "request": "https://carevault.example/fhir/R4/$export",
+                     *       "requiresAccessToken": true,
+                     *       "transactionTime": "2025-01-15T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Still running: `X-Progress` says how far */
+            202: {
+                headers: {
+                    "X-Progress"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, timed out or out of space; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cancel_bulk_export_fhir_R4__export_status__job_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over the per-credential request limit; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, timed out or out of space; see Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
