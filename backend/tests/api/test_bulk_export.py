@@ -217,3 +217,21 @@ async def test_an_export_whose_worker_stopped_resumes_after_its_last_file(
         "2",
         "3",
     ]
+
+
+async def test_an_export_past_its_retention_is_deleted_with_its_files(api: ApiContext) -> None:
+    owner, _ = await practice(api, clients=1)
+    async with api.signed_in(owner) as session, fhir_client(session) as http:
+        first = await http.get("/fhir/R4/$export", headers=ASYNC)
+        first_url = first.headers["Content-Location"]
+        done = await until_complete(http, first_url)
+        assert done.status_code == 200 and "Expires" in done.headers
+        old_dir = Path(api.settings.resolved_export_dir) / first_url.rsplit("/", 1)[1]
+        assert old_dir.exists()
+        await sql(api, "UPDATE export_jobs SET expires_at = now() - interval '1 second'")
+        second = await http.get("/fhir/R4/$export", headers=ASYNC)
+        assert second.status_code == 202, second.text
+        assert (await http.get(first_url)).status_code == 404
+        assert (await until_complete(http, second.headers["Content-Location"])).status_code == 200
+    assert not old_dir.exists()
+    assert len(await sql(api, "SELECT 1 FROM export_jobs")) == 1
