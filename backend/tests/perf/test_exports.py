@@ -23,6 +23,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 from carevault.auth.models import Role
 from carevault.clients.models import Client
+from carevault.crypto.types import EncryptedString
 from carevault.workspaces.keys import load_workspace_keys
 from tests.perf.interleave import Contender, run_interleaved
 from tests.perf.requests_support import JSON, SECTIONS, InProcessApp, Practice, seed_practice
@@ -126,7 +127,9 @@ async def _copy_clients(app: InProcessApp, database_url: str, count: int) -> str
     space, _ = await app.context.workspace_with_users(None, Role.OWNER)
     async with app.context.sessions() as db:
         await load_workspace_keys(db, space.id)
-    first, last = Client.__table__.c.first_name.type, Client.__table__.c.last_name.type
+    columns = Client.__table__.c
+    first, last = columns.first_name.type, columns.last_name.type
+    assert isinstance(first, EncryptedString) and isinstance(last, EncryptedString)
     connection = await asyncpg.connect(database_url.replace("+asyncpg", ""))
     try:
         for start in range(0, count, COPY_BATCH):
