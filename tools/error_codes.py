@@ -34,6 +34,11 @@ MEANINGS = {
     "unsupported_resource_type": "`_type` names a resource type the bulk export does not write",
     "export_in_progress": "another bulk export of the practice is unfinished: poll or cancel it",
     "export_failed": "the bulk export failed; start a new one",
+    # /fhir/R4 (docs/fhir.md), as OperationOutcome issue.details.coding codes.
+    "invalid_cursor": "FHIR search: `_cursor` is not a cursor of this search",
+    "too_costly": "FHIR search: the filters would be applied to too many candidates; narrow it",
+    "version_not_found": "FHIR vread: the resource has no such version",
+    "multiple_matches": "FHIR conditional create: `If-None-Exist` matched more than one resource",
     "bad_request": "the body is not readable JSON (or another malformed request)",
     "invalid_idempotency_key": "the `Idempotency-Key` header is empty, over 255 characters or "
     "not printable ASCII",
@@ -84,7 +89,8 @@ MEANINGS = {
     "idempotency_key_reused": "the `Idempotency-Key` was used in the last 24 hours with a "
     "different request",
     "user_exists": "your practice already has a user with that email",
-    "version_conflict": "stale `version`: `details.current_version` is the note's",
+    "version_conflict": "stale `version` (or a FHIR `If-Match`): `details.current_version` is "
+    "the current one",
     "workspace_shredded": "the practice's data was shredded (`carevault workspaces shred`)",
     "payload_too_large": "body over 1 MiB (32 MiB for the client import)",
     "unsupported_media_type": "the import takes `text/csv` or `application/x-ndjson`",

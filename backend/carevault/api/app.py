@@ -50,6 +50,8 @@ from carevault.db.engine import (
     session_factory,
 )
 from carevault.exports.router import bulk_router as bulk_export_router
+from carevault.fhir.errors import install_fhir_errors
+from carevault.fhir.router import router as fhir_router
 from carevault.health.router import router as health_router
 from carevault.observability.metrics import Metrics, MetricsMiddleware
 from carevault.observability.request_id import RequestIdMiddleware
@@ -142,7 +144,10 @@ def create_app(
     install_replay_handler(app)
     app.include_router(health_router)
     include_api(app)
+    # Before the FHIR router, whose last route is a catch-all under /fhir/R4.
     app.include_router(bulk_export_router)  # /fhir/R4/$export (carevault.exports)
+    app.include_router(fhir_router)
+    install_fhir_errors(app)  # after every handler: /fhir errors become OperationOutcome
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     mount_docs(app)
     mount_frontend(app)  # last: its catch-all must not shadow any other route

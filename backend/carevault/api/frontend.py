@@ -17,7 +17,7 @@ from carevault.auth.permissions import PUBLIC, declare
 
 SOURCE_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
 PACKAGED_DIST = Path(__file__).resolve().parents[1] / "web"
-NOT_THE_UI = ("api/", "health", "metrics", "docs", "redoc", "openapi.json")
+NOT_THE_UI = ("api/", "fhir", "health", "metrics", "docs", "redoc", "openapi.json")
 
 _NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>CareVault</title></head><body>

@@ -449,7 +449,7 @@ def _implied_codes(
         recent_password,
     )
 
-    if not path.startswith(("/api/", "/fhir/")):
+    if not path.startswith("/api/"):
         return
     yield "unknown_parameter"
     yield from _DATABASE_TROUBLE

@@ -176,7 +176,7 @@ async def create_token(
             principal.user,
             body.name,
             principal.ip_address,
-            scopes=body.scopes,
+            scopes=body.all_scopes,
             expires_in_days=body.expires_in_days,
         )
     except service.UserError as exc:

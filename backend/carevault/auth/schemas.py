@@ -4,10 +4,18 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    model_validator,
+)
 
 from carevault.auth.passwords import MIN_PASSWORD_LENGTH
-from carevault.auth.scopes import Scope
+from carevault.auth.scopes import Scope, is_smart_scope
 from carevault.core.fields import StrictInteger, email_address, not_nullable, single_line
 
 # Sign-in takes any address an account may have (the demo's end in .local), but no control
@@ -226,6 +234,31 @@ class TokenCreate(StrictModel):
     expires_in_days: StrictInteger | None = Field(
         default=None, ge=1, le=3650, description="Unset: the token lasts until revoked"
     )
+    # SMART v2 scopes (`user/Patient.rs`, docs/fhir.md) ride in `scopes` too; kept apart
+    # here so the documented vocabulary (and the generated clients) stay CareVault's.
+    _smart_scopes: list[str] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _set_smart_scopes_aside(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        smart: list[str] = []
+        if isinstance(data, dict) and isinstance(data.get("scopes"), list):
+            smart = [s for s in data["scopes"] if isinstance(s, str) and is_smart_scope(s)]
+            if smart:
+                others = [s for s in data["scopes"] if s not in smart]
+                if len(smart) + len(others) > 16:
+                    raise ValueError("at most 16 scopes")
+                data = {**data, "scopes": others or ["notes:read"]}
+                chosen = handler(data)
+                chosen.scopes = others
+                chosen._smart_scopes = smart
+                return chosen
+        return handler(data)
+
+    @property
+    def all_scopes(self) -> list[str]:
+        """The CareVault scopes asked for, then the SMART ones."""
+        return [*self.scopes, *self._smart_scopes]
 
 
 class TokenRead(BaseModel):

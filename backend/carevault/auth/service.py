@@ -24,7 +24,7 @@ from carevault.auth.passwords import (
     verify_password,
 )
 from carevault.auth.principal import ACCOUNT_COLUMNS, Account
-from carevault.auth.scopes import EVERY_SCOPE, scopes_beyond_role
+from carevault.auth.scopes import EVERY_SCOPE, SmartScopeError, expand_scopes, scopes_beyond_role
 from carevault.core.clock import utc_now
 from carevault.core.errors import not_found
 from carevault.db import direct
@@ -748,9 +748,19 @@ async def create_api_token(
     scopes: Sequence[str],
     expires_in_days: int | None = None,
 ) -> tuple[ApiToken, str]:
+    # SMART scopes (`user/Patient.rs`) are kept as given, next to the CareVault scopes they
+    # map onto: /api/v1 checks the latter, /fhir/R4 both (carevault.auth.scopes).
+    try:
+        scopes, smart = expand_scopes(scopes)
+    except SmartScopeError as refused:
+        raise UserError(str(refused)) from None
     unknown = set(scopes) - set(EVERY_SCOPE)
-    if unknown or not scopes:
+    if unknown or not (scopes or smart):
         raise UserError("name at least one known scope")
+    if any(scope.startswith("system/") for scope in smart) and user.role != Role.OWNER.value:
+        # Practice-wide access for a backend service: until service accounts exist, only an
+        # owner's token may hold system/ scopes.
+        raise UserError("system/ SMART scopes are for owners' (service) tokens")
     beyond = scopes_beyond_role(user.role, set(scopes))
     if beyond:
         raise UserError(f"a {user.role} can never use {', '.join(beyond)}")
@@ -763,7 +773,7 @@ async def create_api_token(
         token_hash=tokens.digest(secret),
         prefix=secret[:12],
         created_at=now,
-        scopes=sorted(set(scopes), key=EVERY_SCOPE.index),
+        scopes=[*scopes, *smart],
         expires_at=now + timedelta(days=expires_in_days) if expires_in_days else None,
     )
     db.add(token)

@@ -22,6 +22,7 @@ from carevault.auth.permissions import declare
 from carevault.exports import bulk, everything, jobs, pdf, record
 from carevault.exports.models import UNFINISHED, ExportStatus
 from carevault.exports.permissions import EXPORTS_PRACTICE, EXPORTS_RECORD
+from carevault.fhir import router as fhir_router
 from carevault.fhir.mapping import instant
 
 router = APIRouter(tags=["clients"], route_class=ApiRoute)
@@ -96,7 +97,31 @@ async def export_client_record(
 
 # --- bulk export of the practice (FHIR Bulk Data, async request pattern) ---------------------
 
-bulk_router = APIRouter(prefix="/fhir/R4", tags=["bulk export"], route_class=ApiRoute)
+# Under /fhir/R4 and, like the FHIR face's routes, out of the OpenAPI document (FHIR describes
+# itself: GET /fhir/R4/metadata). Strict about parameters (400 unknown_parameter), and every
+# error under /fhir is answered as an OperationOutcome (carevault.fhir.errors).
+bulk_router = APIRouter(
+    prefix="/fhir/R4", tags=["bulk export"], route_class=ApiRoute, include_in_schema=False
+)
+# What `$everything` returns, each a SMART resource type a SMART token must be allowed to read.
+EVERYTHING_TYPES = ("Patient", "Appointment", "Encounter", "DocumentReference", "Provenance")
+
+
+@bulk_router.get("/Patient/{patient_id}/$everything", response_class=Response)
+@declare(EXPORTS_RECORD)
+async def patient_everything(
+    request: Request, patient_id: str, principal: CurrentPrincipal, db: DbSession
+) -> Response:
+    """`Patient/{id}/$everything`: the client's record as one searchset Bundle, the same
+    as `GET /api/v1/clients/{id}/export?format=fhir` (same rules, same audit events)."""
+    for resource_type in EVERYTHING_TYPES:
+        fhir_router._smart(principal, resource_type, "r")
+    client_id = fhir_router._record_id(patient_id, "Patient")
+    found = await record.export_record(db, principal, client_id, "fhir")
+    return StreamingResponse(
+        everything.bundle_chunks(found, fhir_base(request)), media_type=FHIR_JSON
+    )
+
 
 _JOB_ID = "00000000-0000-4000-8000-0000000000e1"
 _IN_PROGRESS = ErrorExample(

@@ -37,3 +37,8 @@ async def create(
     await provision(db, current_cipher().ring, [workspace.id])
     await load_workspace_keys(db, workspace.id)
     return workspace
+
+
+async def get_by_id(db: AsyncSession, workspace_id: object) -> Workspace | None:
+    """The practice itself (its name and state; no PHI)."""
+    return await db.get(Workspace, workspace_id)

@@ -16,7 +16,8 @@ from fhir.resources.R4B import get_fhir_model_class
 from carevault.auth.models import Role
 from carevault.exports import bulk, jobs
 from tests.support.db import sql
-from tests.support.http import ApiContext, error_of
+from tests.support.fhir import outcome_code
+from tests.support.http import ApiContext
 
 NAME = "Zqbulkname"
 ASYNC = {"Prefer": "respond-async"}
@@ -99,7 +100,7 @@ async def test_a_bulk_export_runs_polls_and_downloads_valid_sealed_files(
     async with api.with_token(owner) as (token, _), fhir_client(token) as http:
         refused = await http.get("/fhir/R4/$export")
         assert refused.status_code == 400
-        assert error_of(refused)["code"] == "respond_async_required"
+        assert outcome_code(refused) == "respond_async_required"
         unknown = await http.get("/fhir/R4/$export", params={"_type": "Observation"}, headers=ASYNC)
         assert unknown.status_code == 422
         started = await http.get("/fhir/R4/$export", headers=ASYNC)
@@ -107,7 +108,7 @@ async def test_a_bulk_export_runs_polls_and_downloads_valid_sealed_files(
         status_url = started.headers["Content-Location"]
         assert status_url.startswith("http://testserver/fhir/R4/$export-status/")
         again = await http.get("/fhir/R4/$export", headers=ASYNC)
-        assert again.status_code == 409 and error_of(again)["code"] == "export_in_progress"
+        assert again.status_code == 409 and outcome_code(again) == "export_in_progress"
         done = await until_complete(http, status_url)
         assert done.status_code == 200, done.text
         manifest = done.json()
@@ -147,7 +148,7 @@ async def test_only_owners_export_the_practice(api: ApiContext) -> None:
     async with api.signed_in(clinician) as session, fhir_client(session) as http:
         refused = await http.get("/fhir/R4/$export", headers=ASYNC)
     assert refused.status_code == 403
-    assert error_of(refused)["code"] == "owner_required"
+    assert outcome_code(refused) == "owner_required"
     assert await sql(api, "SELECT 1 FROM export_jobs") == []
 
 

@@ -16,6 +16,7 @@ from pypdf import PdfReader
 
 from carevault.auth.models import Role
 from tests.support.db import sql
+from tests.support.fhir import audited_records, fhir_of, fhir_with_token, outcome_code
 from tests.support.http import ApiContext, error_of
 
 SECRET = "zqpsychotherapymark"
@@ -252,3 +253,30 @@ async def test_marking_a_note_as_psychotherapy_is_audited_and_amends_a_signed_no
         ("session.update", "true"),
         ("session.amend", "true"),
     ]
+
+
+async def test_patient_everything_is_the_same_record_with_the_same_rules(api: ApiContext) -> None:
+    _, (owner, outsider) = await api.workspace_with_users(None, Role.OWNER, Role.CLINICIAN)
+    found = await record(api, owner)
+    async with api.signed_in(owner) as http:
+        changed = await http.patch("/workspace", json={"chart_access": "care_team"})
+        assert changed.status_code == 200, changed.text
+        exported = (await http.get(f"/clients/{found.client_id}/export?format=fhir")).json()
+    scopes = ["clients:read", "notes:read", "appointments:read"]
+    async with fhir_with_token(api, owner, scopes) as fhir:
+        answer = await fhir.get(f"/Patient/{found.client_id}/$everything")
+        assert answer.status_code == 200, answer.text
+        bundle = fhir_of(answer)  # validated against the R4B models
+        assert [e["fullUrl"] for e in bundle["entry"]] == [e["fullUrl"] for e in exported["entry"]]
+        assert SECRET not in answer.text
+        events = await audited_records(api, answer)
+        assert events["client"] == {found.client_id}
+        unknown = await fhir.get(f"/Patient/{found.client_id}/$everything", params={"_since": "x"})
+        assert unknown.status_code == 400 and outcome_code(unknown) == "unknown_parameter"
+    async with fhir_with_token(api, owner, ["user/Patient.rs", "user/Appointment.rs"]) as fhir:
+        narrow = await fhir.get(f"/Patient/{found.client_id}/$everything")
+        assert narrow.status_code == 403 and outcome_code(narrow) == "insufficient_scope"
+    async with fhir_with_token(api, outsider, scopes) as fhir:
+        hidden = await fhir.get(f"/Patient/{found.client_id}/$everything")
+        assert hidden.status_code == 404 and outcome_code(hidden) == "not_found"
+        assert "Exportwell" not in hidden.text

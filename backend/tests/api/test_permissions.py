@@ -153,6 +153,8 @@ def test_a_route_whose_answer_carries_encrypted_fields_declares_the_disclosure(
     for method, path, route in api_routes(app):
         operation = operation_of(route.endpoint)
         assert operation is not None
+        if path.startswith("/fhir/"):
+            continue  # FHIR JSON has no response model: tests/api/test_fhir_permissions.py
         carried = phi_in_response_model(route)
         declared = set(operation.discloses) | set(operation.discloses_if_readable)
         assert declared == carried, (method, path, carried)

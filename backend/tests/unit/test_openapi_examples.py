@@ -32,6 +32,12 @@ NOT_IN_ANY_OPERATION = {
     "metrics_disabled",
     "phi_decryption_failed",
     "unauthorized",
+    # /fhir/R4's own (it is outside the OpenAPI document: FHIR describes itself in
+    # /fhir/R4/metadata; docs/fhir.md lists them).
+    "invalid_cursor",
+    "multiple_matches",
+    "too_costly",
+    "version_not_found",
 }
 
 

@@ -69,9 +69,6 @@ from .read_access_log_api_v1_clients_client_id_access_log_get_format_type_0 impo
 from .read_access_log_api_v1_clients_client_id_access_log_get_kind_type_0 import (
     ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0,
 )
-from .read_bulk_export_status_fhir_r4_export_status_job_id_get_response_200 import (
-    ReadBulkExportStatusFhirR4ExportStatusJobIdGetResponse200,
-)
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
@@ -162,7 +159,6 @@ __all__ = (
     "PublicReadinessStatus",
     "ReadAccessLogApiV1ClientsClientIdAccessLogGetFormatType0",
     "ReadAccessLogApiV1ClientsClientIdAccessLogGetKindType0",
-    "ReadBulkExportStatusFhirR4ExportStatusJobIdGetResponse200",
     "Readiness",
     "ReadinessStatus",
     "ReauthRequest",
