@@ -44,11 +44,13 @@ def as_operation_outcome(response: Response) -> Response:
 
 
 def _expressions(details: Any) -> list[str]:
+    found: list[Any] = []
     if isinstance(details, list):
-        return [str(d["field"]) for d in details if isinstance(d, dict) and d.get("field")]
-    if isinstance(details, dict) and isinstance(details.get("parameters"), list):
-        return [str(name) for name in details["parameters"]]
-    return []
+        found = [d["field"] for d in details if isinstance(d, dict) and d.get("field")]
+    elif isinstance(details, dict) and isinstance(details.get("parameters"), list):
+        found = details["parameters"]
+    # FHIR strings are never empty (a parameter sent without a name: `?=x`).
+    return [str(name) for name in found if str(name).strip()]
 
 
 def install_fhir_errors(app: FastAPI) -> None:

@@ -1113,10 +1113,14 @@ async def search_audit_events(request: Request, owner: CurrentOwner, db: DbSessi
 
 
 def _entity(params: Params) -> list[uuid.UUID] | None:
+    """`entity=Type/id` or `entity=id`: one record of this server."""
     raw = params.all("entity")
     if not raw:
         return None
-    return [_record_id(raw[0].rsplit("/", 1)[-1], "entity")]
+    try:
+        return [uuid.UUID(raw[0].rsplit("/", 1)[-1])]
+    except ValueError:
+        raise ApiError(400, "bad_request", "entity names one record: Type/id") from None
 
 
 # --- anything else -----------------------------------------------------------------------------

@@ -103,13 +103,12 @@ class Params:
             raise ApiError(400, "bad_request", f"_count is a whole number from 1 to {MAX_COUNT}")
         return int(text)
 
-    def bounds(self, name: str, *, instants: bool = False) -> list[Bound]:
+    def bounds(self, name: str) -> list[Bound]:
         """The prefixed dates of `name` (`ge2025-01-01`, `lt2025-02-01T10:00:00Z`)."""
         found = []
         for raw in self.all(name):
             for text in raw.split(","):
                 found.append(parse_bound(name, text.strip()))
-        del instants
         return found
 
 

@@ -228,6 +228,8 @@ async def test_patient_search_pages_with_a_cursor_and_counts(api: ApiContext) ->
         assert unknown.status_code == 400 and outcome_code(unknown) == "unknown_parameter"
         issue = unknown.json()["issue"][0]
         assert issue["expression"] == ["foo", "gender"]
+        nameless = await http.get("/Patient?=x&foo=1")  # fuzzing found it: an empty name
+        assert nameless.status_code == 400 and outcome_code(nameless) == "unknown_parameter"
         bad_cursor = await http.get("/Patient", params={"_cursor": "nonsense"})
         assert outcome_code(bad_cursor) == "invalid_cursor"
         too_many = await http.get("/Patient", params={"_count": "5000"})
