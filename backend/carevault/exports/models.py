@@ -7,7 +7,16 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import BigInteger, CheckConstraint, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    text,
+)
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -35,6 +44,12 @@ class ExportJob(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
         CheckConstraint(
             "status IN ('queued', 'running', 'completed', 'failed', 'cancelled')", name="status"
         ),
+        # The jobs a poll or a purge looks for.
+        Index(
+            "ix_export_jobs_unfinished",
+            "status",
+            postgresql_where=text("status IN ('queued', 'running')"),
+        ),
     )
 
     requested_by: Mapped[uuid.UUID | None] = mapped_column(
@@ -45,7 +60,7 @@ class ExportJob(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     # The key the job's files are sealed under (hex), itself sealed under the practice's key.
     file_key: Mapped[str] = mapped_column(EncryptedString())
     # Per resource type: records written so far (no PHI).
-    progress: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    progress: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")
     error: Mapped[str | None] = mapped_column(String(200))
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import asyncpg
@@ -27,7 +27,6 @@ from carevault.crypto.types import EncryptedString
 from carevault.workspaces.keys import load_workspace_keys
 from tests.perf.interleave import Contender, run_interleaved
 from tests.perf.requests_support import JSON, SECTIONS, InProcessApp, Practice, seed_practice
-from tests.perf.test_requests import _request, cpu
 from tests.support.db import PgServer, admin_execute
 
 NOTES = 100
@@ -59,6 +58,23 @@ def served(
 @pytest.fixture(autouse=True)
 def _app_cipher(served: tuple[InProcessApp, Practice, Path]) -> None:
     served[0].reinstall_cipher()
+
+
+def _request(
+    app: InProcessApp, method: str, path: str, practice: Practice | None, query: str = ""
+) -> Callable[[], None]:
+    headers = practice.auth if practice is not None else []
+
+    def call() -> None:
+        answer = app.run(app.call(method, path, headers, b"", query))
+        assert answer.status == 200, answer.body[:300]
+
+    return call
+
+
+def cpu(group: str) -> pytest.MarkDecorator:
+    """Server CPU, as the request budgets of test_requests.py are measured."""
+    return pytest.mark.benchmark(group=group, timer=time.process_time)
 
 
 async def _hundred_notes(app: InProcessApp, practice: Practice) -> None:
