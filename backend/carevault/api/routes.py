@@ -10,6 +10,7 @@ from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
 from carevault.clients.router import router as clients_router
 from carevault.health.router import details_router as health_details_router
+from carevault.health.router import version_router
 from carevault.notes.router import router as notes_router
 from carevault.workspaces.router import router as workspace_router
 
@@ -32,6 +33,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     audit_router,
     health_details_router,
     workspace_router,
+    version_router,
 )
 
 

@@ -86,6 +86,7 @@ from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .user_update import UserUpdate
+from .version import Version
 from .workspace_read import WorkspaceRead
 from .workspace_read_chart_access import WorkspaceReadChartAccess
 from .workspace_update import WorkspaceUpdate
@@ -174,6 +175,7 @@ __all__ = (
     "UserRead",
     "UserReadRole",
     "UserUpdate",
+    "Version",
     "WorkspaceRead",
     "WorkspaceReadChartAccess",
     "WorkspaceUpdate",
