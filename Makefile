@@ -80,6 +80,7 @@ lint: $(STAMP) ui-lint
 	$(BIN)/mypy
 	$(BIN)/python -m tools.generate_client --check
 	$(BIN)/python -m tools.lint_scoping
+	$(BIN)/python -m tools.check_docs
 	$(BIN)/lint-imports
 
 ## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
