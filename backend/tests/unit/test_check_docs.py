@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-from tools import check_docs
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution
+    sys.path.insert(0, str(ROOT))
+
+from tools import check_docs  # noqa: E402
 
 
 @pytest.fixture
