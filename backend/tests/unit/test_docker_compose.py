@@ -267,7 +267,9 @@ def test_the_ui_stage_builds_what_the_wheel_packages(dockerfile: Dockerfile) -> 
     (workdir,) = ui.all("WORKDIR")
     runs = ui.all("RUN")
     assert any(run.startswith("npm ci") for run in runs)
-    assert "npm run build" in runs
+    assert any(run.startswith("npm run build") for run in runs)
+    # The UI's bill of materials comes from its lock, beside the build.
+    assert any("npm sbom --sbom-format cyclonedx --omit dev --package-lock-only" in r for r in runs)
     scripts = json.loads((ROOT / "frontend" / "package.json").read_text())["scripts"]
     assert "vite build" in scripts["build"]
     assert "outDir: 'dist'" in (ROOT / "frontend" / "vite.config.ts").read_text()
@@ -275,12 +277,22 @@ def test_the_ui_stage_builds_what_the_wheel_packages(dockerfile: Dockerfile) -> 
     wheel = dockerfile.stage("wheel")
     (workdir_wheel,) = wheel.all("WORKDIR")
     from_ui = [(sources, dest) for stage, sources, dest in wheel.copies() if stage == "ui"]
-    assert from_ui == [([f"{workdir}/dist"], PACKAGED_DIST.relative_to(ROOT).as_posix())]
-    # The wheel is built from what pyproject.toml names: itself, its readme, the package.
+    assert from_ui[0] == ([f"{workdir}/dist"], PACKAGED_DIST.relative_to(ROOT).as_posix())
+    # The wheel is built from what pyproject.toml names: itself, its readme, the package; the
+    # dependencies come from the lock, through uv (itself hash-checked).
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (where,) = config["tool"]["setuptools"]["packages"]["find"]["where"]
     copied = {source for stage, sources, _ in wheel.copies() if stage is None for source in sources}
-    assert copied == {"pyproject.toml", config["project"]["readme"], f"{where}/carevault"}
+    assert copied == {
+        "pyproject.toml",
+        config["project"]["readme"],
+        f"{where}/carevault",
+        "uv.lock",
+        "requirements/uv.txt",
+    }
+    exports = [run for run in wheel.all("RUN") if "uv export" in run]
+    assert exports and all("--frozen" in run for run in exports)
+    assert any("--no-dev" in run and "requirements.txt" in run for run in exports)
     assert workdir_wheel == "/src"
     (build,) = [run for run in wheel.all("RUN") if "pip wheel" in run]
     assert "--no-deps" in build and build.rstrip().endswith(" .")
@@ -297,7 +309,10 @@ def test_the_app_installs_the_wheel_not_the_source_tree(dockerfile: Dockerfile) 
     target = copies[0][2]
     installs = [run for run in app.all("RUN") if "pip install" in run]
     assert len(installs) == 1
-    assert f"pip install {target}/carevault-*.whl" in installs[0]
+    # The locked dependencies, hash-checked, then the wheel without resolving anything more:
+    # the image runs the bytes CI tested.
+    assert f"pip install --require-hashes --no-deps -r {target}/requirements.txt" in installs[0]
+    assert f"pip install --no-deps {target}/carevault-*.whl" in installs[0]
     assert " -e " not in installs[0] and "--editable" not in installs[0]
     assert app.exec_form("CMD")[0] == "carevault"
     assert app.all("USER") == ["carevault"]

@@ -138,6 +138,7 @@ from .user_create_role import UserCreateRole
 from .user_read import UserRead
 from .user_read_role import UserReadRole
 from .user_update import UserUpdate
+from .version import Version
 from .webhook_attempt_read import WebhookAttemptRead
 from .webhook_create import WebhookCreate
 from .webhook_created import WebhookCreated
@@ -280,6 +281,7 @@ __all__ = (
     "UserRead",
     "UserReadRole",
     "UserUpdate",
+    "Version",
     "WebhookAttemptRead",
     "WebhookCreate",
     "WebhookCreated",
