@@ -60,6 +60,7 @@ WRITE_ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
     ("DELETE", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
     ("PUT", "/api/v1/workspace/encryption-key"): "the practice's KMS key (audited)",
+    ("DELETE", "/fhir/R4/$export-status/{job_id}"): "cancels a bulk export (its files)",
     ("POST", "/api/v1/service-accounts"): "a service account (a credential, not a user)",
     ("DELETE", "/api/v1/service-accounts/{service_account_id}"): "a service account",
     ("POST", "/api/v1/service-accounts/{service_account_id}/disable"): "a service account",
