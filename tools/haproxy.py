@@ -61,12 +61,12 @@ def haproxy(
     assert HAPROXY is not None, "HAProxy is not installed (scripts/setup-machine.sh)"
     path = directory / "haproxy.cfg"
     path.write_text(config(listen_port, servers))
-    checked = subprocess.run(
+    checked = subprocess.run(  # noqa: S603 (the installed haproxy, fixed arguments)
         [HAPROXY, "-c", "-q", "-f", str(path)], capture_output=True, text=True, timeout=30
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     with (directory / "haproxy.log").open("wb") as log:
-        process = subprocess.Popen(
+        process = subprocess.Popen(  # noqa: S603 (the installed haproxy, fixed arguments)
             [HAPROXY, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT
         )
         try:
