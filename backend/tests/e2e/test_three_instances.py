@@ -140,6 +140,7 @@ async def serving(env: dict[str, str], instances: list[Instance]) -> AsyncIterat
         async with httpx.AsyncClient(timeout=2) as probe:
             for instance in instances:
                 while True:
+                    assert instance.process is not None
                     assert instance.process.returncode is None, instance.log.read_text()[-3000:]
                     assert time.monotonic() < deadline, f"{instance.name} never became ready"
                     with contextlib.suppress(httpx.TransportError):
@@ -575,7 +576,7 @@ async def run_phases(
     before = await count_clients(dsn)
     writers = [(await new_token(owner_session, CLINICAL_SCOPES))[0] for _ in range(4)]
     stop, writes = asyncio.Event(), Writes()
-    load = [
+    writing = [
         asyncio.create_task(idempotent_writer(base, token, n, stop, writes))
         for n, token in enumerate(writers)
     ]
@@ -588,7 +589,7 @@ async def run_phases(
         await asyncio.sleep(3.0)
     finally:
         stop.set()
-    await asyncio.gather(*load)
+    await asyncio.gather(*writing)
     after = await count_clients(dsn)
     report["kill"] = {
         "creates": writes.attempts,
