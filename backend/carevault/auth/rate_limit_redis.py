@@ -115,13 +115,16 @@ class RedisBackend:
     def _redis(self) -> Any:
         if self._client is None:
             import redis.asyncio as redis  # only when configured
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
 
             self._client = redis.Redis.from_url(
                 self._url,
                 socket_connect_timeout=TIMEOUT_SECONDS,
                 socket_timeout=TIMEOUT_SECONDS,
-                # A dead pooled connection is found by the command; the next one reconnects.
-                retry_on_timeout=False,
+                # No retries inside the client: a request falls back at once, and the next
+                # command (a fresh connection) is the retry.
+                retry=Retry(NoBackoff(), 0),
                 health_check_interval=30,
             )
             self._script = self._client.register_script(GCRA_SCRIPT)
@@ -130,6 +133,9 @@ class RedisBackend:
     async def spend(self, buckets: Sequence[Bucket], cost: int) -> tuple[bool, list[Window]]:
         now = time.monotonic()
         if self.shared or now >= self._retry_at:
+            if not self.shared:
+                # One request probes a Redis that was down; the others meanwhile do not wait.
+                self._retry_at = now + self.retry_seconds
             try:
                 return await self._spend_shared(buckets, cost)
             except Exception as exc:  # Redis down or broken: fail open, per process

@@ -256,3 +256,44 @@ async def test_two_apps_share_one_credential_budget(
     ]
     for app_context in (one, two):
         assert isinstance(app_context.app.state.carevault.rate_limiter.backend, RedisBackend)
+
+
+async def test_concurrent_requests_on_two_processes_never_overspend(redis_url: str) -> None:
+    backends = [RedisBackend(redis_url), RedisBackend(redis_url)]
+    limiters = [RateLimiter(25, backend=backend) for backend in backends]
+    token = uuid.uuid4()
+    try:
+        quotas = await asyncio.gather(
+            *(limiters[n % 2].take("token", token, cost=1) for n in range(60))
+        )
+        # The check and the spend are one script: no two requests take the same last unit.
+        assert sum(not quota.exceeded for quota in quotas) == 25
+    finally:
+        for backend in backends:
+            await backend.close()
+
+
+async def test_while_redis_is_down_one_request_probes_it_the_others_do_not_wait() -> None:
+    backend = RedisBackend(f"redis://127.0.0.1:{closed_port()}/0")
+    backend.retry_seconds = 3600.0
+    tried = 0
+    real = backend._spend_shared
+
+    async def counted(*args: object) -> object:
+        nonlocal tried
+        tried += 1
+        return await real(*args)  # type: ignore[arg-type]
+
+    backend._spend_shared = counted  # type: ignore[method-assign,assignment]
+    limiter = RateLimiter(100, backend=backend)
+    try:
+        quotas = [await limiter.take("token", uuid.uuid4()) for _ in range(10)]
+        assert not any(quota.exceeded for quota in quotas)
+        assert tried == 1 and backend.failures == 10
+        backend._retry_at = 0.0  # the retry interval has passed: ten requests at once
+        quotas = await asyncio.gather(*(limiter.take("token", uuid.uuid4()) for _ in range(10)))
+        assert not any(quota.exceeded for quota in quotas)
+        assert tried == 2, "only one of them waits on Redis"
+        assert not backend.shared and backend.failures == 20
+    finally:
+        await backend.close()
