@@ -297,3 +297,14 @@ async def test_while_redis_is_down_one_request_probes_it_the_others_do_not_wait(
         assert not backend.shared and backend.failures == 20
     finally:
         await backend.close()
+
+
+def test_without_a_redis_url_each_process_counts_its_own(tmp_path: Path) -> None:
+    from carevault.api.state import rate_limit_backend
+    from carevault.auth.rate_limit import InProcessBackend
+    from carevault.config import Settings
+
+    alone = rate_limit_backend(Settings(data_dir=tmp_path))
+    shared = rate_limit_backend(Settings(data_dir=tmp_path, redis_url=REDIS_URL))
+    assert isinstance(alone, InProcessBackend)
+    assert isinstance(shared, RedisBackend)
