@@ -20,10 +20,10 @@ INSTANCE_HEADER = "X-CareVault-Instance"
 
 def config(listen_port: int, servers: Sequence[tuple[str, int]]) -> str:
     """Round robin over `servers` (name, port), health-checked on /health/ready every
-    500 ms (down after 2 failures, up after 2 successes); a connection that fails is retried
-    on another server (`retry-on conn-failure`, `option redispatch`). Requests that reached a
-    server that then died are not retried by HAProxy unless idempotent (GET, PUT, DELETE):
-    clients retry creates with the same Idempotency-Key."""
+    500 ms (down after 2 failures, up after 2 successes); a request whose connection could
+    not be made is sent to another server (`retry-on conn-failure`, `option redispatch`).
+    Nothing else is retried by HAProxy: its other retry-on cases replay any method, and
+    only creates with an Idempotency-Key are safe to replay; clients retry those."""
     lines = [
         "global",
         "    maxconn 2048",
@@ -36,7 +36,7 @@ def config(listen_port: int, servers: Sequence[tuple[str, int]]) -> str:
         "    timeout http-keep-alive 10s",
         "    retries 3",
         "    option redispatch 1",
-        "    retry-on conn-failure empty-response response-timeout",
+        "    retry-on conn-failure",
         "frontend carevault",
         f"    bind 127.0.0.1:{listen_port}",
         "    default_backend carevault_instances",
