@@ -150,6 +150,8 @@ def create_app(
                 await notifier.stop()
             if state is not None:
                 await health_service.stop_keeping_ready(state)
+                if state.rate_limiter is not None:
+                    await state.rate_limiter.backend.close()
             if sealer is not None:
                 await sealer.stop()
             if given_engine is None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from carevault.api.failures import IncidentLog
-from carevault.auth.rate_limit import RateLimiter
+from carevault.auth.rate_limit import InProcessBackend, RateLimitBackend, RateLimiter
 from carevault.clients.listing import ClientListCache
 from carevault.config import Settings
 from carevault.crypto import KeyRingManager
@@ -41,6 +41,17 @@ class AppState:
             self.rate_limiter = RateLimiter(
                 self.settings.api_rate_limit_per_minute,
                 self.settings.api_rate_limit_per_practice_per_minute,
+                backend=rate_limit_backend(self.settings),
             )
         if self.client_list_cache is None:
             self.client_list_cache = ClientListCache(int(self.settings.client_list_cache_size))
+
+
+def rate_limit_backend(settings: Settings) -> RateLimitBackend:
+    """Shared budgets in Redis when CAREVAULT_REDIS_URL is set (carevault.auth.rate_limit_redis);
+    otherwise each process counts its own."""
+    if settings.redis_url:
+        from carevault.auth.rate_limit_redis import RedisBackend
+
+        return RedisBackend(settings.redis_url)
+    return InProcessBackend()

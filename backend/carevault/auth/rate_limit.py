@@ -17,8 +17,9 @@ for its other integrations.
 
 The counting is behind `RateLimitBackend`. `InProcessBackend` counts in this worker's memory
 (no round trip on the request path): with several workers each counts on its own, so the
-budgets are per worker. A shared backend (Redis, issue 27) implements the same `spend`, one
-atomic step per request (a script that checks every bucket, then adds to all).
+budgets are per worker. The shared backend (`carevault.auth.rate_limit_redis`, used when
+CAREVAULT_REDIS_URL is set) implements the same `spend` in Redis, one atomic script per
+request that checks every bucket, then adds to all.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ class Window:
 
 
 class RateLimitBackend(Protocol):
+    async def close(self) -> None:
+        """Release connections (at shutdown)."""
+        ...
+
     async def spend(self, buckets: Sequence[Bucket], cost: int) -> tuple[bool, list[Window]]:
         """Atomically: if `cost` fits every bucket's current window, add it to each and
         answer True; otherwise change nothing and answer False. With each bucket's window
@@ -68,6 +73,9 @@ class InProcessBackend:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._windows: dict[str, tuple[float, int]] = {}
+
+    async def close(self) -> None:
+        return None
 
     async def spend(self, buckets: Sequence[Bucket], cost: int) -> tuple[bool, list[Window]]:
         # No await in here: in one event loop the check and the spend are one step.
@@ -158,7 +166,7 @@ class RateLimiter:
             index = min(range(len(buckets)), key=lambda i: buckets[i].limit - windows[i].used)
         else:
             index = next(
-                i for i in range(len(buckets)) if windows[i].used + cost > buckets[i].limit
+                (i for i in range(len(buckets)) if windows[i].used + cost > buckets[i].limit), 0
             )
         bucket, window = buckets[index], windows[index]
         return Quota(

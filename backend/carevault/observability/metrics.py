@@ -99,6 +99,7 @@ class CryptoAndKeyRingCollector(Collector):
         )
         yield from audit_metrics(self.state)
         yield from client_list_metrics(self.state)
+        yield from rate_limit_metrics(self.state)
 
 
 def audit_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
@@ -190,6 +191,26 @@ def client_list_metrics(state: Observed) -> Iterable[CounterMetricFamily | Gauge
         "carevault_client_list_cache_names_opened",
         "Client names decrypted to fill or refresh the cache",
         value=stats.names_opened,
+    )
+
+
+def rate_limit_metrics(state: object) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+    """The shared (Redis) request limits' state, when configured: requests counted by this
+    process alone because Redis did not answer, and whether it answers now."""
+    limiter = getattr(state, "rate_limiter", None)
+    backend = getattr(limiter, "backend", None)
+    failures = getattr(backend, "failures", None)
+    if not isinstance(failures, int):
+        return
+    yield CounterMetricFamily(
+        "carevault_rate_limit_redis_failures",
+        "Requests whose limits this process counted alone because Redis did not answer",
+        value=failures,
+    )
+    yield GaugeMetricFamily(
+        "carevault_rate_limit_shared",
+        "1 while request limits are shared through Redis, 0 while counted per process",
+        value=1 if getattr(backend, "shared", False) else 0,
     )
 
 
