@@ -152,6 +152,9 @@ if [ "$FOR" = test ]; then
     sbin_has() { PATH="$PATH:${SBIN_DIRS-/usr/sbin:/sbin}" command -v "$1" >/dev/null; }
     sbin_has pgbouncer || want "PgBouncer" pgbouncer
     sbin_has haproxy || want "HAProxy" haproxy
+    # The shared rate limits' and notices' tests use the Redis on 127.0.0.1:6379 when one
+    # answers, else start Debian's redis-server themselves (tests/support/redis_server.py).
+    sbin_has redis-server || want "Redis" redis-server
 fi
 
 use_local_pg=true

@@ -28,7 +28,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import sys
 import time
 import uuid
@@ -48,6 +47,7 @@ from carevault.auth.scopes import EVERY_SCOPE, OWNER_ONLY_SCOPES
 from carevault.crypto import LocalFileProvider, envelope
 from tests.support.db import IN_CI, NewDatabase
 from tests.support.processes import carevault_env, free_port
+from tests.support.redis_server import redis_url
 
 ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution
@@ -57,7 +57,6 @@ from tools.haproxy import HAPROXY, INSTANCE_HEADER, haproxy  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 INSTANCES = 3
 LIMIT = 200  # units a minute per credential (a read costs 1)
 PASSWORD = "three-instances-password"
@@ -71,15 +70,6 @@ def require(condition: bool, message: str) -> None:
         if IN_CI:
             pytest.fail(f"the three-instance test must run in CI: {message}")
         pytest.skip(message)
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as probe:
-            probe.sendall(b"PING\r\n")
-            return probe.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 def libpq(url: str) -> str:
@@ -361,13 +351,15 @@ async def test_three_instances_behind_haproxy_share_one_truth(
     new_database: NewDatabase, data_dir: Path, tmp_path: Path
 ) -> None:
     require(HAPROXY is not None, "Debian's haproxy is not installed (scripts/setup-machine.sh)")
-    require(redis_answers(), "no Redis answers on 127.0.0.1:6379")
+    redis = redis_url()
+    require(redis is not None, "no Redis on 127.0.0.1:6379 and no redis-server to start")
+    assert redis is not None
     began = time.monotonic()
     database_url = await new_database()
     dsn = libpq(database_url)
     env = carevault_env(database_url, data_dir)
     env.update(
-        CAREVAULT_REDIS_URL=REDIS_URL,
+        CAREVAULT_REDIS_URL=redis,
         CAREVAULT_NOTIFICATIONS="true",
         CAREVAULT_API_RATE_LIMIT_PER_MINUTE=str(LIMIT),
         CAREVAULT_API_RATE_LIMIT_PER_PRACTICE_PER_MINUTE="1000000",

@@ -23,21 +23,23 @@ import carevault
 from carevault.crypto import current_cipher
 from carevault.db.engine import create_engine
 from carevault.notifications import Kind, Notice, Notifier, notify_in
-from tests.support.db import NewDatabase, libpq_dsn
+from tests.support.db import IN_CI, NewDatabase, libpq_dsn
 from tests.support.http import running_api
+from tests.support.redis_server import redis_url
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 SOURCE = Path(carevault.__file__).resolve().parents[1]  # the backend/ this test imports
 HEARD_WITHIN_SECONDS = 1.0
 
 
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as probe:
-            probe.sendall(b"PING\r\n")
-            return probe.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+def shared_redis() -> str:
+    """The tests' Redis (tests/support/redis_server.py); skipped without one, failed in CI."""
+    url = redis_url()
+    if url is None:
+        message = "no Redis answers on 127.0.0.1:6379 and there is no redis-server to start"
+        if IN_CI:
+            pytest.fail(f"the Redis notice tests must run in CI: {message}")
+        pytest.skip(message)
+    return url
 
 
 async def shred_in_another_process(url: str, data_dir: Path, name: str) -> None:
@@ -135,20 +137,19 @@ async def test_a_notice_in_a_transaction_is_heard_only_if_it_commits(
 
 
 async def test_a_notice_reaches_another_process_over_redis(new_database: NewDatabase) -> None:
-    if not redis_answers():
-        pytest.skip("no Redis answers on 127.0.0.1:6379")
+    redis = shared_redis()
     url = await new_database()
     heard, ignored = Heard(), Heard()
     notice = Notice(Kind.SHRED, uuid.uuid4())
     # The listener hears Redis only: the notice must have travelled that way.
     engine = create_engine(url, pool_size=1)
-    listener = Notifier(engine=engine, handler=heard, listen_dsn=None, redis_url=REDIS_URL)
+    listener = Notifier(engine=engine, handler=heard, listen_dsn=None, redis_url=redis)
     listener.start()
     try:
         async with asyncio.timeout(10):
             while not listener.redis_listening:  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
-        async with notifier(url, ignored, listen=False, redis_url=REDIS_URL) as sender:
+        async with notifier(url, ignored, listen=False, redis_url=redis) as sender:
             await sender.publish(notice)
             assert await heard.wait_for(notice)
     finally:

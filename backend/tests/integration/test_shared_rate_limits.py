@@ -27,28 +27,19 @@ from carevault.auth.rate_limit_redis import KEY_PREFIX, RedisBackend, redis_key
 from tests.support.db import IN_CI, NewDatabase
 from tests.support.http import error_of, running_api
 from tests.support.notes import practice
-
-REDIS_PORT = 6379
-REDIS_URL = f"redis://127.0.0.1:{REDIS_PORT}/0"
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", REDIS_PORT), timeout=0.5) as probe:
-            probe.sendall(b"PING\r\n")
-            return probe.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+from tests.support.redis_server import redis_port
+from tests.support.redis_server import redis_url as shared_redis_url
 
 
 @pytest.fixture
 def redis_url() -> str:
-    if not redis_answers():
-        message = f"no Redis answers on 127.0.0.1:{REDIS_PORT}"
+    url = shared_redis_url()
+    if url is None:
+        message = "no Redis answers on 127.0.0.1:6379 and there is no redis-server to start"
         if IN_CI:
             pytest.fail(f"the shared rate-limit tests must run in CI: {message}")
         pytest.skip(message)
-    return REDIS_URL
+    return url
 
 
 def closed_port() -> int:
@@ -61,7 +52,8 @@ class RedisProxy:
     """A TCP relay on loopback in front of Redis that the test can take away (every
     connection cut, the port closed) and bring back on the same port."""
 
-    def __init__(self) -> None:
+    def __init__(self, upstream_port: int) -> None:
+        self.upstream_port = upstream_port
         self.port = closed_port()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
@@ -82,7 +74,9 @@ class RedisProxy:
         self._server = None
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", REDIS_PORT)
+        upstream_reader, upstream_writer = await asyncio.open_connection(
+            "127.0.0.1", self.upstream_port
+        )
         self._writers |= {writer, upstream_writer}
 
         async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
@@ -182,7 +176,7 @@ async def test_keys_are_hashed_and_expire(redis_url: str) -> None:
 async def test_redis_going_away_fails_open_per_process_then_shares_again(
     redis_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    proxy = RedisProxy()
+    proxy = RedisProxy(redis_port(redis_url))
     await proxy.up()
     backend = RedisBackend(f"redis://127.0.0.1:{proxy.port}/0")
     backend.retry_seconds = 0.0  # try Redis on every request (the default waits a second)
@@ -305,6 +299,6 @@ def test_without_a_redis_url_each_process_counts_its_own(tmp_path: Path) -> None
     from carevault.config import Settings
 
     alone = rate_limit_backend(Settings(data_dir=tmp_path))
-    shared = rate_limit_backend(Settings(data_dir=tmp_path, redis_url=REDIS_URL))
+    shared = rate_limit_backend(Settings(data_dir=tmp_path, redis_url="redis://127.0.0.1:6379/0"))
     assert isinstance(alone, InProcessBackend)
     assert isinstance(shared, RedisBackend)

@@ -57,7 +57,7 @@ class Machine:
         self.chromium = root / "chromium"
         self.uid = 1000
         self.stub("id", '[ "$1" = -u ] && echo "$STUB_UID"; exit 0')
-        for tool in ("make", "npm", "pg_ctlcluster", "wrk", "pgbouncer", "haproxy"):
+        for tool in ("make", "npm", "pg_ctlcluster", "wrk", "pgbouncer", "haproxy", "redis-server"):
             self.stub(tool)
         self.stub("node", "echo v20.20.2")
         self.stub("python3", 'echo "3.11 venv"')
@@ -96,6 +96,7 @@ esac""",
             "wrk": f"make_stub {self.bin}/wrk",
             "pgbouncer": f"make_stub {self.bin}/pgbouncer",
             "haproxy": f"make_stub {self.bin}/haproxy",
+            "redis-server": f"make_stub {self.bin}/redis-server",
         }
         cases = "\n".join(f"    {package}) {action} ;;" for package, action in installs.items())
         self.stub(
