@@ -63,10 +63,15 @@ async def has_work_to_commit(db: AsyncSession) -> bool:
     nothing to commit, and its session is simply closed (which hands the connection back)."""
     if has_pending_changes(db):
         return True
-    if not holds_connection(db):
+    transaction = db.sync_session.get_transaction()
+    if transaction is None:
         return False
-    raw = await (await db.connection()).get_raw_connection()
-    return _in_transaction(raw.driver_connection)
+    # Every connection the session holds (a request reading from a replica holds two), and
+    # no new checkout just to ask.
+    return any(
+        _in_transaction(held[0].connection.driver_connection)
+        for held in transaction._connections.values()
+    )
 
 
 def holds_connection(db: AsyncSession) -> bool:
