@@ -20,6 +20,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -190,6 +191,21 @@ async def test_reads_from_a_streaming_replica(
             assert created.status_code == 201, created.text
             assert await _names(writer, router) == ({"Alpha"}, "primary")
             assert router.counts.read_your_writes >= 1
+            client_id = created.json()["id"]
+            booked = await writer.post(
+                "/appointments",
+                json={
+                    "client_id": client_id,
+                    "starts_at": "2025-01-14T09:00:00Z",
+                    "ends_at": "2025-01-14T09:50:00Z",
+                },
+            )
+            assert booked.status_code == 201, booked.text
+            noted = await writer.post(
+                "/sessions",
+                json={"client_id": client_id, "session_date": "2025-01-14", "subjective": "x"},
+            )
+            assert noted.status_code == 201, noted.text
             await _until(lambda: router.status.behind_bytes == 0, "the write replayed")
             assert await _names(reader, router) == ({"Alpha"}, "replica")
 
@@ -203,8 +219,10 @@ async def test_reads_from_a_streaming_replica(
                 params={"start": "2025-01-13T00:00:00Z", "end": "2025-01-20T00:00:00Z"},
             )
             assert calendar.status_code == 200, calendar.text
+            assert [a["id"] for a in calendar.json()] == [booked.json()["id"]]
             notes = await reader.get("/sessions")
             assert notes.status_code == 200, notes.text
+            assert [n["id"] for n in notes.json()["items"]] == [noted.json()["id"]]
             # The change feed: owners only; the writer's window has passed by now.
             await _until(lambda: not router.recently_wrote(_key(writer)), "the window passed")
             feed = await writer.get("/events")
@@ -219,8 +237,13 @@ async def test_reads_from_a_streaming_replica(
                 "ORDER BY occurred_at"
             )
             assert len(listed) == 3  # the writer's list, the reader's, the search
-            client_id = created.json()["id"]
             assert [str(i) for i in listed[-1]["resource_ids"]] == [client_id]
+            for record in (booked.json(), noted.json()):
+                actions = await primary.fetch(
+                    "SELECT action FROM audit_events WHERE $1 = ANY(resource_ids)",
+                    uuid.UUID(record["id"]),
+                )
+                assert any(a["action"].endswith(".list") for a in actions), actions
 
             # Replay paused: within the lag bound another credential reads the replica's
             # older state (bounded staleness, and proof of where it read), the writer its
