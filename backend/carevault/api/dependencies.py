@@ -12,7 +12,7 @@ from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
 from carevault.db.alone import has_work_to_commit
 from carevault.db.hooks import run_before_commit
-from carevault.db.replica import ReplicaRouter, credential_key
+from carevault.db.replica import ReplicaRouter, credential_key, read_bind
 
 # Methods that write: the credential then reads from the primary for a while (read your
 # writes, carevault.db.replica) unless the route read from the replica (a search's POST).
@@ -76,6 +76,11 @@ class DatabaseRoute(APIRoute):
                         await db.commit()
             except BaseException as failed:
                 db = scope.pop(_SESSION, None)
+                if db is not None and read_bind(db) is not None and connection_in_doubt(failed):
+                    # Perhaps the replica was lost: the next reads go to the primary at once.
+                    replica = app_state(request).replica
+                    if replica is not None:
+                        replica.suspect(type(failed).__name__)
                 if db is not None:
                     # Shielded: a request cancelled at its deadline still ends its session.
                     await asyncio.shield(_end_failed(db, failed))

@@ -203,6 +203,11 @@ class ReplicaRouter:
         now = time.monotonic() if now is None else now
         return at is not None and now - at < self.read_your_writes_seconds
 
+    def suspect(self, error: str) -> None:
+        """A request reading from the replica lost its connection or timed out: reads go to
+        the primary until the next check finds the replica well again."""
+        self._set("unreachable", time.monotonic(), error=f"request: {error}")
+
     # --- the background check -------------------------------------------------------------
 
     async def check(self) -> ReplicaStatus:

@@ -30,7 +30,7 @@ import pytest
 from carevault.auth.models import Role
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
-from carevault.db.replica import ReplicaRouter
+from carevault.db.replica import ReplicaRouter, ReplicaStatus
 from tests.support.http import ApiContext, running_api
 
 BIN = Path("/usr/lib/postgresql/15/bin")
@@ -284,6 +284,16 @@ async def test_reads_from_a_streaming_replica(
             async with context.client() as anonymous:
                 ready = await anonymous.get("http://testserver/health/ready")
             assert ready.status_code == 200, ready.text
+
+            # Lost between two checks (the checks stopped, the state left as "streaming"):
+            # the request that meets it answers a JSON 503, the next reads the primary.
+            await router.stop()
+            router.status = ReplicaStatus(state="streaming", checked=time.monotonic())
+            lost = await reader.get("/clients")
+            assert lost.status_code == 503, lost.text
+            assert lost.json()["error"]["code"] == "database_unavailable", lost.text
+            assert router.status.state == "unreachable"
+            assert await _names(reader, router) == ({"Alpha", "Beta"}, "primary")
 
 
 def _key(client: object) -> bytes:
