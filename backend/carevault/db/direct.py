@@ -212,7 +212,7 @@ def pool_for(db: AsyncSession, statement: Any = None) -> DirectPool | None:
     if statement is not None:
         replica = db.sync_session.info.get(READ_BIND)
         if replica is not None and reads_only(statement):
-            return _POOLS.get(replica)
+            return _POOLS.get(replica)  # None: through the session, to the replica still
     if holds_connection(db) or has_pending_changes(db):
         return None
     bind = db.get_bind()
