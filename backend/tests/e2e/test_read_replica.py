@@ -148,9 +148,9 @@ async def _app(primary: Cluster, replica: Cluster, data_dir: Path) -> AsyncItera
         primary.url("carevault"),
         data_dir,
         read_database_url=replica.url("carevault"),
-        read_replica_check_interval_seconds=0.2,
+        read_replica_check_interval_seconds=1.0,
         read_replica_max_lag_seconds=0.5,
-        read_your_writes_seconds=2.0,
+        read_your_writes_seconds=4.0,
         audit_sealer=False,
     ) as context:
         yield context
