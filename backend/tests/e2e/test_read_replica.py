@@ -269,6 +269,24 @@ async def test_reads_from_a_streaming_replica(
             await _until(lambda: router.status.state == "streaming", "the replica caught up")
             assert await _names(reader, router) == ({"Alpha", "Beta"}, "replica")
 
+            # Fail closed: the list read on the replica, its event refused on the primary, no
+            # names in the answer (a JSON 503, the class of the refusal).
+            await primary.fetch(
+                "CREATE FUNCTION refuse_list_events() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = '53000'; END$$"
+            )
+            await primary.fetch(
+                "CREATE TRIGGER refuse_list_events BEFORE INSERT ON audit_events FOR EACH ROW "
+                "WHEN (NEW.action = 'client.list') EXECUTE FUNCTION refuse_list_events()"
+            )
+            before = router.counts.replica
+            refused = await reader.get("/clients")
+            assert router.counts.replica == before + 1
+            assert refused.status_code == 503, refused.text
+            assert "Alpha" not in refused.text and "Beta" not in refused.text
+            await primary.fetch("DROP TRIGGER refuse_list_events ON audit_events")
+            await _until(lambda: router.usable(), "the replica in use again")
+
             # The replica stopped: reads come from the primary, nothing fails, and readiness
             # names it (degraded, still serving).
             replica.stop("immediate")
