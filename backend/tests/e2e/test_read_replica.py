@@ -31,6 +31,7 @@ from carevault.auth.models import Role
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
 from carevault.db.replica import ReplicaRouter, ReplicaStatus
+from carevault.observability.metrics import replica_metrics
 from tests.support.http import ApiContext, running_api
 
 BIN = Path("/usr/lib/postgresql/15/bin")
@@ -302,6 +303,14 @@ async def test_reads_from_a_streaming_replica(
             async with context.client() as anonymous:
                 ready = await anonymous.get("http://testserver/health/ready")
             assert ready.status_code == 200, ready.text
+            metrics = {f.name: f for f in replica_metrics(context.app.state.carevault)}
+            assert metrics["carevault_replica_serving_reads"].samples[0].value == 0
+            served = {
+                s.labels["served_by"]: s.value
+                for s in metrics["carevault_replica_route_requests"].samples
+            }
+            assert served["replica"] == router.counts.replica > 0
+            assert served["primary_after_write"] >= 1 and served["primary_unusable"] >= 2
 
             # Lost between two checks (the checks stopped, the state left as "streaming"):
             # the request that meets it answers a JSON 503, the next reads the primary.
