@@ -164,6 +164,7 @@ class ReplicaRouter:
         # Primary WAL positions seen by the checks and not yet replayed: (monotonic, lsn).
         self._pending: deque[tuple[float, int]] = deque()
         self._task: asyncio.Task[None] | None = None
+        self._abandoned: set[asyncio.Future[ReplicaStatus]] = set()
 
     # --- decisions, per request (no I/O) ---------------------------------------------------
 
@@ -295,8 +296,18 @@ class ReplicaRouter:
 
     async def _keep_checking(self) -> None:
         while True:
-            try:
-                await self.check()
-            except Exception as exc:  # a bug must not stop the checks; the class only
-                log.warning("read replica check failed: %s", type(exc).__name__)
+            # Each check bounds its own statements; on a frozen server the cancellation
+            # itself can hang, so a check still running after two more intervals is left
+            # to end on its own (not waited for) and the replica counted unreachable.
+            task = asyncio.ensure_future(self.check())
+            done, _ = await asyncio.wait({task}, timeout=3 * self.interval)
+            if task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    # A bug must not stop the checks; the class only.
+                    log.warning("read replica check failed: %s", type(task.exception()).__name__)
+            else:
+                task.cancel()
+                self._abandoned.add(task)
+                task.add_done_callback(self._abandoned.discard)
+                self._set("unreachable", time.monotonic(), error="TimeoutError")
             await asyncio.sleep(self.interval)

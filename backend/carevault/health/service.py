@@ -411,6 +411,8 @@ async def _readiness_now(state: AppState) -> Readiness:
     replica = replica_readiness(state)
     if replica is not None and replica.state not in ("streaming", "unknown"):
         degraded.append(f"replica_{replica.state}")
+    elif replica is not None and replica.state == "streaming" and not replica.serving_reads:
+        degraded.append("replica_check_overdue")  # the checks stopped answering
     status = "unavailable" if unavailable else "degraded" if degraded else "ready"
     backend = state.settings.phi_backend
     return Readiness(

@@ -32,8 +32,8 @@ class Readiness:
         status (ReadinessStatus):
         reasons (list[str] | Unset): Why not ready: database_unreachable, database_timeout, database_not_writable,
             storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing,
-            key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery (degraded:
-            reads fall back to the primary)
+            key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery,
+            replica_check_overdue (degraded: reads fall back to the primary)
         replica (None | ReplicaReadiness | Unset):
     """
 
