@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -89,3 +90,34 @@ def test_the_write_window_must_cover_the_lag_bound() -> None:
         Settings(read_database_url=url, read_your_writes_seconds=1.0)
     assert Settings(read_database_url=url).read_your_writes_seconds == 5.0
     Settings(read_your_writes_seconds=0)  # without a replica, nothing to cover
+
+
+async def test_a_check_that_hangs_even_when_cancelled_is_abandoned() -> None:
+    """A frozen replica can hang a check's cancellation too: the loop does not wait for it
+    and counts the replica unreachable, so reads go to the primary."""
+    router = _router(interval=0.05)
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic())
+    release = asyncio.Event()
+
+    async def hanging() -> ReplicaStatus:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await release.wait()  # the cleanup hangs until the test ends
+            raise
+        raise AssertionError("unreachable")
+
+    router.check = hanging  # type: ignore[method-assign]
+    router.start()
+    try:
+        for _ in range(200):
+            if router.status.state == "unreachable":
+                break
+            await asyncio.sleep(0.025)
+        assert router.status.state == "unreachable"
+        assert router.status.error == "TimeoutError"
+        assert router._abandoned
+        assert router.route(None) is None
+    finally:
+        release.set()
+        await router.stop()
