@@ -48,6 +48,34 @@ class Settings(BaseSettings):
     notify_database_url: str | None = Field(
         default=None, description="a direct PostgreSQL URL for LISTEN (default: database_url)"
     )
+    # An optional streaming replica (carevault.db.replica, docs/scaling.md): lists, searches
+    # and the change feed read from it; writes and their audit events stay on the primary.
+    read_database_url: str | None = Field(
+        default=None, description="postgresql+asyncpg://… of a hot standby; unset: no replica"
+    )
+    # A credential that wrote reads from the primary for this long (in this process).
+    read_your_writes_seconds: float = Field(default=5.0, ge=0, le=3600)
+    # Reads go back to the primary while the replica is further behind than this.
+    read_replica_max_lag_seconds: float = Field(default=1.5, gt=0, le=3600)
+    read_replica_check_interval_seconds: float = Field(default=1.0, gt=0, le=60)
+
+    @model_validator(mode="after")
+    def _read_your_writes_covers_lag(self) -> Settings:
+        # A write must be visible on the replica by the time its credential reads there
+        # again: the window covers the largest lag allowed plus one check's staleness.
+        from carevault.db.replica import read_your_writes_floor
+
+        floor = read_your_writes_floor(
+            self.read_replica_max_lag_seconds, self.read_replica_check_interval_seconds
+        )
+        if self.read_database_url and self.read_your_writes_seconds < floor:
+            raise ValueError(
+                "CAREVAULT_READ_YOUR_WRITES_SECONDS must be at least "
+                "CAREVAULT_READ_REPLICA_MAX_LAG_SECONDS + 3.5 times "
+                f"CAREVAULT_READ_REPLICA_CHECK_INTERVAL_SECONDS ({floor:g} s)"
+            )
+        return self
+
     data_dir: Path = Path(".data")
     key_provider: KeyProviderName = KeyProviderName.LOCAL
     keyring_file: Path | None = None

@@ -53,6 +53,7 @@ from carevault.db.engine import (
     session_factory,
 )
 from carevault.db.pooler import POOLER_HINT, refused_startup_parameter
+from carevault.db.replica import ReplicaRouter
 from carevault.events.background import EventPruner
 from carevault.exports.router import bulk_router as bulk_export_router
 from carevault.fhir.errors import install_fhir_errors
@@ -98,6 +99,7 @@ def create_app(
         if given_engine is not None and deadlines_of(given_engine) != deadlines:
             raise ValueError("the engine given to create_app has other deadlines")
         engine = given_engine or await open_api_engine(database_url, deadlines)
+        replica: ReplicaRouter | None = None
         sealer: AuditSealer | None = None
         webhooks: WebhookWorker | None = None
         pruner: EventPruner | None = None
@@ -121,12 +123,23 @@ def create_app(
                     "extension; install it (postgresql-contrib) and run `carevault db "
                     "upgrade`, or use CAREVAULT_PHI_BACKEND=aesgcm"
                 )
+            if settings.read_database_url:
+                # Opened last: neither the engine nor its direct pool connects until used.
+                replica = ReplicaRouter(
+                    engine,
+                    await open_api_engine(settings.read_database_url, deadlines),
+                    max_lag_seconds=settings.read_replica_max_lag_seconds,
+                    read_your_writes_seconds=settings.read_your_writes_seconds,
+                    interval=settings.read_replica_check_interval_seconds,
+                )
+                replica.start()
             state = AppState(
                 settings=settings,
                 key_manager=manager,
                 engine=engine,
-                db_sessions=session_factory(engine),
+                db_sessions=session_factory(engine, routes_reads=replica is not None),
                 pgcrypto_available=has_pgcrypto,
+                replica=replica,
             )
             sealer = state.audit_sealer = start_audit_sealer(settings, engine, manager)
             webhooks = state.webhook_worker = start_webhook_worker(settings, engine)
@@ -154,6 +167,9 @@ def create_app(
                     await state.rate_limiter.backend.close()
             if sealer is not None:
                 await sealer.stop()
+            if replica is not None:
+                await replica.stop()
+                await close_api_engine(replica.replica)
             if given_engine is None:
                 await close_api_engine(engine)
             if key_manager is None:

@@ -12,6 +12,15 @@ from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
 from carevault.db.alone import has_work_to_commit
 from carevault.db.hooks import run_before_commit
+from carevault.db.replica import ReplicaRouter, credential_key, read_bind
+
+# Methods that write: the credential then reads from the primary for a while (read your
+# writes, carevault.db.replica) unless the route read from the replica (a search's POST).
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Set in the scope by carevault.api.replica for a route that may read from the replica.
+REPLICA_ROUTE = "carevault.replica_route"
+# carevault.auth.dependencies.SESSION_COOKIE (which imports this module).
+SESSION_COOKIE = "carevault_session"
 
 
 def app_state(request: Request) -> AppState:
@@ -67,16 +76,41 @@ class DatabaseRoute(APIRoute):
                         await db.commit()
             except BaseException as failed:
                 db = scope.pop(_SESSION, None)
+                if db is not None and read_bind(db) is not None and connection_in_doubt(failed):
+                    # Perhaps the replica was lost: the next reads go to the primary at once.
+                    replica = app_state(request).replica
+                    if replica is not None:
+                        replica.suspect(type(failed).__name__)
                 if db is not None:
                     # Shielded: a request cancelled at its deadline still ends its session.
                     await asyncio.shield(_end_failed(db, failed))
                 raise
+            finally:
+                # Succeeded or not (a failed write may have committed part of itself, or
+                # kept its changes), before the answer is sent: the credential's next
+                # request reads its own writes (carevault.db.replica).
+                replica = app_state(request).replica
+                if replica is not None and request.method in _WRITES:
+                    _remember_write(request, replica)
             db = scope.pop(_SESSION, None)
             if db is not None:
                 await _close_if_open(db)
             return response
 
         return answer_and_end_session
+
+
+def request_credential(request: Request) -> bytes | None:
+    """The digest identifying the request's credential (bearer token or session cookie)."""
+    return credential_key(request.headers.get("authorization"), request.cookies.get(SESSION_COOKIE))
+
+
+def _remember_write(request: Request, replica: ReplicaRouter) -> None:
+    if request.scope.get(REPLICA_ROUTE):
+        return  # a search's POST: it writes nothing but its audit event
+    credential = request_credential(request)
+    if credential is not None:
+        replica.wrote(credential)
 
 
 async def _end_failed(db: AsyncSession, failed: BaseException) -> None:

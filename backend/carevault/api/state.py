@@ -13,6 +13,7 @@ from carevault.crypto import KeyRingManager
 
 if TYPE_CHECKING:
     from carevault.audit.background import AuditSealer
+    from carevault.db.replica import ReplicaRouter
     from carevault.notifications import Notifier
     from carevault.webhooks.delivery import WebhookWorker
 
@@ -35,6 +36,8 @@ class AppState:
     client_list_cache: ClientListCache | None = None
     # Notices from other processes (carevault.notifications), when configured.
     notifier: Notifier | None = None
+    # The read replica's router (carevault.db.replica), when CAREVAULT_READ_DATABASE_URL is set.
+    replica: ReplicaRouter | None = None
 
     def __post_init__(self) -> None:
         if self.rate_limiter is None:

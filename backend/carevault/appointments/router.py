@@ -11,6 +11,7 @@ from carevault.api.conditional import IfMatch, IfNoneMatch
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
+from carevault.api.replica import ReplicaReads
 from carevault.api.strict_params import ApiRoute
 from carevault.appointments import service
 from carevault.appointments.models import Appointment
@@ -153,7 +154,7 @@ async def create_series(
 @declare(READS)
 async def list_appointments(
     principal: CurrentPrincipal,
-    db: DbSession,
+    db: ReplicaReads,
     changed: ChangedSinceParams,
     start: Annotated[
         UtcDatetime | None,

@@ -40,6 +40,7 @@ from carevault.core.paging import Pagination
 from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
+from carevault.db.replica import read_bind, reads_only
 from carevault.db.scoping import workspace_filter
 from carevault.observability.request_id import current_request_id
 
@@ -139,6 +140,9 @@ class AuditedRows:
         then names the rows in that order rather than in whatever order they came."""
         self.action = action
         self.resource_type = resource_type
+        self._target = target
+        self._order = ids_in_order_of
+        self._target_reads_only = reads_only(target)
         rows = target.cte("audited_rows")
         self._plain = self._build(rows, fenced=False, order=ids_in_order_of)
         self._fenced = self._build(rows, fenced=True, order=ids_in_order_of)
@@ -180,6 +184,8 @@ class AuditedRows:
         details: dict[str, Any] | None = None,
     ) -> list[Row[Any]]:
         """The rows `target` returns for `params`; their event is in the same statement."""
+        if self._target_reads_only and read_bind(db) is not None:
+            return await self._read_then_record(db, actor, params, details)
         event = _event(actor, self.action, self.resource_type, None, details)
         bound = {_PREFIX + name: event[name] for name in _BOUND_EVENT_COLUMNS}
         values = {**params, **bound}
@@ -197,6 +203,32 @@ class AuditedRows:
                 *_fenced_form(self._plain, self._fenced, values, fence)
             )
         return list(result.all())
+
+    async def _read_then_record(
+        self,
+        db: AsyncSession,
+        actor: Actor,
+        params: dict[str, Any],
+        details: dict[str, Any] | None,
+    ) -> list[Row[Any]]:
+        """For a request reading from a replica (carevault.db.replica), which cannot write:
+        the rows from the replica, then their event on the primary in the request's
+        transaction, committed before the answer is sent (no event, no answer)."""
+        rows = await direct.rows_alone(db, self._target, params)
+        if rows:
+            ids = [row.id for row in rows]
+            if self._order is not None:
+                position = {value: i for i, value in enumerate(params[self._order.key])}
+                ids.sort(key=lambda value: position.get(value, len(position)))
+            await record(
+                db,
+                actor,
+                self.action,
+                resource_type=self.resource_type,
+                resource_ids=ids,
+                details=details,
+            )
+        return rows
 
 
 Statement = TypeVar("Statement")

@@ -15,6 +15,7 @@ from carevault.api.dependencies import DbSession, State
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
+from carevault.api.replica import ReplicaReads
 from carevault.api.strict_params import ApiRoute
 from carevault.audit.router import in_range
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
@@ -214,7 +215,7 @@ async def import_clients(
 async def list_clients(
     request: Request,
     principal: CurrentPrincipal,
-    db: DbSession,
+    db: ReplicaReads,
     state: State,
     paging: PageParams,
     changes: ChangedSinceParams,
@@ -263,7 +264,7 @@ async def list_clients(
 )
 @declare(reads("clients", cost=BULK_COST))
 async def search_clients(
-    body: ClientSearch, principal: CurrentPrincipal, db: DbSession, state: State
+    body: ClientSearch, principal: CurrentPrincipal, db: ReplicaReads, state: State
 ) -> Page[ClientSummary]:
     """Find clients by email or phone (exact match, however it is written) or part of a first
     or last name (case-insensitive), ordered like `GET /clients`, as summaries. A POST so

@@ -29,13 +29,20 @@ from carevault.db.pooler import transactions_only
 
 
 @asynccontextmanager
-async def alone(db: AsyncSession) -> AsyncIterator[tuple[AsyncConnection, bool]]:
+async def alone(
+    db: AsyncSession, statement: Any = None
+) -> AsyncIterator[tuple[AsyncConnection, bool]]:
     """The request's connection, and whether statements sent in the block run alone (True)
     or in the request's open transaction (False). Run statements through the connection
-    (Core) or through `db` (ORM): both use this connection."""
+    (Core) or through `db` (ORM): both use this connection. `statement`: the one to be
+    run, for a session that routes reads to a replica (carevault.db.replica)."""
     if has_pending_changes(db):
         await db.flush()
-    connection = await db.connection()
+    connection = await (
+        db.connection()
+        if statement is None
+        else db.connection(bind_arguments={"clause": statement})
+    )
     raw = await connection.get_raw_connection()
     if _in_transaction(raw.driver_connection) or transactions_only(raw.driver_connection):
         # Behind a transaction pooler (carevault.db.pooler) a statement sent alone would run
@@ -56,10 +63,15 @@ async def has_work_to_commit(db: AsyncSession) -> bool:
     nothing to commit, and its session is simply closed (which hands the connection back)."""
     if has_pending_changes(db):
         return True
-    if not holds_connection(db):
+    transaction = db.sync_session.get_transaction()
+    if transaction is None:
         return False
-    raw = await (await db.connection()).get_raw_connection()
-    return _in_transaction(raw.driver_connection)
+    # Every connection the session holds (a request reading from a replica holds two), and
+    # no new checkout just to ask.
+    return any(
+        _in_transaction(held[0].connection.driver_connection)
+        for held in transaction._connections.values()
+    )
 
 
 def holds_connection(db: AsyncSession) -> bool:

@@ -42,6 +42,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from carevault.db.alone import alone, has_pending_changes, holds_connection
 from carevault.db.base import Base
 from carevault.db.deadlines import Deadlines, check_deadline
+from carevault.db.replica import READ_BIND, reads_only
 
 T = TypeVar("T", bound=Base)
 
@@ -202,10 +203,16 @@ def pool_of(engine: AsyncEngine) -> DirectPool | None:
     return _POOLS.get(engine.sync_engine)
 
 
-def pool_for(db: AsyncSession) -> DirectPool | None:
+def pool_for(db: AsyncSession, statement: Any = None) -> DirectPool | None:
     """The direct pool of `db`'s engine, if a statement sent on it means what it would mean
     sent alone on `db`: `db` holds no transaction (whose changes it should see, or which it
-    should join) and no changes waiting to be flushed."""
+    should join) and no changes waiting to be flushed. A read (`statement`) that `db` sends
+    to a replica (carevault.db.replica) goes to the replica's pool: no transaction of the
+    request's is there to see or join."""
+    if statement is not None:
+        replica = db.sync_session.info.get(READ_BIND)
+        if replica is not None and reads_only(statement):
+            return _POOLS.get(replica)  # None: through the session, to the replica still
     if holds_connection(db) or has_pending_changes(db):
         return None
     bind = db.get_bind()
@@ -216,10 +223,10 @@ async def rows_alone(db: AsyncSession, statement: Any, values: Mapping[str, Any]
     """The rows of a statement that may run alone: on the direct pool when `pool_for(db)`
     allows it, else through `db` (carevault.db.alone: a transaction of its own, or the one
     `db` holds). Rows have the same named columns either way."""
-    pool = pool_for(db)
+    pool = pool_for(db, statement)
     if pool is not None:
         return await pool.fetch(statement, values)
-    async with alone(db):
+    async with alone(db, statement):
         return list((await db.execute(statement, values)).all())
 
 

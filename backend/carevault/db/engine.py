@@ -19,6 +19,7 @@ from carevault.db.deadlines import Deadlines
 from carevault.db.direct import DirectPool
 from carevault.db.pooler import Pooler, configured_pooler
 from carevault.db.pooler import connect_args as pooler_connect_args
+from carevault.db.replica import RoutingSession
 
 # Connections per worker in the engine's pool (and as many again in its direct pool, see
 # carevault.db.direct).
@@ -82,7 +83,13 @@ async def close_api_engine(engine: AsyncEngine) -> None:
         await engine.dispose()
 
 
-def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+def session_factory(
+    engine: AsyncEngine, *, routes_reads: bool = False
+) -> async_sessionmaker[AsyncSession]:
+    """`routes_reads`: sessions that can send reads to a replica once a route allows it
+    (carevault.db.replica); bound to `engine`, the primary, otherwise."""
+    if routes_reads:
+        return async_sessionmaker(engine, expire_on_commit=False, sync_session_class=RoutingSession)
     return async_sessionmaker(engine, expire_on_commit=False)
 
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query
 
 from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
+from carevault.api.replica import ReplicaReads
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner
 from carevault.auth.permissions import declare, reads
@@ -24,7 +25,7 @@ router = APIRouter(prefix="/events", tags=["events"], route_class=ApiRoute)
 @declare(reads("events"))
 async def list_events(
     owner: CurrentOwner,
-    db: DbSession,
+    db: ReplicaReads,
     after: Annotated[
         str | None,
         Query(

@@ -112,6 +112,26 @@ class AuditReadiness(BaseModel):
     error: str | None = None
 
 
+class ReplicaReadiness(BaseModel):
+    """The read replica (CAREVAULT_READ_DATABASE_URL), from this process's last check: lists,
+    searches and the change feed read from it while `serving_reads`; otherwise from the
+    primary (degraded, not unavailable)."""
+
+    state: Literal["unknown", "streaming", "lagging", "unreachable", "not_in_recovery"]
+    serving_reads: bool
+    lag_seconds: float | None = Field(
+        description="How long ago the primary had the oldest WAL position not yet replayed"
+    )
+    max_lag_seconds: float
+    behind_bytes: int | None
+    replay_paused: bool | None
+    checked_at: datetime | None
+    read_your_writes_seconds: float
+    requests_on_replica: int
+    requests_on_primary: int
+    error: str | None = None
+
+
 READINESS_EXAMPLE: dict[str, Any] = {
     "status": "ready",
     "reasons": [],
@@ -180,10 +200,14 @@ class Readiness(BaseModel):
         description="Why not ready: database_unreachable, database_timeout, "
         "database_not_writable, storage_full, key_ring_not_loaded (unavailable); "
         "database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, "
-        "schema_mismatch (degraded)",
+        "schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery, "
+        "replica_check_overdue "
+        "(degraded: reads fall back to the primary)",
     )
     database: DatabaseReadiness
     key_ring: KeyRingReadiness
     pgcrypto: PgcryptoReadiness
     phi_backend: str
     audit: AuditReadiness
+    # Only with a read replica configured.
+    replica: ReplicaReadiness | None = None

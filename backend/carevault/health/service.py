@@ -44,6 +44,7 @@ from carevault.health.schemas import (
     KmsReadiness,
     PgcryptoReadiness,
     Readiness,
+    ReplicaReadiness,
 )
 from carevault.runtime import pgcrypto_available
 
@@ -407,6 +408,11 @@ async def _readiness_now(state: AppState) -> Readiness:
             degraded.append("kms_practice_key_unusable")
         if key_ring.kms.practices_refused:
             degraded.append("kms_practices_refused")
+    replica = replica_readiness(state)
+    if replica is not None and replica.state not in ("streaming", "unknown"):
+        degraded.append(f"replica_{replica.state}")
+    elif replica is not None and replica.state == "streaming" and not replica.serving_reads:
+        degraded.append("replica_check_overdue")  # the checks stopped answering
     status = "unavailable" if unavailable else "degraded" if degraded else "ready"
     backend = state.settings.phi_backend
     return Readiness(
@@ -417,6 +423,28 @@ async def _readiness_now(state: AppState) -> Readiness:
         pgcrypto=PgcryptoReadiness(available=pgcrypto, in_use=backend is PhiBackend.PGCRYPTO),
         phi_backend=backend.value,
         audit=audit,
+        replica=replica,
+    )
+
+
+def replica_readiness(state: AppState) -> ReplicaReadiness | None:
+    """From the replica router's own background check (carevault.db.replica): no round trip."""
+    router = state.replica
+    if router is None:
+        return None
+    status = router.status
+    return ReplicaReadiness(
+        state=status.state,
+        serving_reads=router.usable(),
+        lag_seconds=status.lag_seconds,
+        max_lag_seconds=router.max_lag_seconds,
+        behind_bytes=status.behind_bytes,
+        replay_paused=status.replay_paused,
+        checked_at=status.checked_at,
+        read_your_writes_seconds=router.read_your_writes_seconds,
+        requests_on_replica=router.counts.replica,
+        requests_on_primary=router.counts.primary,
+        error=status.error,
     )
 
 

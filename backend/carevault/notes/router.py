@@ -12,6 +12,7 @@ from carevault.api.dependencies import DbSession
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.idempotency import Idempotency
 from carevault.api.pagination import Page, PageParams
+from carevault.api.replica import ReplicaReads
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentPrincipal
 from carevault.auth.permissions import ANY_CREDENTIAL, changes, declare, reads
@@ -67,7 +68,7 @@ async def create_session_note(
 @declare(reads("notes"))
 async def list_session_notes(
     principal: CurrentPrincipal,
-    db: DbSession,
+    db: ReplicaReads,
     paging: PageParams,
     changes: ChangedSinceParams,
     client_id: Annotated[uuid.UUID | None, Query(description="Only this client's notes")] = None,

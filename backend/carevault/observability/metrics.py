@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from carevault.audit.background import AuditSealer
     from carevault.clients.listing import ClientListCache
     from carevault.crypto import KeyRingManager
+    from carevault.db.replica import ReplicaRouter
 
 access_log = logging.getLogger("carevault.access")
 
@@ -42,6 +43,9 @@ class Observed(Protocol):
 
     @property
     def client_list_cache(self) -> ClientListCache | None: ...
+
+    @property
+    def replica(self) -> ReplicaRouter | None: ...
 
 
 class CryptoAndKeyRingCollector(Collector):
@@ -100,6 +104,7 @@ class CryptoAndKeyRingCollector(Collector):
         yield from audit_metrics(self.state)
         yield from client_list_metrics(self.state)
         yield from rate_limit_metrics(self.state)
+        yield from replica_metrics(self.state)
 
 
 def audit_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
@@ -212,6 +217,36 @@ def rate_limit_metrics(state: object) -> Iterable[CounterMetricFamily | GaugeMet
         "1 while request limits are shared through Redis, 0 while counted per process",
         value=1 if getattr(backend, "shared", False) else 0,
     )
+
+
+def replica_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetricFamily]:
+    """The read replica (carevault.db.replica), from this process's last check."""
+    router = state.replica
+    if router is None:
+        return
+    yield GaugeMetricFamily(
+        "carevault_replica_serving_reads",
+        "1 while lists, searches and the feed may read from the replica",
+        value=1 if router.usable() else 0,
+    )
+    lag = router.status.lag_seconds
+    yield GaugeMetricFamily(
+        "carevault_replica_lag_seconds",
+        "How long ago the primary had the oldest WAL position the replica has not replayed "
+        "(NaN when unknown)",
+        value=float("nan") if lag is None else lag,
+    )
+    routed = CounterMetricFamily(
+        "carevault_replica_route_requests",
+        "Requests of replica routes by where they read: replica, primary_after_write (read "
+        "your writes), primary_unusable (replica down, behind or unchecked)",
+        labels=["served_by"],
+    )
+    counts = router.counts
+    routed.add_metric(["replica"], counts.replica)
+    routed.add_metric(["primary_after_write"], counts.read_your_writes)
+    routed.add_metric(["primary_unusable"], counts.unusable)
+    yield routed
 
 
 class Metrics:

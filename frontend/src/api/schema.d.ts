@@ -3661,9 +3661,10 @@ export interface components {
             phi_backend: string;
             /**
              * Reasons
-             * @description Why not ready: database_unreachable, database_timeout, database_not_writable, storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, schema_mismatch (degraded)
+             * @description Why not ready: database_unreachable, database_timeout, database_not_writable, storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery, replica_check_overdue (degraded: reads fall back to the primary)
              */
             reasons?: string[];
+            replica?: components["schemas"]["ReplicaReadiness"] | null;
             /**
              * Status
              * @enum {string}
@@ -3723,6 +3724,42 @@ export interface components {
              * @description The last day an occurrence may start on (inclusive), in the practice's calendar
              */
             until?: string | null;
+        };
+        /**
+         * ReplicaReadiness
+         * @description The read replica (CAREVAULT_READ_DATABASE_URL), from this process's last check: lists,
+         *     searches and the change feed read from it while `serving_reads`; otherwise from the
+         *     primary (degraded, not unavailable).
+         */
+        ReplicaReadiness: {
+            /** Behind Bytes */
+            behind_bytes: number | null;
+            /** Checked At */
+            checked_at: string | null;
+            /** Error */
+            error?: string | null;
+            /**
+             * Lag Seconds
+             * @description How long ago the primary had the oldest WAL position not yet replayed
+             */
+            lag_seconds: number | null;
+            /** Max Lag Seconds */
+            max_lag_seconds: number;
+            /** Read Your Writes Seconds */
+            read_your_writes_seconds: number;
+            /** Replay Paused */
+            replay_paused: boolean | null;
+            /** Requests On Primary */
+            requests_on_primary: number;
+            /** Requests On Replica */
+            requests_on_replica: number;
+            /** Serving Reads */
+            serving_reads: boolean;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "unknown" | "streaming" | "lagging" | "unreachable" | "not_in_recovery";
         };
         /**
          * ServiceAccountCreate

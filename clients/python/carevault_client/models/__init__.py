@@ -110,6 +110,8 @@ from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
+from .replica_readiness import ReplicaReadiness
+from .replica_readiness_state import ReplicaReadinessState
 from .service_account_create import ServiceAccountCreate
 from .service_account_create_scopes_item import ServiceAccountCreateScopesItem
 from .service_account_read import ServiceAccountRead
@@ -253,6 +255,8 @@ __all__ = (
     "ReauthRequest",
     "ReauthResponse",
     "Recurrence",
+    "ReplicaReadiness",
+    "ReplicaReadinessState",
     "ServiceAccountCreate",
     "ServiceAccountCreateScopesItem",
     "ServiceAccountRead",

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.database_readiness import DatabaseReadiness
     from ..models.key_ring_readiness import KeyRingReadiness
     from ..models.pgcrypto_readiness import PgcryptoReadiness
+    from ..models.replica_readiness import ReplicaReadiness
 
 
 T = TypeVar("T", bound="Readiness")
@@ -31,7 +32,9 @@ class Readiness:
         status (ReadinessStatus):
         reasons (list[str] | Unset): Why not ready: database_unreachable, database_timeout, database_not_writable,
             storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing,
-            key_refresh_overdue, schema_mismatch (degraded)
+            key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery,
+            replica_check_overdue (degraded: reads fall back to the primary)
+        replica (None | ReplicaReadiness | Unset):
     """
 
     audit: AuditReadiness
@@ -41,9 +44,12 @@ class Readiness:
     phi_backend: str
     status: ReadinessStatus
     reasons: list[str] | Unset = UNSET
+    replica: None | ReplicaReadiness | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.replica_readiness import ReplicaReadiness  # noqa: PLC0415
+
         audit = self.audit.to_dict()
 
         database = self.database.to_dict()
@@ -60,6 +66,14 @@ class Readiness:
         if not isinstance(self.reasons, Unset):
             reasons = self.reasons
 
+        replica: dict[str, Any] | None | Unset
+        if isinstance(self.replica, Unset):
+            replica = UNSET
+        elif isinstance(self.replica, ReplicaReadiness):
+            replica = self.replica.to_dict()
+        else:
+            replica = self.replica
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -74,6 +88,8 @@ class Readiness:
         )
         if reasons is not UNSET:
             field_dict["reasons"] = reasons
+        if replica is not UNSET:
+            field_dict["replica"] = replica
 
         return field_dict
 
@@ -83,6 +99,7 @@ class Readiness:
         from ..models.database_readiness import DatabaseReadiness  # noqa: PLC0415
         from ..models.key_ring_readiness import KeyRingReadiness  # noqa: PLC0415
         from ..models.pgcrypto_readiness import PgcryptoReadiness  # noqa: PLC0415
+        from ..models.replica_readiness import ReplicaReadiness  # noqa: PLC0415
 
         d = dict(src_dict)
         audit = AuditReadiness.from_dict(d.pop("audit"))
@@ -99,6 +116,23 @@ class Readiness:
 
         reasons = cast(list[str], d.pop("reasons", UNSET))
 
+        def _parse_replica(data: object) -> None | ReplicaReadiness | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                replica_type_0 = ReplicaReadiness.from_dict(data)
+
+                return replica_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ReplicaReadiness | Unset, data)
+
+        replica = _parse_replica(d.pop("replica", UNSET))
+
         readiness = cls(
             audit=audit,
             database=database,
@@ -107,6 +141,7 @@ class Readiness:
             phi_backend=phi_backend,
             status=status,
             reasons=reasons,
+            replica=replica,
         )
 
         readiness.additional_properties = d
