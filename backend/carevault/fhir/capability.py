@@ -176,4 +176,10 @@ def smart_configuration(base: str) -> dict[str, Any]:
         "response_types_supported": [],
         "capabilities": ["permission-v2", "permission-user"],
         "code_challenge_methods_supported": [],
+        # Who holds which: user/ scopes on a person's API token (POST /api/v1/auth/tokens),
+        # system/ scopes on a service account's (POST /api/v1/service-accounts).
+        "scopes_supported_by_credential": {
+            "user": "personal API tokens: POST /api/v1/auth/tokens",
+            "system": "service account tokens: POST /api/v1/service-accounts",
+        },
     }
