@@ -35,12 +35,12 @@ RESOURCES: dict[str, dict[str, Any]] = {
     "Appointment": {
         "interactions": ["read", "vread", "history-instance", "search-type", "create", "update"],
         "search": {
-            "_id": "token", "date": "date", "patient": "reference", "practitioner": "reference",
-            "status": "token", "_lastUpdated": "date",
+            "_id": "token", "identifier": "token", "date": "date", "patient": "reference",
+            "practitioner": "reference", "status": "token", "_lastUpdated": "date",
         },
         "versioning": "versioned-update",
-        "documentation": "A calendar entry. Search needs date=ge…&date=le… (at most 62 days). "
-        + CURRENT_ONLY + ".",
+        "documentation": "A calendar entry. Search needs date=ge…&date=le… (at most 62 days) "
+        "unless it names an identifier (the integrator's external_id). " + CURRENT_ONLY + ".",
         "conditionalCreate": True,
     },
     "Encounter": {

@@ -617,7 +617,7 @@ async def update_patient(
 # --- Appointment -------------------------------------------------------------------------------
 
 APPOINTMENT_SEARCH = frozenset(
-    {"_id", "date", "patient", "practitioner", "status", "_lastUpdated"} | PAGING
+    {"_id", "identifier", "date", "patient", "practitioner", "status", "_lastUpdated"} | PAGING
 )
 
 
@@ -694,7 +694,22 @@ async def search_appointments(
     _smart(principal, "Appointment", "s")
     count = params.count()
     page = decode_cursor("Appointment", params.one("_cursor"))
-    start, end = _range(params)
+    by_identifier = await _identifier_ids(
+        params, lambda value: appointments_service.find_external(db, principal, value), None
+    )
+    if by_identifier is not None and not params.all("date"):
+        # By the integrator's own id: no calendar range needed (each is a read).
+        views = []
+        for appointment_id in by_identifier:
+            try:
+                views.append(
+                    await appointments_service.read_appointment(db, principal, appointment_id)
+                )
+            except NotFound:
+                continue
+        start = end = None
+    else:
+        start, end = _range(params)
     patients = _reference_ids(params, "patient", "Patient")
     practitioners = _reference_ids(params, "practitioner", "Practitioner")
     if patients is not None and len(patients) != 1:
@@ -706,19 +721,23 @@ async def search_appointments(
     }
     ids = _ids(params)
     updated = params.bounds("_lastUpdated")
-    views = await appointments_service.list_appointments(
-        db,
-        principal,
-        start,
-        end,
-        clinician_ids=practitioners or (),
-        client_id=patients[0] if patients else None,
-    )
+    if start is not None and end is not None:
+        views = await appointments_service.list_appointments(
+            db,
+            principal,
+            start,
+            end,
+            clinician_ids=practitioners or (),
+            client_id=patients[0] if patients else None,
+        )
     matching = [
         view
         for view in views
         if (not statuses or view.appointment.status in statuses)
         and (ids is None or view.appointment.id in ids)
+        and (by_identifier is None or view.appointment.id in by_identifier)
+        and (patients is None or view.appointment.client_id in patients)
+        and (practitioners is None or view.appointment.clinician_id in practitioners)
         and all(bound.accepts(view.appointment.updated_at) for bound in updated)
     ]
     entries = [mapping.appointment(v) for v in _page_of(matching, page, count)]

@@ -101,6 +101,15 @@ async def test_conditional_create_by_external_id_creates_once(api: ApiContext) -
         ]
         same = await http.post("/Appointment", json=booking, headers=condition)
         assert same.status_code == 200 and fhir_of(same)["id"] == fhir_of(booked)["id"]
+        # Search by it, without a calendar range; another system's id matches nothing.
+        found = fhir_of(await http.get("/Appointment", params={"identifier": "sched-7"}))
+        assert [e["resource"]["id"] for e in found["entry"]] == [fhir_of(booked)["id"]]
+        other = await http.get("/Appointment", params={"identifier": "urn:x|sched-7"})
+        assert fhir_of(other)["total"] == 0
+        cancelled = await http.get(
+            "/Appointment", params={"identifier": "sched-7", "status": "cancelled"}
+        )
+        assert fhir_of(cancelled)["total"] == 0
     async with api.with_token(owner) as (rest, _):
         listed = await rest.get("/clients", params={"external_id": "ehr-42"})
         assert [c["id"] for c in listed.json()["items"]] == [patient_id]
