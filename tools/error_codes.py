@@ -41,6 +41,12 @@ MEANINGS = {
     "deletion and enable the key to read its data again",
     "kms_key_not_found": "the practice's KMS key no longer exists: its data is gone for good",
     "kms_access_denied": "the KMS key policy no longer lets CareVault use the practice's key",
+    "respond_async_required": "`GET /fhir/R4/$export` without `Prefer: respond-async` (a bulk "
+    "export is always asynchronous)",
+    "unsupported_output_format": "`_outputFormat` other than NDJSON (`application/fhir+ndjson`)",
+    "unsupported_resource_type": "`_type` names a resource type the bulk export does not write",
+    "export_in_progress": "another bulk export of the practice is unfinished: poll or cancel it",
+    "export_failed": "the bulk export failed; start a new one",
     # /fhir/R4 (docs/fhir.md), as OperationOutcome issue.details.coding codes.
     "too_costly": "FHIR search: the filters would be applied to too many candidates; narrow it",
     "version_not_found": "FHIR vread: the resource has no such version",

@@ -149,6 +149,12 @@ class Settings(BaseSettings):
     # Units a minute per practice, over all its API tokens (personal and service accounts';
     # sessions are not counted): one practice's integrations cannot starve the instance.
     api_rate_limit_per_practice_per_minute: int = Field(default=3000, ge=1, le=10_000_000)
+    # Bulk exports (carevault.exports, docs/export.md): where the sealed NDJSON files go, and
+    # how long a finished export's files are kept before they are deleted.
+    export_dir: Path | None = Field(
+        default=None, description="unset: <data_dir>/exports; the files are sealed (AES-GCM)"
+    )
+    export_retention_hours: float = Field(default=24.0, gt=0, le=24 * 30)
     # The time zone new practices start with (owners change their own); decides "today".
     default_time_zone: str = "UTC"
 
@@ -243,6 +249,10 @@ class Settings(BaseSettings):
     @property
     def resolved_keyring_file(self) -> Path:
         return self.keyring_file or self.data_dir / "keyring.json"
+
+    @property
+    def resolved_export_dir(self) -> Path:
+        return self.export_dir or self.data_dir / "exports"
 
 
 @lru_cache

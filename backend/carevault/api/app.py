@@ -54,6 +54,7 @@ from carevault.db.engine import (
 )
 from carevault.db.pooler import POOLER_HINT, refused_startup_parameter
 from carevault.events.background import EventPruner
+from carevault.exports.router import bulk_router as bulk_export_router
 from carevault.fhir.errors import install_fhir_errors
 from carevault.fhir.router import router as fhir_router
 from carevault.health import service as health_service
@@ -175,6 +176,8 @@ def create_app(
     install_not_modified_handler(app)
     app.include_router(health_router)
     include_api(app)
+    # Before the FHIR router, whose last route is a catch-all under /fhir/R4.
+    app.include_router(bulk_export_router)  # /fhir/R4/$export (carevault.exports)
     app.include_router(fhir_router)
     install_fhir_errors(app)  # after every handler: /fhir errors become OperationOutcome
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)

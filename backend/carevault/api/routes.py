@@ -10,6 +10,7 @@ from carevault.auth.router import clinicians_router, users_router
 from carevault.auth.router import router as auth_router
 from carevault.clients.router import router as clients_router
 from carevault.events.router import router as events_router
+from carevault.exports.router import router as exports_router
 from carevault.health.router import details_router as health_details_router
 from carevault.notes.router import router as notes_router
 from carevault.service_accounts.router import router as service_accounts_router
@@ -38,6 +39,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     workspace_router,
     webhooks_router,
     service_accounts_router,
+    exports_router,
 )
 
 

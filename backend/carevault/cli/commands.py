@@ -10,6 +10,7 @@ from carevault.cli import doctor, server
 from carevault.cli.db import db_app
 from carevault.cli.imports import import_app
 from carevault.cli.users import users_app
+from carevault.exports.cli import export as export_command
 from carevault.lifecycle.cli import register as register_lifecycle_commands
 
 app = typer.Typer(no_args_is_help=True, help="CareVault: practice management with encrypted PHI.")
@@ -24,6 +25,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(users_app, name="users")
 app.add_typer(audit_app, name="audit")
 app.add_typer(import_app, name="import")
+app.command("export")(export_command)
 register_lifecycle_commands(app)  # `reencrypt`, and the `keys` and `workspaces` groups
 
 

@@ -320,6 +320,10 @@ async def _refuse_outside_care_team(
         )
 
 
+# The same refusal for every reader of a whole chart (the record's export too).
+refuse_outside_care_team = _refuse_outside_care_team
+
+
 async def list_clients(
     db: AsyncSession,
     principal: Principal,

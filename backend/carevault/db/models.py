@@ -6,6 +6,7 @@ from carevault.auth.models import ApiToken, User
 from carevault.clients.models import CareTeamMember, ChartAccessGrant, Client
 from carevault.db.base import Base
 from carevault.events.models import ChangeEvent, ChangeEventHorizon
+from carevault.exports.models import ExportFile, ExportJob
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote, SessionNoteVersion
 from carevault.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -23,6 +24,8 @@ __all__ = [
     "ChangeEventHorizon",
     "ChartAccessGrant",
     "Client",
+    "ExportFile",
+    "ExportJob",
     "IdempotencyRecord",
     "SessionNote",
     "SessionNoteVersion",

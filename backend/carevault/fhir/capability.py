@@ -97,6 +97,22 @@ RESOURCES: dict[str, dict[str, Any]] = {
     },
 }  # fmt: skip
 COMMON_SEARCH = {"_count": "number", "_cursor": "string"}
+# Operations (carevault.exports, docs/export.md): a client's whole record, and the practice's
+# bulk export (FHIR Bulk Data, system level).
+OPERATIONS: dict[str, list[dict[str, str]]] = {
+    "Patient": [
+        {
+            "name": "everything",
+            "definition": "http://hl7.org/fhir/OperationDefinition/Patient-everything",
+        }
+    ],
+    "system": [
+        {
+            "name": "export",
+            "definition": "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export",
+        }
+    ],
+}
 
 
 def statement(base: str) -> dict[str, Any]:
@@ -117,6 +133,8 @@ def statement(base: str) -> dict[str, Any]:
                 for name, kind in {**spec["search"], **COMMON_SEARCH}.items()
             ],
         }
+        if resource_type in OPERATIONS:
+            resource["operation"] = OPERATIONS[resource_type]
         resources.append(resource)
     return {
         "resourceType": "CapabilityStatement",
@@ -149,6 +167,7 @@ def statement(base: str) -> dict[str, Any]:
                     "scope; every disclosure is audited.",
                 },
                 "resource": resources,
+                "operation": OPERATIONS["system"],
             }
         ],
     }

@@ -84,6 +84,11 @@ class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity,
     cosigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     cosign_attestation_version: Mapped[int | None] = mapped_column(SmallInteger)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A psychotherapy note (45 CFR 164.501): left out of the client's right-of-access export
+    # (164.524(a)(1)(i)), which says how many were left out.
+    psychotherapy_note: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=text("false")
+    )
     subjective: Mapped[str | None] = mapped_column(EncryptedString())
     objective: Mapped[str | None] = mapped_column(EncryptedString())
     assessment: Mapped[str | None] = mapped_column(EncryptedString())

@@ -57,6 +57,12 @@ AttestationVersion = Annotated[
     ),
 ]
 DurationMinutes = Annotated[StrictInteger, Field(ge=1, le=MAX_DURATION_MINUTES)]
+StrictBool = Annotated[bool, Field(strict=True)]
+PSYCHOTHERAPY_NOTE = (
+    "A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export "
+    "(`GET /clients/{id}/export`, the right of access) leaves it out and says how many were "
+    "left out"
+)
 NoteVersion = Annotated[
     StrictInteger,
     Field(ge=1, le=MAX_VERSION, description="The note's version as the caller last saw it"),
@@ -100,6 +106,7 @@ class SessionNoteCreate(SessionNoteBase, StrictModel):
     duration_minutes: DurationMinutes = 50
     external_id: ExternalId | None = None
     metadata: Metadata = Field(default_factory=dict)
+    psychotherapy_note: StrictBool = Field(default=False, description=PSYCHOTHERAPY_NOTE)
 
 
 class SessionNoteUpdate(SessionNoteBase, StrictModel):
@@ -143,8 +150,13 @@ class SessionNoteUpdate(SessionNoteBase, StrictModel):
     metadata: MetadataChange | None = Field(
         default=None, description="Merged; on a signed note, an amendment"
     )
+    psychotherapy_note: StrictBool | None = Field(
+        default=None,
+        description=PSYCHOTHERAPY_NOTE + "; on a signed note, changing it is an amendment",
+        json_schema_extra=not_nullable,
+    )
 
-    @field_validator("session_date", "duration_minutes", "reason")
+    @field_validator("session_date", "duration_minutes", "reason", "psychotherapy_note")
     @classmethod
     def _omitted_not_null(cls, value: object) -> object:
         if value is None:
@@ -242,6 +254,7 @@ NOTE_EXAMPLE: dict[str, Any] = {
     "attestation_version": None,
     "attestation": None,
     "late_entry": False,
+    "psychotherapy_note": False,
     "cosign_status": None,
     "cosigned_by": None,
     "cosigned_at": None,
@@ -281,6 +294,7 @@ class SessionNoteRead(SessionNoteBase):
     late_entry: bool = Field(
         description="Signed more than the practice's `late_entry_hours` after the session ended"
     )
+    psychotherapy_note: bool = Field(default=False, description=PSYCHOTHERAPY_NOTE)
     cosign_status: Literal["awaiting", "cosigned"] | None = Field(
         description="Null when the author needs no co-signature; `awaiting` until an owner or "
         "the author's supervisor co-signs (POST /sessions/{id}/cosign)"

@@ -148,7 +148,8 @@ async def create_note(
         "session.create",
         resource_type=RESOURCE_TYPE,
         resource_ids=[note.id],
-        details={"client_id": str(note.client_id), "version": note.version},
+        details={"client_id": str(note.client_id), "version": note.version}
+        | ({"psychotherapy_note": True} if note.psychotherapy_note else {}),
     )
     return note
 
@@ -361,7 +362,7 @@ async def save_changes(
                 ).items()
             },
         },
-        details={"fields": sorted(changes), "version": body.version + 1},
+        details={"fields": sorted(changes), "version": body.version + 1} | _classification(changes),
     )
     if saved:
         return saved[0]
@@ -478,9 +479,18 @@ async def _amend(
             "previous_version": seen_version,
             "version": note.version,
             "content_sha256": signing.content_hash(note),
-        },
+        }
+        | _classification(changes),
     )
     return note
+
+
+def _classification(changes: dict[str, Any]) -> dict[str, Any]:
+    """A change of the psychotherapy-note mark, named in the audit event (a classification,
+    not PHI): who marked or unmarked a note is part of the record of its disclosure."""
+    if "psychotherapy_note" in changes:
+        return {"psychotherapy_note": bool(changes["psychotherapy_note"])}
+    return {}
 
 
 def _refuse_outdated_attestation(given: int, current: signing.Statement) -> None:

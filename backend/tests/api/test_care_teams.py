@@ -168,6 +168,9 @@ CALLS: dict[tuple[str, str], Call] = {
         f"/clients/{c.client_id}", json={"last_name": "Changed"}
     ),
     ("DELETE", "/api/v1/clients/{client_id}"): lambda h, c: h.delete(f"/clients/{c.client_id}"),
+    ("GET", "/api/v1/clients/{client_id}/export"): lambda h, c: h.get(
+        f"/clients/{c.client_id}/export", params={"format": "fhir"}
+    ),
     ("POST", "/api/v1/clients/{client_id}/restore"): lambda h, c: h.post(
         f"/clients/{c.client_id}/restore"
     ),

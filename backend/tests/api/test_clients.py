@@ -391,6 +391,7 @@ async def test_openapi_documents_the_client_routes(api: ApiContext) -> None:
         "/api/v1/clients/search",
         "/api/v1/clients/batch-get",
         "/api/v1/clients/external/{external_id}",
+        "/api/v1/clients/{client_id}/export",
     }
     # A search term is PHI: it is never a query parameter.
     for operations in paths.values():

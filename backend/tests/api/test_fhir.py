@@ -119,6 +119,12 @@ def test_the_capability_statement_claims_exactly_the_routes() -> None:
         ("GET", "/metadata"),
         ("GET", "/.well-known/smart-configuration"),
         ("POST", "/Patient/_search"),
+        # carevault.exports: the record and the practice (docs/export.md)
+        ("GET", "/Patient/{patient_id}/$everything"),
+        ("GET", "/$export"),
+        ("GET", "/$export-status/{job_id}"),
+        ("DELETE", "/$export-status/{job_id}"),
+        ("GET", "/$export-file/{job_id}/{resource_type}/{part}"),
     }
     catch_all = {(m, "/{rest}") for m in ("GET", "POST", "PUT", "PATCH", "DELETE")}
     assert routes == claimed | extra | catch_all

@@ -153,6 +153,23 @@ CALLS: dict[tuple[str, str], Call] = {
     ("GET", "/fhir/R4/Provenance/{provenance_id}"): lambda h, c: h.get(
         f"/Provenance/{c.note_id}-signature"
     ),
+    # carevault.exports: the record (the chart's rules), and the practice's bulk export
+    # (owners only: 403 before any job is looked at).
+    ("GET", "/fhir/R4/Patient/{patient_id}/$everything"): lambda h, c: h.get(
+        f"/Patient/{c.client_id}/$everything"
+    ),
+    ("GET", "/fhir/R4/$export"): lambda h, c: h.get(
+        "/$export", headers={"Prefer": "respond-async"}
+    ),
+    ("GET", "/fhir/R4/$export-status/{job_id}"): lambda h, c: h.get(
+        f"/$export-status/{c.client_id}"
+    ),
+    ("DELETE", "/fhir/R4/$export-status/{job_id}"): lambda h, c: h.delete(
+        f"/$export-status/{c.client_id}"
+    ),
+    ("GET", "/fhir/R4/$export-file/{job_id}/{resource_type}/{part}"): lambda h, c: h.get(
+        f"/$export-file/{c.client_id}/Patient/1"
+    ),
 }
 # Searches answer (without the chart); a create answers with the caller's own new client.
 ANSWERS = {
@@ -163,6 +180,10 @@ ANSWERS = {
     ("GET", "/fhir/R4/Encounter"): 200,
     ("GET", "/fhir/R4/DocumentReference"): 200,
     ("GET", "/fhir/R4/Provenance"): 200,
+    ("GET", "/fhir/R4/$export"): 403,
+    ("GET", "/fhir/R4/$export-status/{job_id}"): 403,
+    ("DELETE", "/fhir/R4/$export-status/{job_id}"): 403,
+    ("GET", "/fhir/R4/$export-file/{job_id}/{resource_type}/{part}"): 403,
 }
 
 

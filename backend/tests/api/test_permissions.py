@@ -46,7 +46,7 @@ PHI_TABLES = {
 }
 # Tables with encrypted columns whose values are no resource's record.
 # (webhook_endpoints: the signing secret, shown once to the owner who made or rotated it.)
-NOT_RETURNED = {"idempotency_records", "chart_access_grants", "webhook_endpoints"}
+NOT_RETURNED = {"idempotency_records", "chart_access_grants", "webhook_endpoints", "export_jobs"}
 # Response fields named like an encrypted column that are not PHI, and why.
 NOT_PHI = {
     ("UserRead", "email"): "a user's sign-in address, not a client's",

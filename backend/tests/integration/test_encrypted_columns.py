@@ -17,6 +17,7 @@ from carevault.clients.models import ChartAccessGrant, Client
 from carevault.crypto import DecryptionError, KeyRing, current_cipher
 from carevault.crypto.types import EncryptedString
 from carevault.db.models import Base
+from carevault.exports.models import ExportJob
 from carevault.idempotency.models import IdempotencyRecord
 from carevault.notes.models import SessionNote
 from carevault.webhooks.models import WebhookEndpoint
@@ -138,6 +139,15 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
             secret="whsec_PlainSecretNeverStored",
         )
     )
+    db.add(
+        ExportJob(
+            workspace_id=space.id,
+            status="queued",
+            resource_types=["Patient"],
+            file_key="ab" * 32,
+            progress={},
+        )
+    )
     await db.flush()
     plaintexts = [
         "PlainSecretNeverStored",
@@ -158,6 +168,7 @@ async def test_raw_select_of_every_encrypted_column_shows_no_plaintext(db: Async
         "CBT",
         "crm-",
         "sched-",
+        "abab",
     ]
     for table, column in ENCRYPTED_COLUMNS:
         values = (

@@ -67,6 +67,8 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
             "chart_access_grants",
             "client_list_changes",
             "clients",
+            "export_files",
+            "export_jobs",
             "idempotency_records",
             "login_sessions",
             "service_accounts",
@@ -105,6 +107,8 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
             ("service_accounts", "fk_service_accounts_created_by_users"),
             ("webhook_attempts", "fk_webhook_attempts_delivery_id_webhook_deliveries"),
             ("webhook_deliveries", "fk_webhook_deliveries_endpoint_id_webhook_endpoints"),
+            ("export_files", "fk_export_files_job_id_export_jobs"),
+            ("export_jobs", "fk_export_jobs_requested_by_users"),
         )
     },
     ("api_tokens", "uq_api_tokens_token_hash"): SECRET_LOOKUP,
@@ -116,6 +120,9 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("webhook_deliveries", "uq_webhook_deliveries_endpoint_event"): "unique (endpoint_id, "
     "event_id): an endpoint belongs to one practice, so it becomes (workspace_id, endpoint_id, "
     "event_id), which allows nothing more",
+    ("export_files", "uq_export_files_job_type_part"): "unique (job_id, resource_type, part): "
+    "a job belongs to one practice, so it becomes (workspace_id, job_id, resource_type, part), "
+    "which allows nothing more",
     ("idempotency_records", "uq_idempotency_records_caller_key"): "unique (caller_hash, "
     "key_hash): the caller is a credential of one practice, so it becomes (workspace_id, "
     "caller_hash, key_hash) with the practice known when the record is read",

@@ -35,6 +35,12 @@ NOT_IN_ANY_OPERATION = {
     # /fhir/R4's own (it is outside the OpenAPI document: FHIR describes itself in
     # /fhir/R4/metadata; docs/fhir.md lists them).
     "multiple_matches",
+    # The bulk export's (carevault.exports, also under /fhir/R4; docs/export.md lists them).
+    "export_failed",
+    "export_in_progress",
+    "respond_async_required",
+    "unsupported_output_format",
+    "unsupported_resource_type",
     "too_costly",
     "version_not_found",
 }

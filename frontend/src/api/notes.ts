@@ -204,3 +204,16 @@ export function useCosign() {
     },
   });
 }
+
+/** Mark or unmark a note as a psychotherapy note at `version`; on a signed note with a `reason`
+ * (an amendment). The caches showing the note are updated as after an editor save. */
+export function useMarkPsychotherapy(note: Pick<Note, 'id' | 'client_id'>) {
+  const saved = useNoteSaved();
+  return useMutation({
+    mutationFn: ({ version, value, reason }: { version: number; value: boolean; reason: string }) => {
+      const body = reason ? { version, psychotherapy_note: value, reason } : { version, psychotherapy_note: value };
+      return call(api.PATCH('/api/v1/sessions/{note_id}', { params: { path: { note_id: note.id } }, body }));
+    },
+    onSuccess: (answer, { reason }) => saved(note, answer, reason ? 'amendment' : 'save'),
+  });
+}

@@ -462,6 +462,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clients/{client_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Client Record
+         * @description The client's whole record, for the client (HIPAA right of access): demographics,
+         *     appointments, every note with each version it went through, amendments and signatures.
+         *     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
+         *     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
+         *     appointments read scopes. Audited (`client.export`, `session.export`,
+         *     `appointment.export`). The file is named by the client's id, never their name.
+         */
+        get: operations["export_client_record_api_v1_clients__client_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients/{client_id}/restore": {
         parameters: {
             query?: never;
@@ -2098,6 +2123,7 @@ export interface components {
          *           },
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *           "psychotherapy_note": false,
          *           "session_date": "2025-01-15",
          *           "signed_at": null,
          *           "signed_by": null,
@@ -3231,6 +3257,7 @@ export interface components {
          *           },
          *           "objective": "Example observation: calm, on time, engaged throughout.",
          *           "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *           "psychotherapy_note": false,
          *           "session_date": "2025-01-15",
          *           "signed_at": null,
          *           "signed_by": null,
@@ -3921,6 +3948,12 @@ export interface components {
              */
             plan?: string | null;
             /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out
+             * @default false
+             */
+            psychotherapy_note?: boolean;
+            /**
              * Session Date
              * Format: date
              * @description The day of the session; not in the future
@@ -3978,6 +4011,7 @@ export interface components {
          *       },
          *       "objective": "Example observation: calm, on time, engaged throughout.",
          *       "plan": "Example plan: continue weekly sessions; review in four weeks.",
+         *       "psychotherapy_note": false,
          *       "session_date": "2025-01-15",
          *       "signed_at": null,
          *       "signed_by": null,
@@ -4079,6 +4113,12 @@ export interface components {
              */
             plan?: string | null;
             /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out
+             * @default false
+             */
+            psychotherapy_note?: boolean;
+            /**
              * Session Date
              * Format: date
              */
@@ -4160,6 +4200,11 @@ export interface components {
              * @description Next steps
              */
             plan?: string | null;
+            /**
+             * Psychotherapy Note
+             * @description A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out; on a signed note, changing it is an amendment
+             */
+            psychotherapy_note?: boolean;
             /**
              * Reason
              * @description Required to amend a signed note (422 `reason_required` naming it otherwise), and only then: a change with a reason is always an amendment. Kept with the replaced content and shown in the note's `addenda`
@@ -7771,6 +7816,124 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed; details name the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: over a rate-limit budget (per credential or per practice); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description database_unavailable, database_timeout or storage_full; nothing was changed; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    export_client_record_api_v1_clients__client_id__export_get: {
+        parameters: {
+            query?: {
+                /** @description pdf: a readable document; fhir: a FHIR R4 Bundle ($everything) */
+                format?: "pdf" | "fhir";
+            };
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record as a file (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "https://carevault.example/fhir/R4/Patient/00000000-0000-4000-8000-000000000001",
+                     *           "resource": {
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "resourceType": "Patient"
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "resourceType": "Bundle",
+                     *       "total": 1,
+                     *       "type": "searchset"
+                     *     }
+                     */
+                    "application/fhir+json": Record<string, never>;
+                    /** @example %PDF-1.4 … */
+                    "application/pdf": string;
+                };
+            };
+            /** @description unknown_parameter: a query parameter this operation does not declare (or bad_request: an unreadable body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session or token is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing CSRF header, or the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or in another workspace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The practice's data was shredded */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

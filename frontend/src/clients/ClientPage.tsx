@@ -14,6 +14,7 @@ import { useSignedIn } from '../auth/AuthProvider';
 import { AccessHistory } from './AccessHistory';
 import { CareTeamPanel, ChartOutsideCareTeam, GlassReview } from './CareTeam';
 import { ClientFormDialog } from './ClientFormDialog';
+import { ExportRecordDialog } from './ExportRecordDialog';
 import { routes, type RouteParams } from '../routes';
 
 export function ClientPage() {
@@ -49,6 +50,7 @@ function ClientDetails({ client }: { client: Client }) {
   const [editing, setEditing] = useState(false);
   const [booking, setBooking] = useState(false);
   const [confirmArchive, setConfirmArchive] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const archive = useArchiveClient(client.id);
   // Nothing is created until the first keystroke in the new note.
   const startNote = () => void navigate(routes.newNote(client.id));
@@ -78,6 +80,9 @@ function ClientDetails({ client }: { client: Client }) {
           <button type="button" className="button" onClick={() => setEditing(true)}>
             Edit details
           </button>
+          <button type="button" className="button" onClick={() => setExporting(true)}>
+            Export record
+          </button>
           <button
             type="button"
             className="button"
@@ -94,6 +99,7 @@ function ClientDetails({ client }: { client: Client }) {
         </Banner>
       )}
       {archive.isError && <Banner tone="danger">{describeError(archive.error)}</Banner>}
+      <ExportRecordDialog clientId={client.id} open={exporting} onClose={() => setExporting(false)} />
       <Dialog
         title="Archive this client?"
         open={confirmArchive}

@@ -21,6 +21,7 @@ import {
 } from './autosave';
 import { canKeepDrafts, keepDraft, readDraft, removeDraft, type Draft } from './drafts';
 import { SECTION_LABELS } from './sections';
+import { PsychotherapyMark } from './PsychotherapyMark';
 import { SignaturePanel } from './SignaturePanel';
 import { VersionHistory } from './VersionHistory';
 import { routes, type RouteParams } from '../routes';
@@ -331,6 +332,7 @@ function NoteEditorView({
       </header>
       {/* Signature, co-signature and addenda: display only, the server's note (no editor state). */}
       {noteId && <SignaturePanel note={note} canAct={readOnly && state.busy === null} />}
+      {noteId && <PsychotherapyMark note={note} state={state} />}
 
       {state.conflictVersion !== null && (
         <Banner tone="warning" title="Another tab or device saved a newer version of this note">

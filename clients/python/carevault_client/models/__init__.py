@@ -57,6 +57,12 @@ from .error_response import ErrorResponse
 from .event_page import EventPage
 from .event_read import EventRead
 from .event_resource import EventResource
+from .export_client_record_api_v1_clients_client_id_export_get_format import (
+    ExportClientRecordApiV1ClientsClientIdExportGetFormat,
+)
+from .export_client_record_api_v1_clients_client_id_export_get_response_200 import (
+    ExportClientRecordApiV1ClientsClientIdExportGetResponse200,
+)
 from .imported_client import ImportedClient
 from .imported_client_action import ImportedClientAction
 from .key_ring_readiness import KeyRingReadiness
@@ -202,6 +208,8 @@ __all__ = (
     "EventPage",
     "EventRead",
     "EventResource",
+    "ExportClientRecordApiV1ClientsClientIdExportGetFormat",
+    "ExportClientRecordApiV1ClientsClientIdExportGetResponse200",
     "ImportedClient",
     "ImportedClientAction",
     "KeyRingReadiness",

@@ -31,6 +31,9 @@ class SessionNoteCreate:
             characters, values of up to 500), encrypted like PHI
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
+        psychotherapy_note (bool | Unset): A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's
+            export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out Default:
+            False.
         subjective (None | str | Unset): What the client reports
     """
 
@@ -43,6 +46,7 @@ class SessionNoteCreate:
     metadata: SessionNoteCreateMetadata | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
+    psychotherapy_note: bool | Unset = False
     subjective: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,6 +92,8 @@ class SessionNoteCreate:
         else:
             plan = self.plan
 
+        psychotherapy_note = self.psychotherapy_note
+
         subjective: None | str | Unset
         if isinstance(self.subjective, Unset):
             subjective = UNSET
@@ -116,6 +122,8 @@ class SessionNoteCreate:
             field_dict["objective"] = objective
         if plan is not UNSET:
             field_dict["plan"] = plan
+        if psychotherapy_note is not UNSET:
+            field_dict["psychotherapy_note"] = psychotherapy_note
         if subjective is not UNSET:
             field_dict["subjective"] = subjective
 
@@ -192,6 +200,8 @@ class SessionNoteCreate:
 
         plan = _parse_plan(d.pop("plan", UNSET))
 
+        psychotherapy_note = d.pop("psychotherapy_note", UNSET)
+
         def _parse_subjective(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -211,6 +221,7 @@ class SessionNoteCreate:
             metadata=metadata,
             objective=objective,
             plan=plan,
+            psychotherapy_note=psychotherapy_note,
             subjective=subjective,
         )
 

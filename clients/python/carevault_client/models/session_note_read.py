@@ -52,6 +52,9 @@ class SessionNoteRead:
         metadata (SessionNoteReadMetadata | Unset): Your own strings
         objective (None | str | Unset): What the clinician observes
         plan (None | str | Unset): Next steps
+        psychotherapy_note (bool | Unset): A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's
+            export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out Default:
+            False.
         subjective (None | str | Unset): What the client reports
     """
 
@@ -82,6 +85,7 @@ class SessionNoteRead:
     metadata: SessionNoteReadMetadata | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
+    psychotherapy_note: bool | Unset = False
     subjective: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -201,6 +205,8 @@ class SessionNoteRead:
         else:
             plan = self.plan
 
+        psychotherapy_note = self.psychotherapy_note
+
         subjective: None | str | Unset
         if isinstance(self.subjective, Unset):
             subjective = UNSET
@@ -247,6 +253,8 @@ class SessionNoteRead:
             field_dict["objective"] = objective
         if plan is not UNSET:
             field_dict["plan"] = plan
+        if psychotherapy_note is not UNSET:
+            field_dict["psychotherapy_note"] = psychotherapy_note
         if subjective is not UNSET:
             field_dict["subjective"] = subjective
 
@@ -474,6 +482,8 @@ class SessionNoteRead:
 
         plan = _parse_plan(d.pop("plan", UNSET))
 
+        psychotherapy_note = d.pop("psychotherapy_note", UNSET)
+
         def _parse_subjective(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -511,6 +521,7 @@ class SessionNoteRead:
             metadata=metadata,
             objective=objective,
             plan=plan,
+            psychotherapy_note=psychotherapy_note,
             subjective=subjective,
         )
 

@@ -29,6 +29,9 @@ class SessionNoteUpdate:
             metadata (None | SessionNoteUpdateMetadataType0 | Unset): Merged; on a signed note, an amendment
             objective (None | str | Unset): What the clinician observes
             plan (None | str | Unset): Next steps
+            psychotherapy_note (bool | Unset): A psychotherapy note (45 CFR 164.501), kept apart from the record: a client's
+                export (`GET /clients/{id}/export`, the right of access) leaves it out and says how many were left out; on a
+                signed note, changing it is an amendment
             reason (str | Unset): Required to amend a signed note (422 `reason_required` naming it otherwise), and only
                 then: a change with a reason is always an amendment. Kept with the replaced content and shown in the note's
                 `addenda`
@@ -43,6 +46,7 @@ class SessionNoteUpdate:
     metadata: None | SessionNoteUpdateMetadataType0 | Unset = UNSET
     objective: None | str | Unset = UNSET
     plan: None | str | Unset = UNSET
+    psychotherapy_note: bool | Unset = UNSET
     reason: str | Unset = UNSET
     session_date: datetime.date | Unset = UNSET
     subjective: None | str | Unset = UNSET
@@ -86,6 +90,8 @@ class SessionNoteUpdate:
         else:
             plan = self.plan
 
+        psychotherapy_note = self.psychotherapy_note
+
         reason = self.reason
 
         session_date: str | Unset = UNSET
@@ -117,6 +123,8 @@ class SessionNoteUpdate:
             field_dict["objective"] = objective
         if plan is not UNSET:
             field_dict["plan"] = plan
+        if psychotherapy_note is not UNSET:
+            field_dict["psychotherapy_note"] = psychotherapy_note
         if reason is not UNSET:
             field_dict["reason"] = reason
         if session_date is not UNSET:
@@ -188,6 +196,8 @@ class SessionNoteUpdate:
 
         plan = _parse_plan(d.pop("plan", UNSET))
 
+        psychotherapy_note = d.pop("psychotherapy_note", UNSET)
+
         reason = d.pop("reason", UNSET)
 
         _session_date = d.pop("session_date", UNSET)
@@ -214,6 +224,7 @@ class SessionNoteUpdate:
             metadata=metadata,
             objective=objective,
             plan=plan,
+            psychotherapy_note=psychotherapy_note,
             reason=reason,
             session_date=session_date,
             subjective=subjective,
