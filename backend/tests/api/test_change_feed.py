@@ -79,6 +79,7 @@ WRITE_ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/service-accounts/{service_account_id}/tokens"): "a credential",
     ("DELETE", "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}"): "a credential",
     ("PUT", "/api/v1/workspace/encryption-key"): "the practice's key (no value changes)",
+    ("DELETE", "/fhir/R4/$export-status/{job_id}"): "a bulk export job (cancelled)",
     **{
         (method, "/fhir/R4/{rest}"): "an unknown FHIR path (a 404 OperationOutcome)"
         for method in ("POST", "PUT", "PATCH", "DELETE")
