@@ -47,7 +47,7 @@ export const keys = {
     all: ['webhooks'] as const,
     deliveriesOf: (webhookId: string) => ['webhooks', 'deliveries', webhookId] as const,
     deliveries: (webhookId: string, page: number) => ['webhooks', 'deliveries', webhookId, page] as const,
-
+  },
   serviceAccounts: {
     all: ['service-accounts'] as const,
     tokens: (accountId: string) => ['service-accounts', 'tokens', accountId] as const,
