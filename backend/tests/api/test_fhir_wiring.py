@@ -243,3 +243,22 @@ async def test_system_scopes_belong_to_service_accounts(api: ApiContext) -> None
         config = (await system.get("/.well-known/smart-configuration")).json()
         assert "system/*.rs" in config["scopes_supported"]
         assert "service-accounts" in config["scopes_supported_by_credential"]["system"]
+
+
+async def test_odd_identifiers_match_nothing_and_never_fail(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    async with fhir_with_token(api, owner, EVERY) as http:
+        for term in ("|", "a|", "|x", "x" * 5000, "é|ü", f"{EXTERNAL}|", ",,,", "a|b|c"):
+            for path in ("/Patient", "/Appointment"):
+                answer = await http.get(path, params={"identifier": term})
+                assert answer.status_code == 200, (path, term, answer.text)
+                assert fhir_of(answer)["total"] == 0
+        many = ",".join(str(i) for i in range(101))
+        async with api.with_token(owner) as (rest, _):
+            for i in range(101):
+                made = await rest.put(
+                    f"/clients/external/{i}", json={"first_name": "N", "last_name": str(i)}
+                )
+                assert made.status_code == 201, made.text
+        too_many = await http.get("/Patient", params={"identifier": many})
+        assert too_many.status_code == 400 and outcome_code(too_many) == "too_costly"
