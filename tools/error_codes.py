@@ -75,7 +75,8 @@ MEANINGS = {
     "person_required": "a service account's token asked for what only a person does (author, "
     "sign or co-sign a note, be an appointment's default clinician, break the glass)",
     "scope_not_allowed": "creating a token or service account with a scope its role can never "
-    "use; `details[].scopes` names them",
+    "use, or a SMART scope of the other kind of credential (`system/` on a personal token, "
+    "`user/` on a service account); `details[].scopes` names them",
     "csrf_failed": "a cookie-authenticated change without the right `X-CSRF-Token`",
     "forbidden": "not allowed (framework fallback)",
     "insufficient_scope": "the API token lacks the scope in `details.required_scope`",

@@ -16,8 +16,6 @@ the record (the same chart-access rule as a read), so a tag cannot probe for rec
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import uuid
 from datetime import datetime
 from typing import Annotated, Any
@@ -30,6 +28,7 @@ from carevault.appointments.models import Appointment
 from carevault.auth.principal import Principal
 from carevault.clients import access
 from carevault.clients.models import Client
+from carevault.core.versions import version_tag
 from carevault.db.scoping import in_workspace
 from carevault.notes.models import SessionNote
 
@@ -38,9 +37,13 @@ Versioned = type[Client] | type[Appointment] | type[SessionNote]
 
 def etag(record_id: uuid.UUID, updated_at: datetime, version: int | None = None) -> str:
     """The strong entity tag of one version of a record (quoted, as the header carries it)."""
-    stamp = updated_at.isoformat(timespec="microseconds")
-    digest = hashlib.sha256(f"{record_id}|{stamp}|{version or 0}".encode()).digest()
-    return '"' + base64.urlsafe_b64encode(digest[:15]).decode() + '"'
+    # The same string is FHIR's `meta.versionId` (carevault.core.versions).
+    return '"' + version_tag(record_id, updated_at, version) + '"'
+
+
+def opaque(tag: str) -> str:
+    """A tag without its quotes (and weakness): the version FHIR names it by."""
+    return tag.removeprefix("W/").strip('"')
 
 
 def etag_of(record: Any) -> str:
@@ -78,6 +81,37 @@ def matches_weakly(header: str, current: str) -> bool:
     return "*" in tags or current in tags
 
 
+async def current_etag(
+    db: AsyncSession,
+    principal: Principal,
+    model: Versioned,
+    record_id: uuid.UUID,
+    *,
+    lock: bool,
+    include_deleted: bool = False,
+) -> str | None:
+    """The record's current tag, or None when the caller cannot see it (the route then
+    answers 404 as usual). Reads no encrypted column. With `lock`, the row stays locked
+    until the transaction ends: a check of `If-Match` and the change it guards are one step
+    (REST and FHIR alike), so no change slips in between."""
+    columns = [model.id, model.updated_at]
+    if model is SessionNote:
+        columns.append(SessionNote.version)
+    statement = access.charted(
+        in_workspace(model, principal.workspace_id)
+        .where(model.id == record_id)
+        .with_only_columns(*columns),
+        principal,
+        model,
+    )
+    if model is SessionNote and not include_deleted:
+        statement = statement.where(SessionNote.deleted_at.is_(None))
+    if lock:
+        statement = statement.with_for_update(of=model)  # held until the change commits
+    row = (await db.execute(statement)).one_or_none()
+    return None if row is None else etag_of(row)
+
+
 class NotModified(Exception):
     """Answered as `304` with the tag and no body (the handler below); nothing was written."""
 
@@ -107,24 +141,9 @@ class Preconditions:
         lock: bool,
         include_deleted: bool = False,
     ) -> str | None:
-        """The record's current tag, or None when the caller cannot see it (the route then
-        answers 404 as usual). Reads no encrypted column."""
-        columns = [model.id, model.updated_at]
-        if model is SessionNote:
-            columns.append(SessionNote.version)
-        statement = access.charted(
-            in_workspace(model, principal.workspace_id)
-            .where(model.id == record_id)
-            .with_only_columns(*columns),
-            principal,
-            model,
+        return await current_etag(
+            db, principal, model, record_id, lock=lock, include_deleted=include_deleted
         )
-        if model is SessionNote and not include_deleted:
-            statement = statement.where(SessionNote.deleted_at.is_(None))
-        if lock:
-            statement = statement.with_for_update(of=model)  # held until the change commits
-        row = (await db.execute(statement)).one_or_none()
-        return None if row is None else etag_of(row)
 
     async def require(
         self,

@@ -231,23 +231,11 @@ class MeResponse(BaseModel):
     )
 
 
-class TokenCreate(StrictModel):
-    model_config = examples(
-        {"name": "billing export", "scopes": ["clients:read"], "expires_in_days": 180}
-    )
-
-    name: OneLine = Field(min_length=1, max_length=200, examples=["billing export"])
-    scopes: list[Scope] = Field(
-        min_length=1,
-        max_length=16,
-        description="What the token may do; any other request gets 403 insufficient_scope",
-        examples=[["clients:read", "appointments:read"]],
-    )
-    expires_in_days: StrictInteger | None = Field(
-        default=None, ge=1, le=3650, description="Unset: the token lasts until revoked"
-    )
-    # SMART v2 scopes (`user/Patient.rs`, docs/fhir.md) ride in `scopes` too; kept apart
-    # here so the documented vocabulary (and the generated clients) stay CareVault's.
+# A credential's `scopes` (a personal token's, a service account's): CareVault's, and SMART
+# v2 ones (`user/Patient.rs`, `system/*.rs`; docs/fhir.md) riding in the same list, kept
+# apart here so the documented vocabulary (and the generated clients) stay CareVault's.
+class WithSmartScopes(StrictModel):
+    scopes: list[Scope]
     _smart_scopes: list[str] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="wrap")
@@ -271,6 +259,23 @@ class TokenCreate(StrictModel):
     def all_scopes(self) -> list[str]:
         """The CareVault scopes asked for, then the SMART ones."""
         return [*self.scopes, *self._smart_scopes]
+
+
+class TokenCreate(WithSmartScopes):
+    model_config = examples(
+        {"name": "billing export", "scopes": ["clients:read"], "expires_in_days": 180}
+    )
+
+    name: OneLine = Field(min_length=1, max_length=200, examples=["billing export"])
+    scopes: list[Scope] = Field(
+        min_length=1,
+        max_length=16,
+        description="What the token may do; any other request gets 403 insufficient_scope",
+        examples=[["clients:read", "appointments:read"]],
+    )
+    expires_in_days: StrictInteger | None = Field(
+        default=None, ge=1, le=3650, description="Unset: the token lasts until revoked"
+    )
 
 
 class TokenRead(BaseModel):

@@ -39,6 +39,7 @@ from carevault.auth.scopes import (
 )
 from carevault.core.clock import utc_now
 from carevault.core.errors import not_found
+from carevault.core.fields import invalid
 from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.hooks import before_commit
@@ -794,10 +795,18 @@ async def create_api_token(
     unknown = set(scopes) - set(EVERY_SCOPE)
     if unknown or not (scopes or smart):
         raise UserError("name at least one known scope")
-    if any(scope.startswith("system/") for scope in smart) and user.role != Role.OWNER.value:
-        # Practice-wide access for a backend service: until service accounts exist, only an
-        # owner's token may hold system/ scopes.
-        raise UserError("system/ SMART scopes are for owners' (service) tokens")
+    system = [scope for scope in smart if scope.startswith("system/")]
+    if system:
+        # Practice-wide access for a backend service is a service account's, whose tokens
+        # outlive any one person (a personal token stops when its user is disabled).
+        refusal = invalid(
+            "scope_not_allowed",
+            f"{', '.join(system)}: system/ SMART scopes belong to service accounts "
+            "(POST /api/v1/service-accounts); a personal token takes user/ scopes",
+            "scopes",
+        )
+        refusal.details = [{**detail, "scopes": system} for detail in refusal.details]
+        raise refusal
     refuse_scopes_beyond_role(user.role, scopes)
     secret = tokens.new_api_token()
     now = utc_now()

@@ -87,7 +87,9 @@ async def start(db: AsyncSession, principal: Principal, types: tuple[str, ...]) 
         )
     job = ExportJob(
         workspace_id=principal.workspace_id,
-        requested_by=principal.user.id,
+        # A service account is no user (requested_by references users): its token is
+        # named by the job's audit events instead.
+        requested_by=principal.actor.user_id,
         status=ExportStatus.QUEUED.value,
         resource_types=list(types),
         file_key=new_file_key().hex(),

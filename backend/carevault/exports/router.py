@@ -211,9 +211,14 @@ async def start_bulk_export(
         raise ApiError(
             400, "unsupported_output_format", "_outputFormat must be application/fhir+ndjson"
         )
+    exported = jobs.parse_types(types)
+    # A token with SMART scopes reads each exported type through them, as a search would:
+    # a service account's `system/*.rs` (SMART Backend Services' bulk export) covers all.
+    for resource_type in exported:
+        fhir_router._smart(owner, resource_type, "r")
     export_dir, retention = _settings_of(state)
     await jobs.purge_expired(state.db_sessions, export_dir)
-    job = await jobs.start(db, owner, jobs.parse_types(types))
+    job = await jobs.start(db, owner, exported)
 
     async def launch() -> None:
         jobs.launch(state.db_sessions, job, export_dir, retention)

@@ -35,12 +35,12 @@ RESOURCES: dict[str, dict[str, Any]] = {
     "Appointment": {
         "interactions": ["read", "vread", "history-instance", "search-type", "create", "update"],
         "search": {
-            "_id": "token", "date": "date", "patient": "reference", "practitioner": "reference",
-            "status": "token", "_lastUpdated": "date",
+            "_id": "token", "identifier": "token", "date": "date", "patient": "reference",
+            "practitioner": "reference", "status": "token", "_lastUpdated": "date",
         },
         "versioning": "versioned-update",
-        "documentation": "A calendar entry. Search needs date=ge…&date=le… (at most 62 days). "
-        + CURRENT_ONLY + ".",
+        "documentation": "A calendar entry. Search needs date=ge…&date=le… (at most 62 days) "
+        "unless it names an identifier (the integrator's external_id). " + CURRENT_ONLY + ".",
         "conditionalCreate": True,
     },
     "Encounter": {
@@ -195,4 +195,10 @@ def smart_configuration(base: str) -> dict[str, Any]:
         "response_types_supported": [],
         "capabilities": ["permission-v2", "permission-user"],
         "code_challenge_methods_supported": [],
+        # Who holds which: user/ scopes on a person's API token (POST /api/v1/auth/tokens),
+        # system/ scopes on a service account's (POST /api/v1/service-accounts).
+        "scopes_supported_by_credential": {
+            "user": "personal API tokens: POST /api/v1/auth/tokens",
+            "system": "service account tokens: POST /api/v1/service-accounts",
+        },
     }

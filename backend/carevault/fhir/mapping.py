@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from carevault.core.versions import version_tag
+
 FHIR_VERSION = "4.0.1"
 MEDIA_TYPE = "application/fhir+json"
 # CareVault's own systems and extensions (stable URIs; they resolve to docs/fhir.md).
@@ -102,10 +104,15 @@ def instant(value: datetime) -> str:
 
 
 def version_from_time(updated_at: datetime) -> str:
-    """The version of a record that keeps no version counter (clients, appointments): its
-    last change in microseconds since the epoch. Every change moves `updated_at`, so a stale
-    `If-Match` is told apart from the current one."""
+    """The version of a record with no REST ETag (the practice): its last change in
+    microseconds since the epoch."""
     return str(int(updated_at.timestamp() * 1_000_000))
+
+
+def record_version(record_id: uuid.UUID, updated_at: datetime) -> str:
+    """A client's or appointment's version: the REST `ETag`'s value (carevault.core.versions),
+    so `W/"<versionId>"` and the REST `ETag` name one version and either guards a change."""
+    return version_tag(record_id, updated_at)
 
 
 def weak_etag(version_id: str) -> str:
@@ -133,21 +140,40 @@ def _string_extension(url: str, value: str | None) -> list[dict[str, Any]]:
 
 
 def identifiers(
-    system: str, record_id: uuid.UUID, external_id: str | None = None
+    system: str | None, record_id: uuid.UUID, external_id: str | None = None
 ) -> list[dict[str, Any]]:
-    """The record's CareVault id as an identifier, and its integrator's `external_id` when
-    it has one (issue 25 adds the column; pass it here once it exists)."""
-    found = [{"use": "official", "system": system, "value": str(record_id)}]
+    """The record's CareVault id as an identifier (when `system` names one), and its
+    integrator's `external_id` when it has one (system EXTERNAL_ID_SYSTEM)."""
+    found = (
+        [] if system is None else [{"use": "official", "system": system, "value": str(record_id)}]
+    )
     if external_id:
         found.append({"use": "secondary", "system": EXTERNAL_ID_SYSTEM, "value": external_id})
     return found
+
+
+def external_id_of(resource: Mapping[str, Any], resource_type: str) -> str | None:
+    """The integrator's id a body carries: its `identifier` of system EXTERNAL_ID_SYSTEM
+    (at most one). Others (CareVault's own id, other systems) are not stored."""
+    found = resource.get("identifier") or []
+    where = f"{resource_type}.identifier"
+    if not isinstance(found, list) or not all(isinstance(item, dict) for item in found):
+        raise MappingError(where, "a list of identifiers")
+    ours = [item.get("value") for item in found if item.get("system") == EXTERNAL_ID_SYSTEM]
+    if len(ours) > 1:
+        raise MappingError(where, f"at most one identifier of system {EXTERNAL_ID_SYSTEM}")
+    if ours and not isinstance(ours[0], str):
+        raise MappingError(where, "an identifier's value is a string")
+    return ours[0] if ours else None
 
 
 # --- Patient (a client) ----------------------------------------------------------------------
 
 
 def patient(client: Any, *, external_id: str | None = None) -> dict[str, Any]:
-    """A client's whole chart (what `GET /clients/{id}` answers) as a Patient."""
+    """A client's whole chart (what `GET /clients/{id}` answers) as a Patient; its
+    `external_id` (the record's own unless given) is an identifier."""
+    external_id = external_id or getattr(client, "external_id", None)
     telecom = []
     if client.email:
         telecom.append({"system": "email", "value": client.email, "use": "home"})
@@ -156,7 +182,7 @@ def patient(client: Any, *, external_id: str | None = None) -> dict[str, Any]:
     resource: dict[str, Any] = {
         "resourceType": "Patient",
         "id": str(client.id),
-        "meta": _meta(version_from_time(client.updated_at), client.updated_at),
+        "meta": _meta(record_version(client.id, client.updated_at), client.updated_at),
         "identifier": identifiers(CLIENT_ID_SYSTEM, client.id, external_id),
         "active": client.archived_at is None,
         "name": [_human_name(client.first_name, client.last_name)],
@@ -187,7 +213,9 @@ def patient_summary(summary: Any) -> dict[str, Any]:
     resource: dict[str, Any] = {
         "resourceType": "Patient",
         "id": str(summary.id),
-        "meta": _meta(version_from_time(summary.updated_at), summary.updated_at, subsetted=True),
+        "meta": _meta(
+            record_version(summary.id, summary.updated_at), summary.updated_at, subsetted=True
+        ),
         "identifier": identifiers(CLIENT_ID_SYSTEM, summary.id),
         "active": summary.archived_at is None,
         "name": [_human_name(summary.first_name, summary.last_name)],
@@ -226,6 +254,7 @@ def client_fields(resource: Mapping[str, Any]) -> dict[str, Any]:
         "emergency_contact_phone": None,
         "medical_history": _extension_string(resource, EXT_MEDICAL_HISTORY),
         "notes": _extension_string(resource, EXT_CLIENT_NOTES),
+        "external_id": external_id_of(resource, "Patient"),
     }
     contacts = resource.get("contact") or []
     if not isinstance(contacts, list):
@@ -340,7 +369,7 @@ def appointment(view: Any) -> dict[str, Any]:
     resource: dict[str, Any] = {
         "resourceType": "Appointment",
         "id": str(booked.id),
-        "meta": _meta(version_from_time(booked.updated_at), booked.updated_at),
+        "meta": _meta(record_version(booked.id, booked.updated_at), booked.updated_at),
         "status": APPOINTMENT_STATUS[booked.status],
         "start": instant(booked.starts_at),
         "end": instant(booked.ends_at),
@@ -358,6 +387,9 @@ def appointment(view: Any) -> dict[str, Any]:
             },
         ],
     }
+    external = identifiers(None, booked.id, getattr(booked, "external_id", None))
+    if external:
+        resource["identifier"] = external
     extension = _string_extension(EXT_LOCATION, booked.location)
     extension += _string_extension(EXT_ROOM, booked.room)
     if extension:
@@ -406,6 +438,7 @@ def appointment_fields(resource: Mapping[str, Any]) -> dict[str, Any]:
         "location": _extension_string(resource, EXT_LOCATION),
         "room": _extension_string(resource, EXT_ROOM),
         "notes": resource.get("comment"),
+        "external_id": external_id_of(resource, "Appointment"),
     }
 
 
@@ -796,6 +829,7 @@ __all__ = [
     "document_reference",
     "document_reference_version",
     "encounter",
+    "external_id_of",
     "history",
     "operation_outcome",
     "organization",
@@ -805,6 +839,7 @@ __all__ = [
     "practitioner_role",
     "provenance_ids",
     "provenances",
+    "record_version",
     "searchset",
     "soap_text",
     "version_from_time",

@@ -9,9 +9,10 @@ routes are left out of the OpenAPI document (FHIR has its own: `GET /fhir/R4/met
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,9 +20,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
 
+from carevault.api import conditional
 from carevault.api.dependencies import DatabaseRoute, DbSession, State
 from carevault.api.errors import ApiError
 from carevault.appointments import service as appointments_service
+from carevault.appointments.models import Appointment
 from carevault.appointments.schemas import AppointmentCreate, AppointmentUpdate
 from carevault.audit import service as audit_service
 from carevault.auth import service as auth_service
@@ -30,6 +33,7 @@ from carevault.auth.permissions import PUBLIC, Operation, changes, declare, read
 from carevault.auth.principal import Principal
 from carevault.auth.scopes import smart_scopes_held
 from carevault.clients import service as clients_service
+from carevault.clients.models import Client
 from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.errors import NotFound
 from carevault.core.paging import Pagination
@@ -149,13 +153,27 @@ def _validated(model: Any, fields: dict[str, Any], resource_type: str) -> Any:
         ) from None
 
 
+async def _require_version(
+    request: Request, db: DbSession, principal: Principal, model: Any, record_id: uuid.UUID
+) -> None:
+    """`If-Match: W/"<versionId>"` (or the REST `ETag`, the same version): 412 unless it names
+    the current version. The row is locked from this check until the change commits, so a
+    concurrent change is either seen here (412) or waits for this one. A record the caller
+    cannot see is left to the service's 404."""
+    if "if-match" not in request.headers:
+        return
+    current = await conditional.current_etag(db, principal, model, record_id, lock=True)
+    if current is not None:
+        _check_version(request, conditional.opaque(current))
+
+
 def _check_version(request: Request, current: str) -> None:
     """`If-Match: W/"<versionId>"`: 412 unless it names the current version."""
     given = request.headers.get("if-match")
     if given is None:
         return
-    version = given.strip().removeprefix("W/").strip('"')
-    if version != current:
+    versions = [conditional.opaque(tag.strip()) for tag in given.split(",") if tag.strip()]
+    if current not in versions and "*" not in versions:
         raise ApiError(
             412,
             "version_conflict",
@@ -344,22 +362,34 @@ async def patient_history(
     return _current_history(request, await _read_patient(db, principal, patient_id))
 
 
-def _identifier_ids(params: Params) -> list[uuid.UUID] | None:
-    """`identifier=[system|]value`: CareVault's client ids (the external id joins with
-    issue 25)."""
+ExternalFinder = Callable[[str], Awaitable[uuid.UUID | None]]
+
+
+async def _identifier_ids(
+    params: Params, find_external: ExternalFinder, own_system: str | None
+) -> list[uuid.UUID] | None:
+    """`identifier=[system|]value` (comma-separated): the records it names. CareVault's own
+    id (system `own_system`) is the record's uuid; the integrator's `external_id` (system
+    EXTERNAL_ID_SYSTEM) is found through its blind index (`find_external`, exact, reading
+    no PHI; the caller then reads each record with chart access). Without a system, both."""
     raw = params.all("identifier")
     if not raw:
         return None
-    found = []
+    found: list[uuid.UUID] = []
     for text in ",".join(raw).split(","):
         system, bar, value = text.strip().rpartition("|")
-        if bar and system and system != mapping.CLIENT_ID_SYSTEM:
-            continue  # another system's identifier: none of ours matches it
-        try:
-            found.append(uuid.UUID(value))
-        except ValueError:
+        if not value:
             continue
-    return found
+        if (not bar or not system or system == own_system) and own_system is not None:
+            with contextlib.suppress(ValueError):
+                found.append(uuid.UUID(value))
+        if not bar or not system or system == mapping.EXTERNAL_ID_SYSTEM:
+            record_id = await find_external(value)
+            if record_id is not None:
+                found.append(record_id)
+    if len(found) > MAX_IDS:
+        raise ApiError(400, "too_costly", f"identifier names at most {MAX_IDS} resources")
+    return list(dict.fromkeys(found))
 
 
 def _folded_contains(value: str | None, needle: str) -> bool:
@@ -417,7 +447,11 @@ async def _search_patients(
     page = decode_cursor("Patient", params.one("_cursor"))
     keep = _patient_filter(params)
     ids = _ids(params)
-    by_identifier = _identifier_ids(params)
+    by_identifier = await _identifier_ids(
+        params,
+        lambda value: clients_service.find_external(db, principal, value),
+        mapping.CLIENT_ID_SYSTEM,
+    )
     if ids is not None or by_identifier is not None:
         wanted = [
             i for i in (ids or by_identifier or []) if by_identifier is None or i in by_identifier
@@ -573,9 +607,9 @@ async def update_patient(
         raise ApiError(400, "bad_request", "the resource's id differs from the URL's")
     fields = _mapped(mapping.client_fields, body)
     update = _validated(ClientUpdate, fields, "Patient")
-    if "if-match" in request.headers:
-        current = await clients_service.read_client(db, principal, client_id)
-        _check_version(request, mapping.version_from_time(current.updated_at))
+    # The check holds the row locked until the change commits (as REST's If-Match): no
+    # change of another request slips in between.
+    await _require_version(request, db, principal, Client, client_id)
     client = await clients_service.update_client(db, principal, client_id, update)
     return _resource_response(mapping.patient(client))
 
@@ -583,7 +617,7 @@ async def update_patient(
 # --- Appointment -------------------------------------------------------------------------------
 
 APPOINTMENT_SEARCH = frozenset(
-    {"_id", "date", "patient", "practitioner", "status", "_lastUpdated"} | PAGING
+    {"_id", "identifier", "date", "patient", "practitioner", "status", "_lastUpdated"} | PAGING
 )
 
 
@@ -660,7 +694,22 @@ async def search_appointments(
     _smart(principal, "Appointment", "s")
     count = params.count()
     page = decode_cursor("Appointment", params.one("_cursor"))
-    start, end = _range(params)
+    by_identifier = await _identifier_ids(
+        params, lambda value: appointments_service.find_external(db, principal, value), None
+    )
+    if by_identifier is not None and not params.all("date"):
+        # By the integrator's own id: no calendar range needed (each is a read).
+        views = []
+        for appointment_id in by_identifier:
+            try:
+                views.append(
+                    await appointments_service.read_appointment(db, principal, appointment_id)
+                )
+            except NotFound:
+                continue
+        start = end = None
+    else:
+        start, end = _range(params)
     patients = _reference_ids(params, "patient", "Patient")
     practitioners = _reference_ids(params, "practitioner", "Practitioner")
     if patients is not None and len(patients) != 1:
@@ -672,19 +721,23 @@ async def search_appointments(
     }
     ids = _ids(params)
     updated = params.bounds("_lastUpdated")
-    views = await appointments_service.list_appointments(
-        db,
-        principal,
-        start,
-        end,
-        clinician_ids=practitioners or (),
-        client_id=patients[0] if patients else None,
-    )
+    if start is not None and end is not None:
+        views = await appointments_service.list_appointments(
+            db,
+            principal,
+            start,
+            end,
+            clinician_ids=practitioners or (),
+            client_id=patients[0] if patients else None,
+        )
     matching = [
         view
         for view in views
         if (not statuses or view.appointment.status in statuses)
         and (ids is None or view.appointment.id in ids)
+        and (by_identifier is None or view.appointment.id in by_identifier)
+        and (patients is None or view.appointment.client_id in patients)
+        and (practitioners is None or view.appointment.clinician_id in practitioners)
         and all(bound.accepts(view.appointment.updated_at) for bound in updated)
     ]
     entries = [mapping.appointment(v) for v in _page_of(matching, page, count)]
@@ -704,15 +757,18 @@ async def create_appointment(
     request: Request, principal: CurrentPrincipal, db: DbSession
 ) -> Response:
     """Book an appointment (overlaps refused as by POST /appointments); `If-None-Exist`
-    with `_id` makes it conditional."""
+    with `_id` or `identifier` (the external id) makes it conditional."""
     _read_params(request)
     _smart(principal, "Appointment", "c")
     booking = _appointment_create(await _body(request))
     condition = _if_none_exist(request)
     if condition is not None:
-        params = Params(condition, {"_id"})
+        params = Params(condition, {"_id", "identifier"})
+        by_identifier = await _identifier_ids(
+            params, lambda value: appointments_service.find_external(db, principal, value), None
+        )
         found = []
-        for appointment_id in _ids(params) or []:
+        for appointment_id in dict.fromkeys([*(_ids(params) or []), *(by_identifier or [])]):
             try:
                 found.append(
                     mapping.appointment(
@@ -745,8 +801,8 @@ async def update_appointment(
     if body.get("id") not in (None, appointment_id):
         raise ApiError(400, "bad_request", "the resource's id differs from the URL's")
     fields = _mapped(mapping.appointment_fields, body)
+    await _require_version(request, db, principal, Appointment, record_id)
     current = await appointments_service.read_appointment(db, principal, record_id)
-    _check_version(request, mapping.version_from_time(current.appointment.updated_at))
     if fields.pop("client_id") != current.appointment.client_id:
         raise ApiError(
             422,

@@ -47,7 +47,7 @@ async def create_service_account(
         owner.user,
         owner.actor,
         name=body.name,
-        scopes=body.scopes,
+        scopes=body.all_scopes,
         expires_in_days=body.expires_in_days,
     )
     return await idempotency.remember(201, ServiceAccountRead.model_validate(account))

@@ -7,7 +7,13 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from carevault.auth.schemas import TOKEN_SECRET_EXAMPLE, OneLine, StrictModel, examples
+from carevault.auth.schemas import (
+    TOKEN_SECRET_EXAMPLE,
+    OneLine,
+    StrictModel,
+    WithSmartScopes,
+    examples,
+)
 from carevault.auth.scopes import Scope
 from carevault.core.fields import StrictInteger
 
@@ -33,7 +39,7 @@ SERVICE_ACCOUNT_TOKEN_EXAMPLE = {
 }
 
 
-class ServiceAccountCreate(StrictModel):
+class ServiceAccountCreate(WithSmartScopes):
     model_config = examples(
         {"name": "scheduling sync", "scopes": ["appointments:read", "appointments:write"]}
     )
@@ -43,7 +49,8 @@ class ServiceAccountCreate(StrictModel):
         min_length=1,
         max_length=16,
         description="What the account's tokens may do; a scope the creator's role can never "
-        "use is refused (422 scope_not_allowed)",
+        "use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) "
+        "may ride here too (docs/fhir.md)",
     )
     expires_in_days: StrictInteger | None = Field(
         default=None,

@@ -27,7 +27,12 @@ from carevault.audit import service as audit
 from carevault.auth import tokens
 from carevault.auth.models import ApiToken, ServiceAccount
 from carevault.auth.principal import Account
-from carevault.auth.scopes import EVERY_SCOPE, refuse_scopes_beyond_role
+from carevault.auth.scopes import (
+    EVERY_SCOPE,
+    SmartScopeError,
+    expand_scopes,
+    refuse_scopes_beyond_role,
+)
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, not_found
 from carevault.core.fields import invalid
@@ -48,8 +53,25 @@ async def create(
     scopes: Sequence[str],
     expires_in_days: int | None,
 ) -> ServiceAccount:
-    if not scopes or set(scopes) - set(EVERY_SCOPE):
+    # SMART scopes ride beside CareVault's: `system/` ones (the practice's backend service,
+    # no user in the loop) are the service account's, kept as given next to the CareVault
+    # scopes they map onto, as a personal token keeps its `user/` ones (auth.service).
+    try:
+        scopes, smart = expand_scopes(scopes)
+    except SmartScopeError as refused:
+        raise invalid("validation_error", str(refused), "scopes") from None
+    if not (scopes or smart) or set(scopes) - set(EVERY_SCOPE):
         raise invalid("validation_error", "name at least one known scope", "scopes")
+    personal = [scope for scope in smart if not scope.startswith("system/")]
+    if personal:
+        refusal = invalid(
+            "scope_not_allowed",
+            "a service account acts for the practice, not a user: ask for system/ SMART "
+            f"scopes instead of {', '.join(personal)}",
+            "scopes",
+        )
+        refusal.details = [{**detail, "scopes": personal} for detail in refusal.details]
+        raise refusal
     # Owners may hold every scope today; checked all the same, so a role that may create
     # service accounts later cannot hand them more than it has.
     refuse_scopes_beyond_role(owner.role, scopes)
@@ -57,7 +79,7 @@ async def create(
     account = ServiceAccount(
         workspace_id=owner.workspace_id,
         name=name,
-        scopes=_ordered(scopes),
+        scopes=[*_ordered(scopes), *smart],
         created_by=owner.id,
         created_at=now,
         expires_at=now + timedelta(days=expires_in_days) if expires_in_days else None,

@@ -71,9 +71,11 @@ async def practice(api: ApiContext, clients: int = 3) -> tuple[str, str]:
     return owner, clinician
 
 
-async def until_complete(http: httpx.AsyncClient, status_url: str) -> httpx.Response:
+async def until_complete(
+    http: httpx.AsyncClient, status_url: str, headers: dict[str, str] | None = None
+) -> httpx.Response:
     for _ in range(400):
-        answer = await http.get(status_url)
+        answer = await http.get(status_url, headers=headers)
         if answer.status_code != 202:
             return answer
         assert answer.headers["X-Progress"]
@@ -236,3 +238,46 @@ async def test_an_export_past_its_retention_is_deleted_with_its_files(api: ApiCo
         assert (await until_complete(http, second.headers["Content-Location"])).status_code == 200
     assert not old_dir.exists()
     assert len(await sql(api, "SELECT 1 FROM export_jobs")) == 1
+
+
+async def test_a_service_account_with_system_scopes_exports_the_practice(
+    api: ApiContext,
+) -> None:
+    """SMART Backend Services' bulk export: a service account holding `system/*.rs` runs it;
+    one whose SMART scopes do not read every exported type is refused (403 naming the
+    type), unless `_type` keeps to what it may read."""
+    owner, _ = await practice(api, clients=2)
+    async with api.signed_in(owner) as session:
+        tokens = {}
+        for label, scopes in (
+            ("all", ["system/*.rs"]),
+            ("narrow", ["notes:read", "appointments:read", "system/Patient.rs"]),
+        ):
+            account = await session.post(
+                "/service-accounts", json={"name": label, "scopes": scopes}
+            )
+            assert account.status_code == 201, account.text
+            issued = await session.post(
+                f"/service-accounts/{account.json()['id']}/tokens", json={"name": "bulk"}
+            )
+            assert issued.status_code == 201, issued.text
+            tokens[label] = issued.json()["token"]
+    async with api.client() as base, fhir_client(base) as http:
+        narrow = {"Authorization": f"Bearer {tokens['narrow']}"}
+        refused = await http.get("/fhir/R4/$export", headers=ASYNC | narrow)
+        assert refused.status_code == 403 and outcome_code(refused) == "insufficient_scope"
+        assert "system/Organization.r" in refused.text
+        assert await sql(api, "SELECT 1 FROM export_jobs") == []
+        patients = await http.get(
+            "/fhir/R4/$export", params={"_type": "Patient"}, headers=ASYNC | narrow
+        )
+        assert patients.status_code == 202, patients.text
+        done = await until_complete(http, patients.headers["Content-Location"], narrow)
+        assert done.status_code == 200, done.text
+        assert [o["type"] for o in done.json()["output"]] == ["Patient"]
+        everything = {"Authorization": f"Bearer {tokens['all']}"}
+        started = await http.get("/fhir/R4/$export", headers=ASYNC | everything)
+        assert started.status_code == 202, started.text
+        finished = await until_complete(http, started.headers["Content-Location"], everything)
+        assert finished.status_code == 200, finished.text
+        assert {"Patient", "DocumentReference"} <= {o["type"] for o in finished.json()["output"]}

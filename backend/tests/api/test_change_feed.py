@@ -42,31 +42,15 @@ WRITE_ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/users/{user_id}/disable"): FEED_EVENTS,
     ("POST", "/api/v1/users/{user_id}/enable"): FEED_EVENTS,
     ("POST", "/api/v1/users/{user_id}/temporary-password"): FEED_EVENTS,
-    # Writes to the same rows through other doors: the events come from the tables'
-    # triggers, whatever route wrote (test_external_ids.py, test_fhir.py exercise them).
-    ("PUT", "/api/v1/clients/external/{external_id}"): "client.created or client.updated",
-    ("PUT", "/api/v1/appointments/external/{external_id}"): "appointment.created or .updated",
-    ("POST", "/fhir/R4/Patient"): "client.created (FHIR create)",
-    ("PUT", "/fhir/R4/Patient/{patient_id}"): "client.updated (FHIR update)",
-    ("POST", "/fhir/R4/Appointment"): "appointment.created (FHIR create)",
-    ("PUT", "/fhir/R4/Appointment/{appointment_id}"): "appointment.updated (FHIR update)",
+    # Issue 25's upserts and FHIR's writes call the same services (exercised in
+    # test_upserts_and_fhir_writes_produce_events).
+    ("PUT", "/api/v1/clients/external/{external_id}"): FEED_EVENTS,
+    ("PUT", "/api/v1/appointments/external/{external_id}"): FEED_EVENTS,
+    ("POST", "/fhir/R4/Patient"): FEED_EVENTS,
+    ("PUT", "/fhir/R4/Patient/{patient_id}"): FEED_EVENTS,
+    ("POST", "/fhir/R4/Appointment"): FEED_EVENTS,
+    ("PUT", "/fhir/R4/Appointment/{appointment_id}"): FEED_EVENTS,
     # No change to a record the feed covers:
-    ("POST", "/api/v1/clients/batch-get"): "a read (ids go in the body)",
-    ("POST", "/api/v1/appointments/batch-get"): "a read (ids go in the body)",
-    ("POST", "/api/v1/sessions/batch-get"): "a read (ids go in the body)",
-    ("POST", "/fhir/R4/Patient/_search"): "a read (FHIR search in the body)",
-    ("POST", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
-    ("PUT", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
-    ("PATCH", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
-    ("DELETE", "/fhir/R4/{rest}"): "FHIR's JSON 404 for unknown paths",
-    ("PUT", "/api/v1/workspace/encryption-key"): "the practice's KMS key (audited)",
-    ("DELETE", "/fhir/R4/$export-status/{job_id}"): "cancels a bulk export (its files)",
-    ("POST", "/api/v1/service-accounts"): "a service account (a credential, not a user)",
-    ("DELETE", "/api/v1/service-accounts/{service_account_id}"): "a service account",
-    ("POST", "/api/v1/service-accounts/{service_account_id}/disable"): "a service account",
-    ("POST", "/api/v1/service-accounts/{service_account_id}/enable"): "a service account",
-    ("POST", "/api/v1/service-accounts/{service_account_id}/tokens"): "an API token",
-    ("DELETE", "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}"): "an API token",
     ("POST", "/api/v1/clients/search"): "a read (search terms go in the body)",
     ("PUT", "/api/v1/clients/{client_id}/care-team"): "who sees the chart, not the client",
     ("POST", "/api/v1/clients/{client_id}/break-the-glass"): "an access grant, audited",
@@ -84,6 +68,22 @@ WRITE_ROUTES: dict[tuple[str, str], str] = {
     ("DELETE", "/api/v1/webhooks/{webhook_id}"): "a webhook endpoint",
     ("POST", "/api/v1/webhooks/{webhook_id}/rotate-secret"): "a webhook endpoint's secret",
     ("POST", "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): "a delivery",
+    ("POST", "/api/v1/clients/batch-get"): "a read (the ids go in the body)",
+    ("POST", "/api/v1/appointments/batch-get"): "a read (the ids go in the body)",
+    ("POST", "/api/v1/sessions/batch-get"): "a read (the ids go in the body)",
+    ("POST", "/fhir/R4/Patient/_search"): "a read (FHIR's search in a form body)",
+    ("POST", "/api/v1/service-accounts"): "a credential",
+    ("POST", "/api/v1/service-accounts/{service_account_id}/disable"): "a credential",
+    ("POST", "/api/v1/service-accounts/{service_account_id}/enable"): "a credential",
+    ("DELETE", "/api/v1/service-accounts/{service_account_id}"): "a credential",
+    ("POST", "/api/v1/service-accounts/{service_account_id}/tokens"): "a credential",
+    ("DELETE", "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}"): "a credential",
+    ("PUT", "/api/v1/workspace/encryption-key"): "the practice's key (no value changes)",
+    ("DELETE", "/fhir/R4/$export-status/{job_id}"): "a bulk export job (cancelled)",
+    **{
+        (method, "/fhir/R4/{rest}"): "an unknown FHIR path (a 404 OperationOutcome)"
+        for method in ("POST", "PUT", "PATCH", "DELETE")
+    },
 }
 
 
@@ -238,6 +238,66 @@ async def test_every_write_route_produces_its_events(api: ApiContext) -> None:
         assert (await client.patch("/workspace", json={"late_entry_hours": 48})).is_success
         assert await feed.new(0) == []
         # Every event was read once.
+        assert len(feed.seen) == len(set(feed.seen))
+
+
+async def test_upserts_and_fhir_writes_produce_events(api: ApiContext) -> None:
+    _, (owner,) = await api.workspace_with_users(None, Role.OWNER)
+    fhir_json = {"Content-Type": "application/fhir+json"}
+    async with api.signed_in(owner) as client, api.with_token(owner) as (token, _):
+        feed = Feed(client)
+        await feed.new(0)
+        body = {"first_name": "Ada", "last_name": "Upsert"}
+        created = await token.put("/clients/external/crm-1", json=body)
+        assert created.status_code == 201, created.text
+        ada = created.json()["id"]
+        assert await feed.new(1) == [("client.created", ada)]
+        again = await token.put("/clients/external/crm-1", json=body | {"last_name": "B"})
+        assert again.status_code == 200, again.text
+        assert await feed.new(1) == [("client.updated", ada)]
+        visit = {"client_id": ada, "starts_at": "2030-05-06T09:00:00Z"}
+        visit["ends_at"] = "2030-05-06T09:50:00Z"
+        booked = await token.put("/appointments/external/sched-1", json=visit)
+        assert booked.status_code == 201, booked.text
+        assert await feed.new(1) == [("appointment.created", booked.json()["id"])]
+        moved = await token.put("/appointments/external/sched-1", json=visit | {"room": "2"})
+        assert moved.status_code == 200, moved.text
+        assert await feed.new(1) == [("appointment.updated", booked.json()["id"])]
+
+        fhir = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=api.app, client=("203.0.113.7", 50000)),
+            base_url="http://testserver/fhir/R4",
+            headers=dict(token.headers),
+        )
+        async with fhir:
+            patient = {"resourceType": "Patient", "name": [{"family": "F", "given": ["G"]}]}
+            made = await fhir.post("/Patient", json=patient, headers=fhir_json)
+            assert made.status_code == 201, made.text
+            pid = made.json()["id"]
+            assert await feed.new(1) == [("client.created", pid)]
+            replaced = await fhir.put(
+                f"/Patient/{pid}", json=patient | {"id": pid, "birthDate": "1990-01-01"},
+                headers=fhir_json,
+            )  # fmt: skip
+            assert replaced.status_code == 200, replaced.text
+            assert await feed.new(1) == [("client.updated", pid)]
+            appointment = {
+                "resourceType": "Appointment",
+                "status": "booked",
+                "start": "2030-05-07T09:00:00Z",
+                "end": "2030-05-07T09:50:00Z",
+                "participant": [{"actor": {"reference": f"Patient/{pid}"}, "status": "accepted"}],
+            }
+            made = await fhir.post("/Appointment", json=appointment, headers=fhir_json)
+            assert made.status_code == 201, made.text
+            aid = made.json()["id"]
+            assert await feed.new(1) == [("appointment.created", aid)]
+            replaced = await fhir.put(
+                f"/Appointment/{aid}", json=appointment | {"id": aid, "comment": "x"},
+                headers=fhir_json,
+            )  # fmt: skip
+            assert replaced.status_code == 200, replaced.text
+            assert await feed.new(1) == [("appointment.updated", aid)]
         assert len(feed.seen) == len(set(feed.seen))
 
 

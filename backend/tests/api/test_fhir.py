@@ -410,7 +410,7 @@ async def test_smart_scopes_map_onto_carevault_scopes_and_narrow_fhir(api: ApiCo
             "/Patient", json=patient_body(), headers={"Content-Type": FHIR_JSON}
         )
         assert write.status_code == 403 and outcome_code(write) == "insufficient_scope"
-    async with fhir_with_token(api, owner, ["user/*.rs", "system/*.cruds"]) as http:
+    async with fhir_with_token(api, owner, ["user/*.rs"]) as http:
         assert (await http.get(f"/Patient/{patient['id']}")).status_code == 200
     async with fhir_client(api) as anonymous:
         config = await anonymous.get("/.well-known/smart-configuration")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fhirpy import SyncFHIRClient
 from fhirpy.base.exceptions import ForbiddenError, MultipleResourcesFound, ResourceNotFound
@@ -108,3 +109,58 @@ def test_appointments_documents_and_smart_scope_limits(server: LiveServer) -> No
         readonly.resource("Patient", name=[{"family": "No", "given": ["Write"]}]).save()
     with pytest.raises(ForbiddenError):
         readonly.resources("Appointment").search(date__ge="2026-04-01").fetch()
+
+
+def test_everything_and_identifiers_through_fhirpy(server: LiveServer) -> None:
+    """`Patient/{id}/$everything` (the client's whole record as one Bundle) and a search by
+    the integrator's external id, both as fhirpy sends them."""
+    token = server.token(EVERY)
+    fhir = client(server, token)
+    external = "https://carevault.dev/fhir/identifier/external-id"
+    patient = fhir.resource(
+        "Patient",
+        name=[{"family": "Everything", "given": ["Eve"]}],
+        identifier=[{"system": external, "value": "ehr-everything-1"}],
+    )
+    patient.save()
+    found = fhir.resources("Patient").search(identifier=f"{external}|ehr-everything-1").fetch()
+    assert [p.id for p in found] == [patient.id]
+    booked = fhir.resource(
+        "Appointment",
+        status="booked",
+        start="2026-05-04T09:00:00Z",
+        end="2026-05-04T09:50:00Z",
+        participant=[{"actor": {"reference": f"Patient/{patient.id}"}, "status": "accepted"}],
+    )
+    booked.save()
+    # A signed note (notes are written through /api/v1): a DocumentReference and Provenance.
+    with httpx.Client(
+        base_url=f"{server.base}/api/v1",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=15,
+    ) as rest:
+        note = rest.post(
+            "/sessions",
+            json={"client_id": patient.id, "session_date": "2026-05-04", "subjective": "Calm."},
+        )
+        assert note.status_code == 201, note.text
+        signed = rest.post(
+            f"/sessions/{note.json()['id']}/finalize",
+            json={"version": note.json()["version"], "attestation_version": 1},
+        )
+        assert signed.status_code == 200, signed.text
+    bundle = validated(dict(fhir.execute(f"Patient/{patient.id}/$everything", method="get")))
+    assert bundle["resourceType"] == "Bundle"
+    kinds = {entry["resource"]["resourceType"] for entry in bundle["entry"]}
+    assert {"Patient", "Appointment", "DocumentReference", "Provenance"} <= kinds
+    ids = {(e["resource"]["resourceType"], e["resource"]["id"]) for e in bundle["entry"]}
+    assert ("Patient", patient.id) in ids and ("Appointment", booked.id) in ids
+    assert ("DocumentReference", note.json()["id"]) in ids
+    everything_patient = next(
+        e["resource"] for e in bundle["entry"] if e["resource"]["resourceType"] == "Patient"
+    )
+    assert {"use": "secondary", "system": external, "value": "ehr-everything-1"} in (
+        everything_patient["identifier"]
+    )
+    with pytest.raises(ResourceNotFound):
+        fhir.execute("Patient/00000000-0000-4000-8000-000000000000/$everything", method="get")

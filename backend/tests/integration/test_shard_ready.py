@@ -121,7 +121,8 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     "event_id): an endpoint belongs to one practice, so it becomes (workspace_id, endpoint_id, "
     "event_id), which allows nothing more",
     ("export_files", "uq_export_files_job_type_part"): "unique (job_id, resource_type, part): "
-    "a job belongs to one practice, so it becomes (workspace_id, job_id, resource_type, part)",
+    "a job belongs to one practice, so it becomes (workspace_id, job_id, resource_type, part), "
+    "which allows nothing more",
     ("idempotency_records", "uq_idempotency_records_caller_key"): "unique (caller_hash, "
     "key_hash): the caller is a credential of one practice, so it becomes (workspace_id, "
     "caller_hash, key_hash) with the practice known when the record is read",

@@ -3784,7 +3784,7 @@ export interface components {
             name: string;
             /**
              * Scopes
-             * @description What the account's tokens may do; a scope the creator's role can never use is refused (422 scope_not_allowed)
+             * @description What the account's tokens may do; a scope the creator's role can never use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) may ride here too (docs/fhir.md)
              */
             scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read" | "events:read")[];
         };
