@@ -146,6 +146,7 @@ class Harness:
                 "CAREVAULT_KEY_ACTIVATION_MARGIN_SECONDS": "1",
                 # The generator is not a person: no per-credential request limit in its way.
                 "CAREVAULT_API_RATE_LIMIT_PER_MINUTE": "1000000",
+                "CAREVAULT_API_RATE_LIMIT_PER_PRACTICE_PER_MINUTE": "10000000",
             }
         )
         if self.bouncer is not None:

@@ -100,6 +100,7 @@ async def prepare_database(inputs: Inputs, db: Database) -> dict[str, str]:
     env["CAREVAULT_DATABASE_URL"] = db.sqlalchemy_url
     # The generator drives one token far past a person's pace: no request limit in its way.
     env["CAREVAULT_API_RATE_LIMIT_PER_MINUTE"] = "1000000"
+    env["CAREVAULT_API_RATE_LIMIT_PER_PRACTICE_PER_MINUTE"] = "10000000"
     run_carevault(["db", "upgrade"], env)
     run_carevault(
         ["users", "create", "--workspace", WORKSPACE, "--email", OWNER_EMAIL, "--role", "owner"],

@@ -27,7 +27,10 @@ def carevault_env(database_url: str, data_dir: Path) -> dict[str, str]:
     env.update(CAREVAULT_DATABASE_URL=database_url, CAREVAULT_DATA_DIR=str(data_dir))
     # The fuzzer sends thousands of requests a minute with one credential: at the default
     # limit most would be 429s and the logic behind them would go untested.
-    env.update(CAREVAULT_API_RATE_LIMIT_PER_MINUTE="1000000")
+    env.update(
+        CAREVAULT_API_RATE_LIMIT_PER_MINUTE="1000000",
+        CAREVAULT_API_RATE_LIMIT_PER_PRACTICE_PER_MINUTE="10000000",
+    )
     return env
 
 
