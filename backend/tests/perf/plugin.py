@@ -158,6 +158,10 @@ class BudgetPlugin:
             writer.line(verdict, green=True)
         else:
             writer.line(f"BUDGETS BREACHED: {verdict}", red=True, bold=True)
+            # Named again last: a log cut to its final lines (CI's summary) still says which.
+            for failure in self.report.failures:
+                reasons = "; ".join(failure.reasons)
+                writer.line(f"  over budget: {failure.benchmark}: {reasons}", red=True)
 
     def markdown(self) -> list[str]:
         assert self.report is not None

@@ -171,10 +171,20 @@ def create_plaintext_table_sql() -> list[str]:
         f"EXECUTE format('ALTER TABLE {PLAINTEXT_TABLE} ADD %s', fk.definition); "
         "END LOOP; END $$"
     )
+    # Nor triggers: `sessions`' own (the change feed's outbox, migration 0023) are created on
+    # the control too, so the ratio prices encryption and not a trigger the floor lacked.
+    copy_triggers = (
+        "DO $$ DECLARE tg record; BEGIN "
+        "FOR tg IN SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger "
+        "WHERE tgrelid = 'sessions'::regclass AND NOT tgisinternal ORDER BY tgname LOOP "
+        f"EXECUTE replace(tg.definition, ' ON public.sessions ', ' ON {PLAINTEXT_TABLE} '); "
+        "END LOOP; END $$"
+    )
     return [
         f"CREATE TABLE {PLAINTEXT_TABLE} (LIKE sessions INCLUDING ALL)",
         f"ALTER TABLE {PLAINTEXT_TABLE} {retype}",
         copy_foreign_keys,
+        copy_triggers,
     ]
 
 
@@ -297,6 +307,18 @@ class DatabaseHarness:
         async with self.engine("plaintext").begin() as connection:
             for statement in create_plaintext_table_sql():
                 await connection.execute(text(statement))
+            triggers = await connection.execute(
+                text(
+                    "SELECT tgrelid::regclass::text, count(*) FROM pg_trigger "
+                    "WHERE tgrelid IN ('sessions'::regclass, CAST(:control AS regclass)) "
+                    "AND NOT tgisinternal GROUP BY 1"
+                ),
+                {"control": PLAINTEXT_TABLE},
+            )
+            counts: dict[str, int] = dict(triggers.tuples().all())
+            assert counts.get("sessions") and counts.get(PLAINTEXT_TABLE) == counts["sessions"], (
+                f"the control table's triggers differ from sessions': {counts}"
+            )
 
     async def load_notes(
         self, engine_name: str, mapped: Any, workspace_id: uuid.UUID, data_keys: bool = False
