@@ -84,7 +84,7 @@ lint: $(STAMP) ui-lint
 	$(BIN)/lint-imports
 
 ## Regenerate the typed Python client (clients/python) from the OpenAPI document; `make lint`
-## fails when it is out of date. See docs/api.md#python-client.
+## fails when it is out of date. See docs/reference/api.md#python-client.
 .PHONY: client
 client: $(STAMP)
 	$(BIN)/python -m tools.generate_client
@@ -121,7 +121,7 @@ sbom: $(STAMP)
 
 ## A release from the one version number (carevault.__version__): checks that the UI's
 ## package.json and CHANGELOG.md agree, builds the wheel with the UI inside, the SBOMs, and
-## the image when Docker is there (dist/IMAGE_TAG names it either way). See docs/releasing.md.
+## the image when Docker is there (dist/IMAGE_TAG names it either way). See docs/how-to/releasing.md.
 release: $(STAMP) sbom
 	@$(BIN)/pytest -q -p no:cacheprovider backend/tests/unit/test_release.py
 	$(MAKE) --no-print-directory ui
@@ -140,7 +140,7 @@ clean:
 ## 10-15 minutes; its own throwaway databases). LOADTEST_ARGS=--quick for a smoke run.
 ## The load generator is wrk (Debian's package): installed first when missing, as `make setup`
 ## installs what the tests need, or one line says what to install.
-## Writes reports/loadtest.json and reports/loadtest.md; see docs/performance.md.
+## Writes reports/loadtest.json and reports/loadtest.md; see docs/explanation/performance-end-to-end.md.
 .PHONY: loadtest
 loadtest: $(STAMP)
 	@PYTHON="$(PYTHON)" scripts/setup-machine.sh --loadtest
@@ -151,7 +151,7 @@ loadtest: $(STAMP)
 ## API-token clients sending back to back: every 5xx a JSON 503 with Retry-After, no
 ## keep-alive connection closed) and frozen, key provider down + rotation, disk full,
 ## malformed requests. Every scenario is bounded in time and requests and stops by itself.
-## Writes docs/reliability.md. CHAOS_ARGS=--quick for the CI subset; CHAOS_ARGS='--only
+## Writes docs/explanation/reliability.md. CHAOS_ARGS=--quick for the CI subset; CHAOS_ARGS='--only
 ## "database fast stop, 10 token clients" --report FILE' for one scenario.
 .PHONY: chaos
 chaos: $(STAMP)

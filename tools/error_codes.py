@@ -1,7 +1,7 @@
 """Every error code the API can answer, read from the code itself, as a Markdown table.
 
-`python -m tools.error_codes` prints the table that docs/api.md carries between its
-`error-codes:begin/end` markers; a unit test fails when the two differ, so the list cannot
+`python -m tools.error_codes` prints the table that docs/reference/error-codes.md carries between
+its `error-codes:begin/end` markers; a unit test fails when the two differ, so the list cannot
 drift from the code. Found by reading the source (ast), not by running it:
 
 - `ApiError(status, "code", …)` and `Failure(status, "code", …)`;
@@ -47,7 +47,7 @@ MEANINGS = {
     "unsupported_resource_type": "`_type` names a resource type the bulk export does not write",
     "export_in_progress": "another bulk export of the practice is unfinished: poll or cancel it",
     "export_failed": "the bulk export failed; start a new one",
-    # /fhir/R4 (docs/fhir.md), as OperationOutcome issue.details.coding codes.
+    # /fhir/R4 (docs/reference/fhir.md), as OperationOutcome issue.details.coding codes.
     "too_costly": "FHIR search: the filters would be applied to too many candidates; narrow it",
     "version_not_found": "FHIR vread: the resource has no such version",
     "multiple_matches": "FHIR conditional create: `If-None-Exist` matched more than one resource",

@@ -1,5 +1,5 @@
 """HAProxy in front of several `carevault serve` processes, on loopback: the configuration
-(the one docs/scaling.md shows, with the ports filled in) and a bounded process that stops
+(the one docs/how-to/scaling.md shows, with the ports filled in) and a bounded process that stops
 with its owner. Used by the three-instance e2e test and `python -m tools.scale_bench`."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ into the empty server before it listens. Reads are not journaled, so the file gr
 rotations (a few lines a year), not with the app's refreshes.
 
 The journal holds the secrets themselves (the key ring), as moto's memory did: keep it on its
-own volume, mode 0600, and back it up apart from the database (docs/operations.md).
+own volume, mode 0600, and back it up apart from the database (docs/how-to/docker-compose.md).
 
     python persistent_moto.py --host 0.0.0.0 --port 5000 --journal /var/lib/secrets/journal.jsonl
 

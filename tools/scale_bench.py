@@ -4,7 +4,7 @@
 
 For each count: a fresh set of instances (one worker each) on one database, with Redis
 (shared request limits and notices, when it answers on 127.0.0.1:6379) and HAProxy in front
-(round robin, the configuration of docs/scaling.md); wrk (one thread, a closed loop of
+(round robin, the configuration of docs/how-to/scaling.md); wrk (one thread, a closed loop of
 `--connections` connections) reads one client record through HAProxy with an API token for
 `--seconds`: the hot read path (credential lookup, shared rate limit in Redis, ten fields
 decrypted, an audit event committed). Reports requests/s, non-2xx answers, and the CPU

@@ -1,4 +1,4 @@
-"""What checking for a shred costs PostgreSQL (docs/performance.md, issue 23).
+"""What checking for a shred costs PostgreSQL (docs/explanation/performance-requests.md, issue 23).
 
 - A one-row `UPDATE` of `clients` sent alone (as an autosave is), with the shred fence's
   trigger (migration 0017) on and off; the client list's own trigger is off throughout so

@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     )
     # Behind PgBouncer (or another pooler) in transaction mode: no startup parameters, no
     # prepared statements, no statement outside a transaction (carevault.db.pooler). Every
-    # engine reads the same variable; docs/scaling.md.
+    # engine reads the same variable; docs/how-to/scaling.md.
     database_pooler: Literal["none", "transaction"] = Field(
         default="none", description="transaction: behind PgBouncer's pool_mode = transaction"
     )
@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     notify_database_url: str | None = Field(
         default=None, description="a direct PostgreSQL URL for LISTEN (default: database_url)"
     )
-    # An optional streaming replica (carevault.db.replica, docs/scaling.md): lists, searches
+    # An optional streaming replica (carevault.db.replica, docs/how-to/scaling.md): lists, searches
     # and the change feed read from it; writes and their audit events stay on the primary.
     read_database_url: str | None = Field(
         default=None, description="postgresql+asyncpg://… of a hot standby; unset: no replica"
@@ -84,7 +84,7 @@ class Settings(BaseSettings):
     aws_region: str | None = None
     aws_endpoint_url: str | None = None
     # CAREVAULT_KEY_PROVIDER=kms: the installation's KMS key (ARN, key id or alias/…); its
-    # material never leaves KMS (carevault.crypto.kms, docs/operations.md "AWS KMS").
+    # material never leaves KMS (carevault.crypto.kms, docs/how-to/operations.md "AWS KMS").
     kms_key_id: str | None = None
     # With KMS: a practice's unwrapped keys are asked of KMS again after this many requests,
     # even within CAREVAULT_KEY_CACHE_TTL_SECONDS.
@@ -149,7 +149,7 @@ class Settings(BaseSettings):
     def trusted_proxy_networks(self) -> tuple[IPNetwork, ...]:
         return parse_networks(self.trusted_proxies)
 
-    # Audit trail sealing and checkpoints (carevault/audit/, docs/operations.md).
+    # Audit trail sealing and checkpoints (carevault/audit/, docs/how-to/audit-trail.md).
     # The change feed (GET /api/v1/events): how long events are kept; a cursor older than
     # that gets 410 cursor_expired. Each app process runs the pruner (one prunes at a time).
     events_retention_days: int = Field(default=30, ge=1, le=3650)
@@ -177,7 +177,7 @@ class Settings(BaseSettings):
     # Units a minute per practice, over all its API tokens (personal and service accounts';
     # sessions are not counted): one practice's integrations cannot starve the instance.
     api_rate_limit_per_practice_per_minute: int = Field(default=3000, ge=1, le=10_000_000)
-    # Bulk exports (carevault.exports, docs/export.md): where the sealed NDJSON files go, and
+    # Bulk exports (carevault.exports, docs/how-to/export.md): where the sealed NDJSON files go, and
     # how long a finished export's files are kept before they are deleted.
     export_dir: Path | None = Field(
         default=None, description="unset: <data_dir>/exports; the files are sealed (AES-GCM)"
@@ -211,7 +211,7 @@ class Settings(BaseSettings):
         except UnknownRegion as unknown:
             raise ValueError(str(unknown)) from None
 
-    # Signed webhooks (carevault.webhooks, docs/webhooks.md).
+    # Signed webhooks (carevault.webhooks, docs/reference/webhooks.md).
     webhook_worker: bool = Field(
         default=True, description="Run the webhook delivery worker in this app process"
     )

@@ -675,7 +675,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="the CI subset, shortened")
     parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
-    parser.add_argument("--report", type=Path, default=Path("docs/reliability.md"))
+    parser.add_argument("--report", type=Path, default=Path("docs/explanation/reliability.md"))
     args = parser.parse_args(argv)
     only = set(args.only) if args.only else (set(QUICK_SCENARIOS) if args.quick else None)
     with tempfile.TemporaryDirectory(prefix="carevault-chaos-") as directory:

@@ -1,4 +1,4 @@
-"""docs/reliability.md from one run of the suite."""
+"""docs/explanation/reliability.md from one run of the suite."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ Where `mount` is not allowed the scenario is reported as skipped, with the reaso
 
 What the figures rest on, and their limits:
 
-- A `503` is truthful because of the commit fence (docs/operations.md, "Deadlines"): a
+- A `503` is truthful because of the commit fence (docs/how-to/operations.md, "Deadlines"): a
   COMMIT the database reaches after its deadline is refused there. One window remains: a
   commit that passed the fence and then waits on a frozen disk for longer than the client's
   margin (0.1 *D*) would be stored while the client was told it failed. Freezing every
@@ -76,7 +76,7 @@ What the figures rest on, and their limits:
   autosave still keeps such a save from overwriting anything.
 - Readiness learns of a full disk from its write probe, which must allocate a block (it
   empties `health_space_probe` and writes a row, in a savepoint it rolls back; see
-  docs/operations.md, "Health endpoints"), and from the requests that met it (for 15 s per
+  docs/reference/health.md, "Health endpoints"), and from the requests that met it (for 15 s per
   process). While some writes still fit (pages with room left), requests can still
   alternate between success and `storage_full`.
 """

@@ -335,7 +335,8 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
 
 
 IDEMPOTENCY_CONFLICT = (
-    "idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md)"
+    "idempotency_key_reused: this Idempotency-Key came with a different request "
+    "(see docs/reference/api.md)"
 )
 
 
@@ -380,7 +381,7 @@ def _declare_security(
     else:
         operation["security"] = [{"bearerToken": []}, {"sessionCookie": []}]
         operation["x-token-scopes"] = list(declared.token_scopes)
-    # What one request spends of the rate limits (docs/api.md, "Rate limits").
+    # What one request spends of the rate limits (docs/reference/api.md, "Rate limits").
     operation["x-rate-limit-cost"] = declared.cost if declared is not None else READ_COST
     responses = operation.setdefault("responses", {})
     for status, description in (

@@ -60,7 +60,7 @@ async def idempotent_create(
         Header(
             alias=HEADER,
             description="Retry this create safely: the same key and body within 24 hours "
-            "answer with the first response (see docs/api.md)",
+            "answer with the first response (see docs/reference/api.md)",
         ),
     ] = None,
 ) -> IdempotentCreate:

@@ -27,8 +27,8 @@ events of each workspace (a chain) into seals, in rounds:
   that do not (trusted_frontier, verified_heads). A forged row is counted and named, never
   followed; the next genuine seal of its chain takes the first free sequence number after
   the chain's genuine head and links to that head.
-- Two digest formats, recorded per seal (`audit_seals.format`; docs/operations.md, "Seal
-  formats", specifies both byte by byte):
+- Two digest formats, recorded per seal (`audit_seals.format`;
+  docs/reference/audit-seal-format.md specifies both byte by byte):
   1. PostgreSQL hashes the text form of the event's row (EVENT_DIGEST_SQL). Rendering that
      text costs more than everything else verification does; seals of this format are
      still verified, and no longer written.

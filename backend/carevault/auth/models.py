@@ -63,7 +63,7 @@ class ServiceAccount(UUIDPrimaryKey, WorkspaceScoped, Base):
     Deleting one is a soft delete (`deleted_at`): the audit trail keeps naming it.
 
     `public_key_pem`/`public_key_id`: for OAuth client credentials (a JWT assertion signed
-    with the matching private key, RFC 7523), not used yet; see docs/api.md."""
+    with the matching private key, RFC 7523), not used yet; see docs/reference/api.md."""
 
     __tablename__ = "service_accounts"
 

@@ -232,7 +232,7 @@ class MeResponse(BaseModel):
 
 
 # A credential's `scopes` (a personal token's, a service account's): CareVault's, and SMART
-# v2 ones (`user/Patient.rs`, `system/*.rs`; docs/fhir.md) riding in the same list, kept
+# v2 ones (`user/Patient.rs`, `system/*.rs`; docs/reference/fhir.md) riding in the same list, kept
 # apart here so the documented vocabulary (and the generated clients) stay CareVault's.
 class WithSmartScopes(StrictModel):
     scopes: list[Scope]

@@ -57,7 +57,7 @@ def refuse_scopes_beyond_role(role: str, scopes: Sequence[str]) -> None:
         raise refusal
 
 
-# --- SMART App Launch v2 scopes (docs/fhir.md) ---------------------------------------------------
+# --- SMART App Launch v2 scopes (docs/reference/fhir.md) -----------------------------------------
 # A SMART scope names a FHIR resource type and what may be done to it; a token created with
 # one holds the CareVault scopes it maps onto (so /api/v1 and /fhir/R4 decide alike) and the
 # SMART scope itself, which the FHIR endpoint checks per resource type on top.

@@ -34,7 +34,7 @@ Bounded and dropped:
   protected it is gone.
 
 Names are in the clear in the process's memory, as every name of a practice already was
-for the duration of each list request; see docs/encryption.md, "The client list's name
+for the duration of each list request; see docs/explanation/encryption.md, "The client list's name
 cache", for what that does and does not change.
 """
 

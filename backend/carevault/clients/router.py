@@ -235,7 +235,7 @@ async def list_clients(
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_archived=true` to see archivals."""
     if q is not None or "q" in request.query_params:
         # Refused rather than ignored: an ignored filter would return everyone.

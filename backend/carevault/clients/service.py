@@ -16,7 +16,7 @@ necessary): the rest of a record is decrypted only by `GET /clients/{id}`, the c
 change only the changed clients' names are decrypted again, once per process. So a page
 costs the same at 100 and at 10,000 clients; the price is plaintext names in each process's
 memory, bounded by `CAREVAULT_CLIENT_LIST_CACHE_SIZE` (listing's docstring and
-docs/encryption.md say what that does and does not change).
+docs/explanation/encryption.md say what that does and does not change).
 
 Email and phone searches never decrypt to find anything: `q` is normalised and hashed into
 the workspace's blind index (an HMAC; see `carevault.crypto.blind_index`), the indexed

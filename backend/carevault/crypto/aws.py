@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class SecretsManagerProvider:
-    """One Secrets Manager secret holds the ring as JSON (schema in docs/encryption.md)."""
+    """One Secrets Manager secret holds the ring as JSON (docs/reference/key-formats.md)."""
 
     def __init__(
         self,

@@ -22,8 +22,8 @@ Every value starts with a five-byte header: one format byte and the key version 
   data key of the version in the header (not the master key), with the row bound the way
   0x03 binds it: the MAC's context is workspace id (16) | row id (16) | "table.column".
 
-The context names where the value lives ("table.column"). docs/encryption.md is the full
-specification.
+The context names where the value lives ("table.column"). docs/reference/stored-format.md is
+the full specification.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ A pending version becomes active by itself at its `activate_after` time, which `
 sets at least one refresh interval ahead, so every process has loaded it before any value
 is sealed under it. The same JSON document describes the ring wherever it is stored (a
 Secrets Manager secret, the local key-ring file, an environment variable); see
-docs/encryption.md for the schema.
+docs/reference/key-formats.md for the schema.
 """
 
 from __future__ import annotations

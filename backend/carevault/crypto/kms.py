@@ -7,7 +7,7 @@ and the version, stored as the KMS ciphertext (framed as below), and opened by `
 under the same context. CareVault never holds a master key: it holds unwrapped data keys in
 memory, per practice, for a bounded time (carevault.crypto.datakeys).
 
-Wrapped key format (docs/encryption.md, "KMS wrapped keys"):
+Wrapped key format (docs/reference/key-formats.md, "KMS wrapped keys"):
 
     0x4B ("K") | key id length (2, big-endian) | key id (UTF-8 ARN) | KMS CiphertextBlob
 

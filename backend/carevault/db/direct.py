@@ -4,8 +4,8 @@ A statement that runs alone (carevault.db.alone) needs none of what SQLAlchemy's
 pool and cursor adapter add around it, and on the note read and the autosave those layers
 cost the server more CPU than the statement itself: measured in process, a checkout of the
 engine's pool, the session's bookkeeping and the adapted execute came to about 0.45 ms
-per statement, against 0.08 ms for the same SELECT on an asyncpg pool (docs/performance.md,
-"Request cost").
+per statement, against 0.08 ms for the same SELECT on an asyncpg pool
+(docs/explanation/performance-history.md, "Third step").
 
 So an app's engine can carry a `DirectPool`: asyncpg connections opened with the engine's
 own settings (its deadlines' timeouts, its type codecs). A statement is still written with

@@ -102,7 +102,7 @@ def direct_connect_args(
 # refuses at startup names it.
 POOLER_HINT = (
     "the database (a connection pooler such as PgBouncer in transaction mode) refused a "
-    "startup parameter: set CAREVAULT_DATABASE_POOLER=transaction (docs/scaling.md)"
+    "startup parameter: set CAREVAULT_DATABASE_POOLER=transaction (docs/how-to/scaling.md)"
 )
 
 

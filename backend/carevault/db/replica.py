@@ -1,4 +1,4 @@
-"""An optional streaming replica for reads (CAREVAULT_READ_DATABASE_URL; docs/scaling.md).
+"""An optional streaming replica for reads (CAREVAULT_READ_DATABASE_URL; docs/how-to/scaling.md).
 
 Routes marked with `reads_from_replica` (lists, searches, the change feed) read from the
 replica while everything they write (their audit event) goes to the primary, in the same

@@ -50,7 +50,7 @@ MAX_API_LIMIT = 500  # one more is read to tell `has_more`
 DEFAULT_LIMIT = 100
 
 RESOURCE_TYPES = ("client", "appointment", "note", "user", "workspace")
-# Every type the triggers of migration 0023 write (docs/api.md, "Keeping in sync").
+# Every type the triggers of migration 0023 write (docs/how-to/keep-in-sync.md).
 EVENT_TYPES: tuple[str, ...] = (
     "client.created",
     "client.updated",

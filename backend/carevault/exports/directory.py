@@ -1,7 +1,7 @@
 """`carevault export`'s parts: plain NDJSON files in the operator's directory, the parts
 finished so far listed in `.carevault-export.json` (rewritten atomically after each part),
 so `--resume` continues after the last one. The directory then holds PHI in the clear: it
-is the operator's to protect and to move (docs/operations.md)."""
+is the operator's to protect and to move (docs/how-to/operations.md)."""
 
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ RESOURCES: dict[str, dict[str, Any]] = {
     },
 }  # fmt: skip
 COMMON_SEARCH = {"_count": "number", "_cursor": "string"}
-# Operations (carevault.exports, docs/export.md): a client's whole record, and the practice's
+# Operations (carevault.exports, docs/how-to/export.md): a client's whole record, and the practice's
 # bulk export (FHIR Bulk Data, system level).
 OPERATIONS: dict[str, list[dict[str, str]]] = {
     "Patient": [
@@ -188,7 +188,8 @@ def smart_configuration(base: str) -> dict[str, Any]:
     del base
     return {
         # No OAuth endpoints yet: tokens are created in CareVault (the web UI or POST
-        # /api/v1/auth/tokens) with SMART scopes. docs/fhir.md says how the flows will fit.
+        # /api/v1/auth/tokens) with SMART scopes. docs/reference/fhir.md says how the flows
+        # will fit.
         "grant_types_supported": [],
         "token_endpoint_auth_methods_supported": [],
         "scopes_supported": smart_scopes(),

@@ -1,7 +1,7 @@
 """CareVault records as FHIR R4 (4.0.1) JSON, and FHIR bodies as the REST API's schemas.
 
 Pure functions over what the services return: no queries, no rules, no audit. Every field a
-resource carries is documented in docs/fhir.md. Encrypted values arrive decrypted (the
+resource carries is documented in docs/reference/fhir.md. Encrypted values arrive decrypted (the
 services opened them) and leave only in the resource; ids are the records' own uuids.
 """
 
@@ -17,7 +17,7 @@ from carevault.core.versions import version_tag
 
 FHIR_VERSION = "4.0.1"
 MEDIA_TYPE = "application/fhir+json"
-# CareVault's own systems and extensions (stable URIs; they resolve to docs/fhir.md).
+# CareVault's own systems and extensions (stable URIs; they resolve to docs/reference/fhir.md).
 SYSTEM_BASE = "https://carevault.dev/fhir"
 CLIENT_ID_SYSTEM = f"{SYSTEM_BASE}/identifier/client"
 USER_ID_SYSTEM = f"{SYSTEM_BASE}/identifier/user"

@@ -311,7 +311,7 @@ async def capability_statement(request: Request) -> Response:
 @declare(PUBLIC)
 async def smart_configuration(request: Request) -> Response:
     """What a SMART client needs to know: the scopes CareVault grants, and that tokens are
-    created in CareVault (the OAuth endpoints come next: docs/fhir.md)."""
+    created in CareVault (the OAuth endpoints come next: docs/reference/fhir.md)."""
     return Response(
         json.dumps(capability.smart_configuration(base_url(request))),
         media_type="application/json",

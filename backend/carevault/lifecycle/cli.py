@@ -1,7 +1,7 @@
 """Key lifecycle commands: `carevault keys …`, `carevault reencrypt`, `carevault workspaces`,
 and `carevault reindex-phones` (a batch job of the same kind, for migration 0016).
 
-The runbook (docs/encryption.md) is: `keys rotate` (pending) → wait for activation (or
+The runbook (docs/how-to/key-rotation.md) is: `keys rotate` (pending) → wait for activation (or
 `keys activate N` once every process has had time to load it) → `reencrypt` → `keys retire
 OLD`; and, to end a practice, `workspaces shred`.
 """

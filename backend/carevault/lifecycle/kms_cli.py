@@ -1,6 +1,6 @@
 """The KMS commands: `carevault workspaces set-key` (bring your own key), `carevault keys
 rewrap` (move everything under the installation's key onto a new CAREVAULT_KMS_KEY_ID), and
-the KMS part of `carevault keys status`. See docs/operations.md, "AWS KMS"."""
+the KMS part of `carevault keys status`. See docs/how-to/operations.md, "AWS KMS"."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from carevault.runtime import StartupError
 
 # Where the guard points an operator whose ring is missing.
-RESTORE_DOC = "docs/operations.md#when-the-key-ring-is-missing"
+RESTORE_DOC = "docs/how-to/operations.md#when-the-key-ring-is-missing"
 
 
 class SealedDataWithoutRing(StartupError):

@@ -59,7 +59,8 @@ async def create_session_note(
     body: SessionNoteCreate, principal: CurrentPrincipal, db: DbSession, idempotency: Idempotency
 ) -> SessionNoteRead:
     """Start a draft note for a client of your workspace, optionally tied to an appointment.
-    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md)."""
+    A retry with the same `Idempotency-Key` returns the first response (see
+    docs/reference/api.md)."""
     note = await service.create_note(db, principal, body)
     return await idempotency.remember(201, SessionNoteRead.of(note))
 
@@ -96,7 +97,7 @@ async def list_session_notes(
     ] = None,
 ) -> Page[SessionNoteRead]:
     """Notes of your workspace, newest session first. To sync: `updated_since`,
-    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_deleted=true` to see deletions."""
     notes, total = await service.list_notes(
         db,

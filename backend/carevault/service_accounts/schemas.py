@@ -50,7 +50,7 @@ class ServiceAccountCreate(WithSmartScopes):
         max_length=16,
         description="What the account's tokens may do; a scope the creator's role can never "
         "use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) "
-        "may ride here too (docs/fhir.md)",
+        "may ride here too (docs/reference/fhir.md)",
     )
     expires_in_days: StrictInteger | None = Field(
         default=None,

@@ -9,9 +9,9 @@ an owner, but it is no person, so what needs a person (authoring or signing a no
 the default clinician of an appointment, a care-team place) is refused with 403
 `person_required` (Principal.person_id).
 
-OAuth client credentials come next (docs/api.md, "Service accounts"): the account will hold a
-public key (`public_key_pem`, `public_key_id`) and trade a JWT it signs for a short-lived
-token of this same table.
+OAuth client credentials come next (docs/reference/api.md, "Service accounts"): the account
+will hold a public key (`public_key_pem`, `public_key_id`) and trade a JWT it signs for a
+short-lived token of this same table.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Practice data keys in the database: provisioning, loading into the process, shredding.
 
 The encryption core (carevault.crypto.datakeys) wraps, unwraps and caches data keys; this
-module is where they are stored. See docs/encryption.md, "Practice data keys".
+module is where they are stored. See docs/reference/key-formats.md, "Practice data keys".
 """
 
 from __future__ import annotations

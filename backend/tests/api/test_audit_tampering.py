@@ -338,7 +338,7 @@ async def test_an_explicit_file_url_is_the_checkpoint_store(
 async def test_pruning_the_oldest_events_and_seals_is_reported_as_seals_missing(
     audit_api: ApiContext,
 ) -> None:
-    """Why docs/operations.md does not support deleting old rows: verification starts at
+    """Why docs/how-to/audit-trail.md does not support deleting old rows: verification starts at
     seal 1, so a pruned beginning reads like any other removal."""
     workspace = await seal_rounds(audit_api, 2)
     await checkpoint(audit_api)

@@ -119,7 +119,7 @@ def test_the_capability_statement_claims_exactly_the_routes() -> None:
         ("GET", "/metadata"),
         ("GET", "/.well-known/smart-configuration"),
         ("POST", "/Patient/_search"),
-        # carevault.exports: the record and the practice (docs/export.md)
+        # carevault.exports: the record and the practice (docs/how-to/export.md)
         ("GET", "/Patient/{patient_id}/$everything"),
         ("GET", "/$export"),
         ("GET", "/$export-status/{job_id}"),

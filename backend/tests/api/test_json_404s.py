@@ -1,7 +1,7 @@
 """Issue 25: a wrong URL under /api/, /fhir/ or /.well-known/ answered 200 with the UI's
 page; the whole app now answers a JSON 404 in the standard error shape. Under /fhir/ (FHIR
 R4 lives at /fhir/R4) that JSON is an OperationOutcome carrying the same code, as every
-error there is (docs/fhir.md "Errors"): a FHIR client with a wrong base URL reads it."""
+error there is (docs/reference/fhir.md "Errors"): a FHIR client with a wrong base URL reads it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ async def test_unknown_integration_paths_answer_json_404s(api: ApiContext) -> No
             answer = await client.get(path, headers={"Accept": "text/html,*/*"})
             assert answer.status_code == 404, path
             if path.startswith("/fhir/"):
-                # FHIR clients get FHIR's error shape (docs/fhir.md), with the same code.
+                # FHIR clients get FHIR's error shape (docs/reference/fhir.md), with the same code.
                 assert answer.headers["content-type"].startswith("application/fhir+json"), path
                 outcome = answer.json()
                 assert outcome["resourceType"] == "OperationOutcome", path

@@ -34,7 +34,8 @@ async def sign(client: httpx.AsyncClient, note: dict[str, Any]) -> httpx.Respons
 
 
 def canonical_hash(note: dict[str, Any]) -> str:
-    """The canonical content docs/api.md describes, from a note as the API answers it."""
+    """The canonical content docs/reference/api-resources.md describes, from a note as the API
+    answers it."""
     document = {"format": 1, "note_id": note["id"], "client_id": note["client_id"]}
     for name in (
         "version",

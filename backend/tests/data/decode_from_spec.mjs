@@ -1,10 +1,11 @@
-// An independent decoder written from docs/encryption.md alone, in another language: it reads
-// the vector listing of the document (not the JSON) and opens every vector with Node's own
+// An independent decoder written from the specification alone, in another language: it reads
+// the vector listing of the documents (not the JSON) and opens every vector with Node's own
 // crypto, to show the specification is enough. Run by test_encryption_vectors.py:
-//     node backend/tests/data/decode_from_spec.mjs docs/encryption.md
+//     node backend/tests/data/decode_from_spec.mjs docs/reference/{stored-format,key-formats,encryption-vectors}.md
 import { readFileSync } from "node:fs";
 import crypto from "node:crypto";
-const doc = readFileSync(process.argv[2], "utf8");
+// The pages, read as one document: the markers below are each on one of them.
+const doc = process.argv.slice(2).map((page) => readFileSync(page, "utf8")).join("\n");
 const block = doc.slice(doc.indexOf("<!-- encryption-vectors:begin -->"), doc.indexOf("<!-- encryption-vectors:end -->"));
 const vectors = [];
 for (const m of block.matchAll(/##### `([^`]+)`\n\n```text\n([\s\S]*?)```/g)) {
@@ -98,7 +99,7 @@ for (const v of vectors) {
   } else throw new Error("unparsed " + JSON.stringify(v));
 }
 console.log(`${ok} of ${vectors.length} vectors decoded from the document alone`);
-// The KMS layout (docs/encryption.md, "KMS layout vector"): the framing of a KMS wrapped key,
+// The KMS layout (docs/reference/key-formats.md, "KMS layout vector"): the framing of a KMS wrapped key,
 // the blind-index key under the data key, a 0x03 value under the data key.
 const kmsBlock = doc.slice(doc.indexOf("<!-- kms-vectors:begin -->"), doc.indexOf("<!-- kms-vectors:end -->"));
 let kmsOk = 0;

@@ -1,6 +1,6 @@
 """A real streaming replica (Debian's PostgreSQL 15: initdb, pg_basebackup -R, pg_ctl) under a
 temporary directory on free loopback ports, and the app reading from it
-(CAREVAULT_READ_DATABASE_URL; carevault.db.replica, docs/scaling.md "Read replica").
+(CAREVAULT_READ_DATABASE_URL; carevault.db.replica, docs/how-to/scaling.md "Read replica").
 
 Checked: lists, searches, the calendar, the notes list and the change feed read from the
 replica (the router's counts, and a client the paused replica has not replayed missing from

@@ -365,7 +365,8 @@ async def test_the_rest_of_a_format_2_seal_is_covered_by_its_mac(
 
 async def test_the_encoding_is_the_one_the_specification_describes(engine: AsyncEngine) -> None:
     """PostgreSQL's format-2 encoding of varied rows, byte for byte against an encoder written
-    from docs/operations.md alone; and the sealed digest is the specified hash of it."""
+    from docs/reference/audit-seal-format.md alone; and the sealed digest is the specified hash
+    of it."""
     workspace = uuid.uuid4()
     ids = [
         await add_event(

@@ -280,9 +280,10 @@ PG_BOUND_VECTORS = json.loads(
 async def test_the_sql_function_opens_every_format_04_vector(
     pg_db: AsyncSession, vector: dict[str, Any]
 ) -> None:
-    """docs/encryption.md's 0x04 vectors, opened by carevault_pgc_open_bound itself; and the
-    SQL sealing function, given the vector's inputs, gives the vector's bytes but for the IV
-    (random in SQL), which the Python reference then reproduces byte for byte."""
+    """The 0x04 vectors of docs/reference/encryption-vectors.md, opened by
+    carevault_pgc_open_bound itself; and the SQL sealing function, given the vector's inputs,
+    gives the vector's bytes but for the IV (random in SQL), which the Python reference then
+    reproduces byte for byte."""
     data_key = bytes.fromhex(vector["data_key"])
     version = vector["key_version"]
     workspace, row = uuid.UUID(vector["workspace_id"]), uuid.UUID(vector["row_id"])

@@ -1,6 +1,6 @@
 """Ready to shard (issue 27): read from pg_catalog after `alembic upgrade head`, every key of a
 tenant table includes `workspace_id`, the distribution column a Citus cluster would shard on
-(docs/scaling.md, "Ready to shard").
+(docs/how-to/scaling.md, "Ready to shard").
 
 - A tenant table is any table with a `workspace_id` column. Its primary key, each unique
   constraint and unique index, and each foreign key to another tenant table must include
@@ -248,7 +248,7 @@ async def test_every_table_is_a_tenant_table_or_listed_as_global(
     assert not unlisted, (
         f"tables without {TENANT_COLUMN} that GLOBAL_TABLES in {__name__} does not list: "
         f"{', '.join(unlisted)}. Give each {TENANT_COLUMN}, or list it with the reason it is "
-        "global (docs/scaling.md, 'Ready to shard')"
+        "global (docs/how-to/scaling.md, 'Ready to shard')"
     )
     listed_tenants = sorted(name for name in GLOBAL_TABLES if tables.get(name))
     assert not listed_tenants, f"listed as global but have {TENANT_COLUMN}: {listed_tenants}"
@@ -263,7 +263,8 @@ async def test_every_key_of_a_tenant_table_includes_workspace_id(
     found = violations(tables, keys)
     new = [found[key] for key in sorted(found) if key not in KNOWN_VIOLATIONS]
     assert not new, (
-        "keys that leave out the distribution column (docs/scaling.md, 'Ready to shard'):\n  "
+        "keys that leave out the distribution column "
+        "(docs/how-to/scaling.md, 'Ready to shard'):\n  "
         + "\n  ".join(new)
         + f"\nInclude {TENANT_COLUMN} (key a tenant table (workspace_id, id); reference "
         "another as (workspace_id, x_id) -> (workspace_id, id)), or, for a reason that "

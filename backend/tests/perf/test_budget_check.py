@@ -122,7 +122,7 @@ def test_the_project_budgets_file_is_valid() -> None:
     budgets = load_budgets()
     field_paths = [name for name in budgets if "[EncryptedString-" in name]
     assert field_paths
-    # The field path is never allowed more than 3x its floor (docs/performance.md).
+    # The field path is never allowed more than 3x its floor (docs/explanation/performance.md).
     assert all((budgets[name].max_ratio or 99) <= 3.0 for name in field_paths)
 
 

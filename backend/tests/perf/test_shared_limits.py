@@ -1,7 +1,7 @@
 """Shared request limits are cheap (issue 27): a PHI read with its limits counted in Redis
 (one EVALSHA round trip, carevault.auth.rate_limit_redis) against the same read counted in
 this process's memory, same app, same token, alternating rounds, on the server's CPU clock
-(Redis's own CPU is not in it: docs/scaling.md measures that). Needs Redis on
+(Redis's own CPU is not in it: docs/how-to/scaling.md measures that). Needs Redis on
 127.0.0.1:6379: skipped without it, except in CI (`CI=true`)."""
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ async def set_late_entry_hours(db: AsyncSession, clinic: Clinic, hours: int) -> 
 
 
 def expected_hash(note: Any) -> str:
-    """The documented canonical form (docs/api.md), written out independently."""
+    """The documented canonical form (docs/reference/api-resources.md), written out
+    independently."""
     document = {
         "format": 1,
         "note_id": str(note.id),

@@ -1,6 +1,6 @@
 """Helpers for audit-trail tests: what an attacker with database access computes to forge
 seals, and an independent implementation of the format-2 event encoding from its
-specification in docs/operations.md ("Seal formats")."""
+specification in docs/reference/audit-seal-format.md."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def encode_event(
     return struct.pack(">i", len(fields)) + b"".join(fields)
 
 
-# The format-2 test vector of docs/operations.md ("Seal formats"), between these markers.
+# The format-2 test vector of docs/reference/audit-seal-format.md, between these markers.
 VECTOR_BEGIN = "<!-- audit-seal-vector:begin -->"
 VECTOR_END = "<!-- audit-seal-vector:end -->"
 VECTOR_KEY = bytes(range(32))

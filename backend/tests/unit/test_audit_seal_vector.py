@@ -1,5 +1,5 @@
-"""The format-2 audit seal test vector in docs/operations.md: recomputed from the
-specification with hashlib and hmac alone (tests/audit_support.vector_block), it must match
+"""The format-2 audit seal test vector in docs/reference/audit-seal-format.md: recomputed from
+the specification with hashlib and hmac alone (tests/audit_support.vector_block), it must match
 the document, and carevault's own sealing functions must agree with it. (That PostgreSQL
 produces the vector's encoding is checked in tests/integration/test_audit_formats.py.)
 
@@ -27,7 +27,7 @@ from tests.support.audit import (
     vector_block,
 )
 
-DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "operations.md"
+DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "reference" / "audit-seal-format.md"
 
 
 def field(block: str, name: str) -> str:

@@ -5,7 +5,8 @@ Sealing with the vector's fixed nonce/IV must reproduce `expected` byte for byte
 wrong, unknown or retired key must raise DecryptionError. Format-0x03 values must also fail in
 another row or practice, and wrapped data keys for another practice or version. Every kind of
 vector is also recomputed from the `cryptography` primitives directly, so the specification
-(docs/encryption.md) is checked and not only carevault.crypto. Pure unit tests: no database.
+(docs/reference/stored-format.md and key-formats.md) is checked and not only carevault.crypto.
+Pure unit tests: no database.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ from carevault.db.models import Base
 DATA = Path(__file__).resolve().parents[1] / "data"
 VECTORS_PATH = DATA / "encryption_vectors.json"
 GENERATOR_PATH = DATA / "make_encryption_vectors.py"
-DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "encryption.md"
+# The specification: the formats, the keys, and the generated vectors, on three pages.
+SPEC_DIR = Path(__file__).resolve().parents[3] / "docs" / "reference"
+SPEC_PAGES = tuple(
+    SPEC_DIR / name for name in ("stored-format.md", "key-formats.md", "encryption-vectors.md")
+)
 DOC_BEGIN = "<!-- encryption-vectors:begin -->"
 DOC_END = "<!-- encryption-vectors:end -->"
 RING_BEGIN = "<!-- keyring-example:begin -->"
@@ -215,13 +220,17 @@ def test_generator_is_deterministic_and_file_is_current() -> None:
 
 
 def doc_block(begin: str, end: str) -> str:
-    text = DOC_PATH.read_text(encoding="utf-8")
-    return text[text.index(begin) + len(begin) : text.index(end)].strip()
+    """The text between two markers, on whichever specification page holds them."""
+    for page in SPEC_PAGES:
+        text = page.read_text(encoding="utf-8")
+        if begin in text:
+            return text[text.index(begin) + len(begin) : text.index(end)].strip()
+    raise AssertionError(f"{begin} is on none of {[page.name for page in SPEC_PAGES]}")
 
 
 def test_vectors_in_the_doc_match_the_json() -> None:
     assert doc_block(DOC_BEGIN, DOC_END) == generator().render_markdown(VECTORS).strip(), (
-        "docs/encryption.md vectors differ: paste `make_encryption_vectors.py --markdown`"
+        "encryption-vectors.md differs: paste `make_encryption_vectors.py --markdown`"
     )
 
 
@@ -245,7 +254,7 @@ def test_every_vector_is_written_in_full_in_the_doc() -> None:
 def test_encrypted_columns_in_the_doc_match_the_schema() -> None:
     assert doc_block(COLUMNS_BEGIN, COLUMNS_END) == (
         generator().render_columns_markdown(VECTORS).strip()
-    ), "docs/encryption.md column list differs: paste `… --markdown columns`"
+    ), "stored-format.md column list differs: paste `… --markdown columns`"
 
 
 def test_encrypted_column_list_is_every_encrypted_column_of_the_models() -> None:
@@ -284,8 +293,7 @@ def test_strip_characters_in_the_doc_are_what_normalisation_strips() -> None:
 
 
 def test_keyring_example_in_the_doc_is_the_tested_one() -> None:
-    text = DOC_PATH.read_text(encoding="utf-8")
-    block = text[text.index(RING_BEGIN) + len(RING_BEGIN) : text.index(RING_END)].strip()
+    block = doc_block(RING_BEGIN, RING_END)
     assert block.startswith("```json") and block.endswith("```")
     assert json.loads(block.removeprefix("```json").removesuffix("```")) == VECTORS["keyring"]
 
@@ -369,7 +377,7 @@ def test_one_ring_opens_every_vector_by_its_header_version() -> None:
 
 
 def test_example_keyring_document_opens_every_vector() -> None:
-    """The ring shown in docs/encryption.md parses with keyring.py and holds the vector keys."""
+    """The ring shown in key-formats.md parses with keyring.py and holds the vector keys."""
     ring = KeyRing.from_document(VECTORS["keyring"])
     assert ring.to_document() == VECTORS["keyring"]
     cipher = FieldCipher(StaticRing(ring))
@@ -898,7 +906,7 @@ def test_bound_format_byte_relabelled_is_refused(vector: dict[str, Any]) -> None
             bound_cipher().open(changed, (workspace, row), context)
 
 
-# The order of checks, as docs/encryption.md ("Opening a value") states it --------------------
+# The order of checks, as stored-format.md ("Opening a value") states it -----------------------
 
 
 def test_order_of_checks_is_the_documented_one() -> None:
@@ -1008,12 +1016,12 @@ def test_an_unknown_version_refreshes_the_ring_once_and_retries() -> None:
 
 
 def test_an_independent_decoder_written_from_the_doc_opens_every_vector() -> None:
-    """decode_from_spec.mjs reads only docs/encryption.md and uses Node's crypto, not ours."""
+    """decode_from_spec.mjs reads only the specification pages and uses Node's crypto."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     result = subprocess.run(
-        [node, str(DATA / "decode_from_spec.mjs"), str(DOC_PATH)],
+        [node, str(DATA / "decode_from_spec.mjs"), *map(str, SPEC_PAGES)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -1,4 +1,4 @@
-"""docs/api.md's error-code table is the one generated from the code (issue 14)."""
+"""docs/reference/error-codes.md's table is the one generated from the code (issue 14)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ if str(ROOT) not in sys.path:  # tools/ is not part of the installed distributio
 
 from tools.error_codes import MEANINGS, all_codes, codes_in, markdown  # noqa: E402
 
-DOC = ROOT / "docs" / "api.md"
+DOC = ROOT / "docs" / "reference" / "error-codes.md"
 BEGIN = "<!-- error-codes:begin (generated: python -m tools.error_codes) -->"
 END = "<!-- error-codes:end -->"
 
@@ -20,7 +20,9 @@ END = "<!-- error-codes:end -->"
 def test_the_doc_table_is_the_generated_one() -> None:
     text = DOC.read_text(encoding="utf-8")
     block = text[text.index(BEGIN) + len(BEGIN) : text.index(END)].strip()
-    assert block == markdown(all_codes()), "run `python -m tools.error_codes` into docs/api.md"
+    assert block == markdown(all_codes()), (
+        "run `python -m tools.error_codes` into docs/reference/error-codes.md"
+    )
 
 
 def test_every_code_has_a_meaning_and_every_meaning_a_code() -> None:

@@ -1,5 +1,6 @@
-"""The import contracts of pyproject.toml (`make lint` runs lint-imports; docs/architecture.md)
-keep up with the package: a new top-level package is forbidden to crypto and core too."""
+"""The import contracts of pyproject.toml (`make lint` runs lint-imports;
+docs/explanation/architecture.md) keep up with the package: a new top-level package is
+forbidden to crypto and core too."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The KMS layout vector of docs/encryption.md, checked with CareVault's own code: the framing
-of a KMS wrapped key, the blind-index key wrapped under the data key, a 0x03 value under it.
+"""The KMS layout vector of docs/reference/key-formats.md, checked with CareVault's own code: the
+framing of a KMS wrapped key, the blind-index key wrapped under the data key, a 0x03 value under it.
 (decode_from_spec.mjs checks the same vector from the document alone.)"""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from carevault.crypto import DecryptionError, envelope
 from carevault.crypto.datakeys import unwrap_index_key_with, wrap_index_key_with
 from carevault.crypto.kms import KMS_WRAPPED_FORMAT, frame, unframe
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "encryption.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "reference" / "key-formats.md"
 
 
 def vector() -> dict[str, str]:

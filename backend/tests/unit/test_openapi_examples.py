@@ -33,9 +33,9 @@ NOT_IN_ANY_OPERATION = {
     "phi_decryption_failed",
     "unauthorized",
     # /fhir/R4's own (it is outside the OpenAPI document: FHIR describes itself in
-    # /fhir/R4/metadata; docs/fhir.md lists them).
+    # /fhir/R4/metadata; docs/reference/fhir.md lists them).
     "multiple_matches",
-    # The bulk export's (carevault.exports, also under /fhir/R4; docs/export.md lists them).
+    # The bulk export's (carevault.exports, also under /fhir/R4; docs/how-to/export.md lists them).
     "export_failed",
     "export_in_progress",
     "respond_async_required",

@@ -4,7 +4,7 @@
  * user action, and the same key on each automatic retry of that action. A create whose
  * answer was lost (a dropped connection, a timeout, a 5xx) is retried at once with its key,
  * and the server answers a retry it already carried out with the first response instead of
- * creating a second record (docs/api.md, "Retrying creates safely").
+ * creating a second record (docs/reference/api.md, "Retrying creates safely").
  */
 import { ApiError, isTransient } from './errors';
 

@@ -16,7 +16,7 @@ export interface paths {
          *     clinician's display name and its client's names (`client`; null for an API token
          *     without `clients:read`), so no client list is needed to draw the calendar.
          *
-         *     To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+         *     To sync (docs/how-to/keep-in-sync.md): `updated_since` and/or `sort=updated_at`
          *     instead of `start` and `end`: appointments of any date changed since then, at most
          *     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
          *     its `id`. Deletions are only in the change feed (GET /events).
@@ -334,7 +334,7 @@ export interface paths {
          *     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
          *     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
          *     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-         *     the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+         *     the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
          *     `include_archived=true` to see archivals.
          */
         get: operations["list_clients_api_v1_clients_get"];
@@ -806,7 +806,7 @@ export interface paths {
         /**
          * List Session Notes
          * @description Notes of your workspace, newest session first. To sync: `updated_since`,
-         *     `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+         *     `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
          *     `include_deleted=true` to see deletions.
          */
         get: operations["list_session_notes_api_v1_sessions_get"];
@@ -814,7 +814,8 @@ export interface paths {
         /**
          * Create Session Note
          * @description Start a draft note for a client of your workspace, optionally tied to an appointment.
-         *     A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
+         *     A retry with the same `Idempotency-Key` returns the first response (see
+         *     docs/reference/api.md).
          */
         post: operations["create_session_note_api_v1_sessions_post"];
         delete?: never;
@@ -3784,7 +3785,7 @@ export interface components {
             name: string;
             /**
              * Scopes
-             * @description What the account's tokens may do; a scope the creator's role can never use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) may ride here too (docs/fhir.md)
+             * @description What the account's tokens may do; a scope the creator's role can never use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) may ride here too (docs/reference/fhir.md)
              */
             scopes: ("notes:read" | "notes:write" | "clients:read" | "clients:write" | "appointments:read" | "appointments:write" | "audit:read" | "system:read" | "events:read")[];
         };
@@ -5173,7 +5174,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -5230,7 +5231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5978,7 +5979,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -6035,7 +6036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6690,7 +6691,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -6738,7 +6739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6988,7 +6989,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7036,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8442,7 +8443,7 @@ export interface operations {
                 upsert?: boolean;
             };
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -8496,7 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8994,7 +8995,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -9042,7 +9043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9575,7 +9576,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -9634,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9893,7 +9894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -9950,7 +9951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description Conflict with the current state; idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11971,7 +11972,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/api.md) */
+                /** @description Retry this create safely: the same key and body within 24 hours answer with the first response (see docs/reference/api.md) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -12028,7 +12029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/api.md) */
+            /** @description idempotency_key_reused: this Idempotency-Key came with a different request (see docs/reference/api.md) */
             409: {
                 headers: {
                     [name: string]: unknown;

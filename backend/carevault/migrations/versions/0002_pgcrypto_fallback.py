@@ -4,7 +4,7 @@ Where the server does not offer pgcrypto the migration still succeeds; the funct
 installed anyway (PL/pgSQL resolves pgcrypto's functions only when called) and the
 application reports the database backend as unavailable.
 
-Format 0x02, computed by these functions, is specified in docs/encryption.md and
+Format 0x02, computed by these functions, is specified in docs/reference/stored-format.md and
 reproduced byte for byte by carevault.crypto.envelope.seal_cbc_hmac.
 
 Revision ID: 0002

@@ -23,7 +23,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-# Format 0x04 (docs/encryption.md): 0x02's construction under the practice's data key, with the
+# Format 0x04 (docs/reference/stored-format.md): 0x02's construction under the practice's data key, with the
 # row's ids first in the MAC's context. `packed` = version (4) | data key (32) | workspace id
 # (16) | row id (16) | plaintext: one bound parameter, built by the application for exactly
 # this value, so a statement carries only the one key it seals with.

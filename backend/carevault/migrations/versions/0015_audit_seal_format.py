@@ -1,6 +1,6 @@
 """Audit seals record their digest format: 1 (PostgreSQL hashes each event's text form, the
 only format until now) or 2 (each event's binary encoding, hashed by the sealer and the
-verifier themselves; see carevault/audit/sealing.py and docs/operations.md).
+verifier themselves; see carevault/audit/sealing.py and docs/reference/audit-seal-format.md).
 
 - audit_seals.format: existing seals are format 1, and so is any seal a process of the
   previous version writes during a rolling upgrade (the column's default); this version's

@@ -9,7 +9,7 @@ carries its token's id (`actor_token_id`, covered by the seal) and no user id, a
 token names its service account for good (carevault.service_accounts.service).
 
 `public_key_pem` / `public_key_id` are empty until OAuth client credentials (a JWT assertion
-signed with the account's private key, RFC 7523) are built: see docs/api.md.
+signed with the account's private key, RFC 7523) are built: see docs/reference/api.md.
 
 Revision ID: 0026
 Revises: 0025

@@ -2,7 +2,7 @@
 
 `installation_keys` holds the installation-wide keys (the ring-wide blind-index key and the
 audit key) when the master keys live in KMS: each row is a KMS ciphertext framed as in
-docs/encryption.md ("KMS wrapped keys"), never a key. `workspaces.kms_key_id` names the KMS
+docs/reference/key-formats.md ("KMS wrapped keys"), never a key. `workspaces.kms_key_id` names the KMS
 key a practice brought (`carevault workspaces set-key`); NULL is the installation's key
 (CAREVAULT_KMS_KEY_ID). Nothing changes for installations using the other providers.
 

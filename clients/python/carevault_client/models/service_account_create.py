@@ -18,7 +18,7 @@ class ServiceAccountCreate:
         name (str):
         scopes (list[ServiceAccountCreateScopesItem]): What the account's tokens may do; a scope the creator's role can
             never use is refused (422 scope_not_allowed). SMART `system/` scopes (`system/*.rs`) may ride here too
-            (docs/fhir.md)
+            (docs/reference/fhir.md)
         expires_in_days (int | None | Unset): Unset: the account lasts until deleted; its tokens never outlive it
     """
 

@@ -125,7 +125,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentCreate): A new calendar entry for a client of your workspace. Times need
             a UTC offset.
 
@@ -166,7 +166,7 @@ def sync(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentCreate): A new calendar entry for a client of your workspace. Times need
             a UTC offset.
 
@@ -202,7 +202,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentCreate): A new calendar entry for a client of your workspace. Times need
             a UTC offset.
 
@@ -241,7 +241,7 @@ async def asyncio(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentCreate): A new calendar entry for a client of your workspace. Times need
             a UTC offset.
 

@@ -124,7 +124,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentSeriesCreate): A recurring booking: the appointment as for `POST
             /appointments` (its times are the
             first occurrence's) and how it repeats. Each occurrence becomes an appointment of its
@@ -166,7 +166,7 @@ def sync(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentSeriesCreate): A recurring booking: the appointment as for `POST
             /appointments` (its times are the
             first occurrence's) and how it repeats. Each occurrence becomes an appointment of its
@@ -203,7 +203,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentSeriesCreate): A recurring booking: the appointment as for `POST
             /appointments` (its times are the
             first occurrence's) and how it repeats. Each occurrence becomes an appointment of its
@@ -243,7 +243,7 @@ async def asyncio(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (AppointmentSeriesCreate): A recurring booking: the appointment as for `POST
             /appointments` (its times are the
             first occurrence's) and how it repeats. Each occurrence becomes an appointment of its

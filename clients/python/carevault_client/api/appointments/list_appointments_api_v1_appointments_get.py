@@ -202,7 +202,7 @@ def sync_detailed(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
-    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    To sync (docs/how-to/keep-in-sync.md): `updated_since` and/or `sort=updated_at`
     instead of `start` and `end`: appointments of any date changed since then, at most
     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
     its `id`. Deletions are only in the change feed (GET /events).
@@ -273,7 +273,7 @@ def sync(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
-    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    To sync (docs/how-to/keep-in-sync.md): `updated_since` and/or `sort=updated_at`
     instead of `start` and `end`: appointments of any date changed since then, at most
     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
     its `id`. Deletions are only in the change feed (GET /events).
@@ -339,7 +339,7 @@ async def asyncio_detailed(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
-    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    To sync (docs/how-to/keep-in-sync.md): `updated_since` and/or `sort=updated_at`
     instead of `start` and `end`: appointments of any date changed since then, at most
     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
     its `id`. Deletions are only in the change feed (GET /events).
@@ -408,7 +408,7 @@ async def asyncio(
     clinician's display name and its client's names (`client`; null for an API token
     without `clients:read`), so no client list is needed to draw the calendar.
 
-    To sync (docs/api.md, "Keeping in sync"): `updated_since` and/or `sort=updated_at`
+    To sync (docs/how-to/keep-in-sync.md): `updated_since` and/or `sort=updated_at`
     instead of `start` and `end`: appointments of any date changed since then, at most
     `limit`; the next page is `updated_since` = the last item's `updated_at` and `after_id` =
     its `id`. Deletions are only in the change feed (GET /events).

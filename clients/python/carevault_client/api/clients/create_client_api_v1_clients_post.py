@@ -115,7 +115,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ClientCreate): A new client; first and last name are required.
 
     Raises:
@@ -150,7 +150,7 @@ def sync(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ClientCreate): A new client; first and last name are required.
 
     Raises:
@@ -180,7 +180,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ClientCreate): A new client; first and last name are required.
 
     Raises:
@@ -213,7 +213,7 @@ async def asyncio(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ClientCreate): A new client; first and last name are required.
 
     Raises:

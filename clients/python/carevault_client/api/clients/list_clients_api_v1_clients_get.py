@@ -151,7 +151,7 @@ def sync_detailed(
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_archived=true` to see archivals.
 
     Args:
@@ -209,7 +209,7 @@ def sync(
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_archived=true` to see archivals.
 
     Args:
@@ -262,7 +262,7 @@ async def asyncio_detailed(
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_archived=true` to see archivals.
 
     Args:
@@ -318,7 +318,7 @@ async def asyncio(
     summaries: names, date of birth, archived, updated (the minimum necessary; the whole
     record is `GET /clients/{client_id}`). To search, use `POST /clients/search`: search
     terms are PHI and never go in a URL. To sync: `updated_since`, `sort=updated_at` and
-    the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_archived=true` to see archivals.
 
     Args:

@@ -117,7 +117,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountCreate):
 
     Raises:
@@ -154,7 +154,7 @@ def sync(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountCreate):
 
     Raises:
@@ -186,7 +186,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountCreate):
 
     Raises:
@@ -221,7 +221,7 @@ async def asyncio(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountCreate):
 
     Raises:

@@ -127,7 +127,7 @@ def sync_detailed(
     Args:
         service_account_id (UUID):
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountTokenCreate):
 
     Raises:
@@ -165,7 +165,7 @@ def sync(
     Args:
         service_account_id (UUID):
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountTokenCreate):
 
     Raises:
@@ -198,7 +198,7 @@ async def asyncio_detailed(
     Args:
         service_account_id (UUID):
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountTokenCreate):
 
     Raises:
@@ -234,7 +234,7 @@ async def asyncio(
     Args:
         service_account_id (UUID):
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (ServiceAccountTokenCreate):
 
     Raises:

@@ -117,11 +117,12 @@ def sync_detailed(
     """Create Session Note
 
      Start a draft note for a client of your workspace, optionally tied to an appointment.
-    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
+    A retry with the same `Idempotency-Key` returns the first response (see
+    docs/reference/api.md).
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (SessionNoteCreate): A new draft note; its SOAP sections may be written now or
             autosaved later.
 
@@ -154,11 +155,12 @@ def sync(
     """Create Session Note
 
      Start a draft note for a client of your workspace, optionally tied to an appointment.
-    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
+    A retry with the same `Idempotency-Key` returns the first response (see
+    docs/reference/api.md).
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (SessionNoteCreate): A new draft note; its SOAP sections may be written now or
             autosaved later.
 
@@ -186,11 +188,12 @@ async def asyncio_detailed(
     """Create Session Note
 
      Start a draft note for a client of your workspace, optionally tied to an appointment.
-    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
+    A retry with the same `Idempotency-Key` returns the first response (see
+    docs/reference/api.md).
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (SessionNoteCreate): A new draft note; its SOAP sections may be written now or
             autosaved later.
 
@@ -221,11 +224,12 @@ async def asyncio(
     """Create Session Note
 
      Start a draft note for a client of your workspace, optionally tied to an appointment.
-    A retry with the same `Idempotency-Key` returns the first response (see docs/api.md).
+    A retry with the same `Idempotency-Key` returns the first response (see
+    docs/reference/api.md).
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (SessionNoteCreate): A new draft note; its SOAP sections may be written now or
             autosaved later.
 

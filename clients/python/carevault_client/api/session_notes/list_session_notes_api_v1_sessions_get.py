@@ -193,7 +193,7 @@ def sync_detailed(
     """List Session Notes
 
      Notes of your workspace, newest session first. To sync: `updated_since`,
-    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_deleted=true` to see deletions.
 
     Args:
@@ -262,7 +262,7 @@ def sync(
     """List Session Notes
 
      Notes of your workspace, newest session first. To sync: `updated_since`,
-    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_deleted=true` to see deletions.
 
     Args:
@@ -326,7 +326,7 @@ async def asyncio_detailed(
     """List Session Notes
 
      Notes of your workspace, newest session first. To sync: `updated_since`,
-    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_deleted=true` to see deletions.
 
     Args:
@@ -393,7 +393,7 @@ async def asyncio(
     """List Session Notes
 
      Notes of your workspace, newest session first. To sync: `updated_since`,
-    `sort=updated_at` and the keyset cursor `after_id` (docs/api.md, "Keeping in sync"); with
+    `sort=updated_at` and the keyset cursor `after_id` (docs/how-to/keep-in-sync.md); with
     `include_deleted=true` to see deletions.
 
     Args:

@@ -121,7 +121,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (WebhookCreate):
 
     Raises:
@@ -157,7 +157,7 @@ def sync(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (WebhookCreate):
 
     Raises:
@@ -188,7 +188,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (WebhookCreate):
 
     Raises:
@@ -222,7 +222,7 @@ async def asyncio(
 
     Args:
         idempotency_key (None | str | Unset): Retry this create safely: the same key and body
-            within 24 hours answer with the first response (see docs/api.md)
+            within 24 hours answer with the first response (see docs/reference/api.md)
         body (WebhookCreate):
 
     Raises:
