@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from carevault.api.dependencies import DbSession
+from carevault.api.error_examples import ErrorExample
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
-from carevault.api.openapi_examples import ErrorExample
 from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner, RecentOwner
