@@ -43,11 +43,19 @@ def test_crypto_and_core_are_forbidden_every_other_package() -> None:
         assert set(contract["forbidden_modules"]) == _top_level() - {source}
 
 
+def test_settings_are_forbidden_every_package_above_the_database_layer() -> None:
+    contract = _contracts()["carevault.config imports no domain, web or command package"]
+    assert contract["source_modules"] == ["carevault.config"]
+    below = {"carevault.config", "carevault.core", "carevault.crypto", "carevault.db"}
+    assert set(contract["forbidden_modules"]) == _top_level() - below
+
+
 def test_the_layering_contracts_are_there() -> None:
     assert {
         "Domains never import carevault.api",
         "Only the web layer imports carevault.api",
         "Routers and request dependencies are imported only by the web layer",
+        "Only carevault.__main__ imports carevault.cli",
     } <= set(_contracts())
 
 
