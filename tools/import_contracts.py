@@ -6,8 +6,8 @@ own `acyclic_siblings` compares packages as wholes (api against auth), which wou
 imports in both directions between two packages even where no module is part of a circle;
 this one looks at modules, as Python imports them. Every import grimp records counts: those
 inside functions (they run, later) and those under `if TYPE_CHECKING:` (a circle of types is
-the same knot, and the layering contracts count them too). There is no way to name an
-exception: a circle is untied by moving the shared piece, not allowed.
+the same knot, and the layering contracts count them too). There is no option to name an
+exception: a circle is untied by moving the shared piece.
 
     [[tool.importlinter.contracts]]
     name = "No import circle in carevault"

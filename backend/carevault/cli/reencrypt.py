@@ -10,11 +10,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from carevault.cli.common import (
-    fail,
-    load_settings,
-    with_database,
-)
+from carevault.cli.common import fail, load_settings, with_database
 
 # The options of the batch jobs (reencrypt, reindex-phones), declared once.
 BatchSize = Annotated[int, typer.Option(min=1, max=10_000, help="Rows per transaction")]

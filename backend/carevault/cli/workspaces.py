@@ -9,12 +9,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from carevault.cli.common import (
-    fail,
-    friendly_errors,
-    load_settings,
-    with_database,
-)
+from carevault.cli.common import fail, friendly_errors, load_settings, with_database
 from carevault.cli.keys import announce, load_existing
 from carevault.notifications import Kind, Notice, notify_in
 
