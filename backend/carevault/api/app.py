@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import carevault
+from carevault.api import readiness
 from carevault.api.conditional import document_conditional_requests, install_not_modified_handler
 from carevault.api.deadline import RequestDeadline
 from carevault.api.dependencies import DatabaseRoute
@@ -58,7 +59,6 @@ from carevault.events.background import EventPruner
 from carevault.exports.router import bulk_router as bulk_export_router
 from carevault.fhir.errors import install_fhir_errors
 from carevault.fhir.router import router as fhir_router
-from carevault.health import service as health_service
 from carevault.health.router import router as health_router
 from carevault.notifications import Notifier
 from carevault.observability.metrics import Metrics, MetricsMiddleware
@@ -145,7 +145,7 @@ def create_app(
             webhooks = state.webhook_worker = start_webhook_worker(settings, engine)
             pruner = start_event_pruner(settings, engine)
             app.state.carevault = state
-            health_service.start_keeping_ready(state)
+            readiness.start_keeping_ready(state)
             notifier = state.notifier = start_notifier(state, database_url)
             metrics.watch(state)
             # Everything built so far (modules, routes, compiled statements, the key ring)
@@ -162,7 +162,7 @@ def create_app(
             if notifier is not None:
                 await notifier.stop()
             if state is not None:
-                await health_service.stop_keeping_ready(state)
+                await readiness.stop_keeping_ready(state)
                 if state.rate_limiter is not None:
                     await state.rate_limiter.backend.close()
             if sealer is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -13,13 +13,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from carevault.api.error_examples import ErrorExample, examples_for
+from carevault.api.proxies import client_ip
 from carevault.core.errors import Conflict, DomainError, Forbidden, Gone, Invalid, NotFound
 from carevault.core.fields import field_path
 from carevault.crypto import DecryptionError
 from carevault.observability.metrics import route_template
-
-if TYPE_CHECKING:
-    from carevault.api.openapi_examples import ErrorExample
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +57,6 @@ def error_responses(
     of `codes`, the error codes particular to the route (their statuses are declared too).
     The codes every operation of its kind can answer are added to the document by
     `openapi_examples.add_error_examples`."""
-    from carevault.api.openapi_examples import examples_for
-
     examples = examples_for(codes)
     responses: dict[int | str, dict[str, Any]] = {}
     for status in sorted({*status_codes, *examples}):
@@ -158,7 +155,6 @@ def _uuid_params(request: Request) -> list[uuid.UUID]:
 async def _record_decryption_failure(request: Request, route: str, reason: str) -> None:
     """The request's own transaction was rolled back, so the event gets one of its own."""
     from carevault.audit import service as audit
-    from carevault.auth.dependencies import client_ip
 
     # Captured when the caller was authenticated: the ORM objects expired with the rollback.
     actor = getattr(request.state, "actor", None) or audit.Actor(

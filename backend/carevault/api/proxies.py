@@ -10,7 +10,9 @@ garbled header) is not believed: the peer address is used instead.
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from carevault.core.networks import IPNetwork
@@ -66,3 +68,20 @@ class TrustedProxies:
                 scope = dict(scope)
                 scope["client"] = (host, 0)
         await self.app(scope, receive, send)
+
+
+def client_ip(request: Request) -> str | None:
+    """The client's address as TrustedProxies left it; None when it is not an IP address
+    (the audit trail stores addresses as inet)."""
+    host = request.client.host if request.client else None
+    return _canonical_ip(host) if host else None
+
+
+@lru_cache(maxsize=4096)
+def _canonical_ip(host: str) -> str | None:
+    # Cached: every authenticated request parses its address, and a practice's clients
+    # come from a handful of them.
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return None

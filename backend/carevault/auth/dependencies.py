@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import ipaddress
 import uuid
 from datetime import timedelta
-from functools import lru_cache
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -13,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.api.dependencies import app_state, get_db
 from carevault.api.errors import ApiError
+from carevault.api.proxies import client_ip
 from carevault.api.state import AppState
 from carevault.auth import service
 from carevault.auth.permissions import READ_COST, Operation, operation_of
@@ -28,23 +27,6 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PATHS_DURING_PASSWORD_CHANGE = frozenset(
     {"/api/v1/auth/me", "/api/v1/auth/password", "/api/v1/auth/logout"}
 )
-
-
-def client_ip(request: Request) -> str | None:
-    """The client's address as TrustedProxies left it; None when it is not an IP address
-    (the audit trail stores addresses as inet)."""
-    host = request.client.host if request.client else None
-    return _canonical_ip(host) if host else None
-
-
-@lru_cache(maxsize=4096)
-def _canonical_ip(host: str) -> str | None:
-    # Cached: every authenticated request parses its address, and a practice's clients
-    # come from a handful of them.
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        return None
 
 
 async def current_principal(request: Request) -> Principal:

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
 from carevault.api.dependencies import DbSession, State
+from carevault.api.error_examples import SIGN_IN_RATE_LIMITED
 from carevault.api.errors import (
     AUTHENTICATED,
     ApiError,
@@ -13,8 +14,8 @@ from carevault.api.errors import (
     error_responses,
 )
 from carevault.api.idempotency import Idempotency
-from carevault.api.openapi_examples import SIGN_IN_RATE_LIMITED
 from carevault.api.pagination import Page, PageParams
+from carevault.api.proxies import client_ip
 from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth import service, tokens
@@ -25,7 +26,6 @@ from carevault.auth.dependencies import (
     CurrentPrincipal,
     RecentOwner,
     RecentPassword,
-    client_ip,
 )
 from carevault.auth.drafts import draft_key_for
 from carevault.auth.models import LoginSession, Role, User

@@ -1,13 +1,14 @@
 """The `carevault` command.
 
-One module per command group: `server` (run, serve), `db`, `users`, `imports` (import
-clients) and `doctor`; the audit, keys, reencrypt and workspaces commands live beside their
-domains (carevault/audit/cli.py, carevault/lifecycle/cli.py). `common` holds what they all
-share; `commands` assembles the tree into `app`.
+Every command lives here, one module per command group: `server` (run, serve), `db`,
+`users`, `imports` (import clients), `export`, `doctor`, `audit`, `keys` (with the KMS
+commands in `kms`), `reencrypt` (and reindex-phones) and `workspaces`. `common` holds what
+they all share; `commands` assembles the tree into `app`. Nothing outside this package
+imports it (an import contract in pyproject.toml): the domains never know their commands.
 
-`app` and `main` are loaded on first use rather than here, so that a domain's command
-module can import `carevault.cli.common` first without this package importing it back
-through the assembly, half initialised.
+`app` and `main` are loaded on first use rather than here, so that importing one command
+module (or `common`) does not load the whole tree, and no module here is imported back
+through the assembly half initialised.
 """
 
 from __future__ import annotations

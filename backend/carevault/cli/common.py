@@ -4,7 +4,7 @@ database engine or session that lives for one command."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from functools import wraps
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -91,3 +91,22 @@ async def one_off_session(url: str) -> AsyncIterator[AsyncSession]:
 
     async with one_off_engine(url) as engine, session_factory(engine)() as db, db.begin():
         yield db
+
+
+def with_database(
+    settings: Settings, work: Callable[[AsyncEngine], Awaitable[R]], *, keys: bool = True
+) -> R:
+    """Run `work` against the database, with the key ring installed when `keys`."""
+    from carevault.runtime import start_key_ring
+
+    manager = start_key_ring(settings) if keys else None
+
+    async def run() -> R:
+        async with one_off_engine(database_url_for(settings), pool_size=2) as engine:
+            return await work(engine)
+
+    try:
+        return run_async(run())
+    finally:
+        if manager is not None:
+            manager.stop()

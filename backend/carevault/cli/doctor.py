@@ -45,7 +45,7 @@ def doctor() -> None:
             f"{provider.description}, active version {ring.encryption_version()}"
             f" of {len(ring.keys)}, encrypt/decrypt self-test passed",
         )
-        from carevault.lifecycle.cli import key_age, key_warnings
+        from carevault.cli.keys import key_age, key_warnings
 
         if ring.remote is not None:
             from carevault.crypto.kms import KmsKeys

@@ -5,8 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, MetaData, func
+from sqlalchemy import DateTime, ForeignKey, MetaData, event, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
+
+from carevault.db.encryption import bind_instance
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -19,6 +21,12 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+# Binds encrypted attributes to their row on every flush (registered with the base, so no
+# model can be used without it).
+event.listen(Base, "before_insert", bind_instance, propagate=True)
+event.listen(Base, "before_update", bind_instance, propagate=True)
 
 
 class UUIDPrimaryKey:
@@ -40,8 +48,3 @@ class WorkspaceScoped:
         return mapped_column(
             ForeignKey("workspaces.id", ondelete="RESTRICT"), index=True, nullable=False
         )
-
-
-# Binds encrypted attributes to their row on every flush (imported here so no model can be
-# used without it).
-from carevault.db import encryption as _encryption  # noqa: E402, F401

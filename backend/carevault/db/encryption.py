@@ -1,9 +1,10 @@
 """The ORM side of row binding: every flushed encrypted value is bound to its row.
 
-Listeners on the declarative base run before each INSERT and UPDATE the unit of work emits
-and bind every encrypted attribute to the instance's workspace and primary key (assigning
-the primary key first when it is still unset), so model code writes plain `str` and `date`
-and can never forget. Core statements bypass these listeners and must bind explicitly;
+A listener on the declarative base (carevault.db.base registers it) runs before each
+INSERT and UPDATE the unit of work emits and binds every encrypted attribute to the
+instance's workspace and primary key (assigning the primary key first when it is still
+unset), so model code writes plain `str` and `date` and can never forget. Core statements
+bypass the listener and must bind explicitly;
 an unbound value reaching an encrypted column is refused (carevault.crypto.binding).
 """
 
@@ -13,12 +14,10 @@ import uuid
 from functools import cache
 from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.orm import Mapper
 
 from carevault.crypto import bind_row_values, bind_to
 from carevault.crypto.types import EncryptedString
-from carevault.db.base import Base
 
 
 @cache
@@ -34,7 +33,7 @@ def encrypted_column_names(table: Any) -> tuple[str, ...]:
     return tuple(col.name for col in table.columns if isinstance(col.type, EncryptedString))
 
 
-def _bind_instance(mapper: Mapper[Any], connection: Any, target: Any) -> None:
+def bind_instance(mapper: Mapper[Any], connection: Any, target: Any) -> None:
     attributes = encrypted_attributes(mapper)
     if not attributes:
         return
@@ -51,10 +50,6 @@ def _bind_instance(mapper: Mapper[Any], connection: Any, target: Any) -> None:
             # Straight into the instance dict: the unit of work reads its parameters from
             # there, and the change history (what is dirty) stays as it was.
             state[key] = bind_to(value, binding)
-
-
-event.listen(Base, "before_insert", _bind_instance, propagate=True)
-event.listen(Base, "before_update", _bind_instance, propagate=True)
 
 
 def bound_changes(

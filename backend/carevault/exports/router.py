@@ -14,8 +14,8 @@ from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
 from carevault.api.dependencies import DbSession, State
+from carevault.api.error_examples import ErrorExample
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
-from carevault.api.openapi_examples import ErrorExample
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import declare

@@ -23,6 +23,15 @@ from pydantic import ValidationError
 from carevault.api import conditional
 from carevault.api.dependencies import DatabaseRoute, DbSession, State
 from carevault.api.errors import ApiError
+from carevault.api.fhir_search import (
+    PAGING,
+    Bound,
+    Params,
+    decode_cursor,
+    form_items,
+    next_link,
+    self_link,
+)
 from carevault.appointments import service as appointments_service
 from carevault.appointments.models import Appointment
 from carevault.appointments.schemas import AppointmentCreate, AppointmentUpdate
@@ -38,15 +47,6 @@ from carevault.clients.schemas import ClientCreate, ClientUpdate
 from carevault.core.errors import NotFound
 from carevault.core.paging import Pagination
 from carevault.fhir import capability, mapping
-from carevault.fhir.search import (
-    PAGING,
-    Bound,
-    Params,
-    decode_cursor,
-    form_items,
-    next_link,
-    self_link,
-)
 from carevault.notes import service as notes_service
 from carevault.notes.models import NoteStatus
 from carevault.workspaces import service as workspaces_service

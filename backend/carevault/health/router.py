@@ -9,12 +9,12 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 import carevault
+from carevault.api import readiness as checks
 from carevault.api.dependencies import DatabaseRoute, State
 from carevault.api.errors import AUTHENTICATED, error_responses
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import ANY_CREDENTIAL, PUBLIC, declare, reads
-from carevault.health import service
 from carevault.health.schemas import (
     UNAVAILABLE_READINESS_EXAMPLE,
     Liveness,
@@ -48,7 +48,7 @@ async def liveness() -> Liveness:
 )
 @declare(PUBLIC)
 async def readiness(state: State) -> JSONResponse:
-    status = await service.public_status(state)  # kept state: see carevault.health.service
+    status = await checks.public_status(state)  # kept state: see carevault.api.readiness
     return JSONResponse({"status": status}, status_code=503 if status == "unavailable" else 200)
 
 
@@ -67,11 +67,11 @@ async def readiness(state: State) -> JSONResponse:
 )
 @declare(reads("system"))
 async def readiness_details(owner: CurrentOwner, state: State) -> JSONResponse:
-    report = await service.readiness(state)
+    report = await checks.readiness(state)
     if report.key_ring.kms is not None:
         # Another practice's own KMS key names its AWS account: an owner sees the
         # installation's key and their practice's own, and only counts of the rest.
-        own = await service.practice_kms_key(state, owner.workspace_id)
+        own = await checks.practice_kms_key(state, owner.workspace_id)
         report.key_ring.kms.keys = [
             key for key in report.key_ring.kms.keys if key.installation or key.key_id == own
         ]

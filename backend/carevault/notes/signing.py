@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from carevault.workspaces.time import zone
+from carevault.core.time_zones import zone
 
 # The versions of the statements a signer attests. A new wording gets a new version; old
 # versions stay here so that every stored signature still names its wording.

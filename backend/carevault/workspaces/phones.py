@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from functools import cache
 
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult
@@ -25,26 +24,6 @@ from carevault.workspaces.models import Workspace
 
 # CAREVAULT_DEFAULT_PHONE_REGION's default, and the column default of workspaces.phone_region.
 DEFAULT_PHONE_REGION = "US"
-
-
-class UnknownRegion(ValueError):
-    """Not a region libphonenumber knows the numbers of."""
-
-
-@cache
-def known_regions() -> frozenset[str]:
-    return frozenset(phonenumbers.SUPPORTED_REGIONS)
-
-
-def region_code(name: str) -> str:
-    """`name` as a region code libphonenumber knows (upper case), or UnknownRegion."""
-    code = name.strip().upper()
-    if code not in known_regions():
-        raise UnknownRegion(
-            f"{name!r} is not a region CareVault knows the phone numbers of: use an ISO 3166 "
-            "two-letter country code such as US, GB or DE"
-        )
-    return code
 
 
 class NotAPhoneNumber(ValueError):

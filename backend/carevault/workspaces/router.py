@@ -10,17 +10,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from carevault.api.dependencies import DbSession
+from carevault.api.error_examples import ErrorExample
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
-from carevault.api.openapi_examples import ErrorExample
 from carevault.api.strict_params import ApiRoute
 from carevault.audit import service as audit
 from carevault.auth.dependencies import CurrentOwner, RecentOwner
 from carevault.auth.permissions import SESSION_ONLY, declare
 from carevault.auth.schemas import WorkspaceRead
 from carevault.core.fields import StrictInteger, invalid, not_nullable
+from carevault.core.phone_regions import UnknownRegion, region_code
+from carevault.core.time_zones import UnknownTimeZone, zone
 from carevault.workspaces.models import Workspace
-from carevault.workspaces.phones import UnknownRegion, region_code
-from carevault.workspaces.time import UnknownTimeZone, zone
 
 router = APIRouter(prefix="/workspace", tags=["workspace"], route_class=ApiRoute)
 

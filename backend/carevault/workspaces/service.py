@@ -3,11 +3,12 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.core.phone_regions import region_code
+from carevault.core.time_zones import zone
 from carevault.crypto import current_cipher
 from carevault.workspaces.keys import load_workspace_keys, provision
 from carevault.workspaces.models import Workspace
-from carevault.workspaces.phones import DEFAULT_PHONE_REGION, region_code
-from carevault.workspaces.time import zone
+from carevault.workspaces.phones import DEFAULT_PHONE_REGION
 
 
 async def get_by_name(db: AsyncSession, name: str) -> Workspace | None:

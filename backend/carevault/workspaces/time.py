@@ -10,31 +10,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, date, datetime
-from functools import cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from carevault.core.time_zones import zone
 from carevault.workspaces.models import Workspace
-
-
-class UnknownTimeZone(ValueError):
-    """Not an IANA time zone name this server knows."""
-
-
-@cache
-def known_time_zones() -> frozenset[str]:
-    return frozenset(available_timezones())
-
-
-def zone(name: str) -> ZoneInfo:
-    if name not in known_time_zones():
-        raise UnknownTimeZone(f"{name!r} is not an IANA time zone (for example Europe/Berlin)")
-    try:
-        return ZoneInfo(name)
-    except ZoneInfoNotFoundError:
-        raise UnknownTimeZone(f"{name!r} is not an IANA time zone") from None
 
 
 def today_in(name: str, now: datetime | None = None) -> date:

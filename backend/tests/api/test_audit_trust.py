@@ -16,11 +16,11 @@ import asyncpg
 import httpx
 import pytest
 
+from carevault.api import readiness as health
 from carevault.audit.checkpoints import CHECKPOINT_FILE, Checkpoint
 from carevault.audit.sealing import key_id
 from carevault.auth.models import Role
 from carevault.crypto import LocalFileProvider
-from carevault.health import service as health
 from tests.support.audit_trail import event_ids, produce_events, verify
 from tests.support.cli import carevault
 from tests.support.db import NewDatabase, libpq_dsn, sql

@@ -12,10 +12,10 @@ import asyncpg
 import pytest
 from sqlalchemy import make_url
 
+from carevault.api import readiness as health
 from carevault.auth.models import Role
 from carevault.crypto import KeyRing
 from carevault.db.roles import HISTORY_TABLES
-from carevault.health import service as health
 from carevault.lifecycle.reencrypt import encrypted_tables
 from tests.support.cli import invoke
 from tests.support.db import PgServer, admin_execute

@@ -25,10 +25,10 @@ import uvicorn
 from sqlalchemy import event
 from sqlalchemy.util import await_only
 
+from carevault.api import readiness as health
 from carevault.audit import service as audit_service
 from carevault.auth.models import Role
 from carevault.db.deadlines import Deadlines, remaining
-from carevault.health import service as health
 from tests.support.db import NewDatabase, PgServer, database_name
 from tests.support.fault_proxy import FaultProxy, fault_proxy
 from tests.support.http import ApiContext, running_api

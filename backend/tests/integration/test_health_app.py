@@ -12,12 +12,12 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import event, make_url
 
+from carevault.api import readiness as health
 from carevault.api.app import create_app
 from carevault.auth.models import Role
 from carevault.config import Settings
 from carevault.crypto.aws import SecretsManagerProvider
 from carevault.db.migrate import current_revision, head_revision
-from carevault.health import service as health
 from carevault.runtime import StartupError, start_key_ring
 from tests.support.db import NewDatabase, PgServer, admin_execute, embedded_server
 from tests.support.http import ApiContext
@@ -153,7 +153,7 @@ async def test_public_readiness_answers_from_kept_state_without_the_database(
         revisions.append(revision)
         return revision
 
-    monkeypatch.setattr("carevault.health.service.current_revision", counting)
+    monkeypatch.setattr("carevault.api.readiness.current_revision", counting)
     monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)  # no background refresh here
     monkeypatch.setattr(health, "READY_MAX_AGE_SECONDS", 3600.0)
     app = create_app(dev_settings(data_dir), database_url=url)
@@ -192,7 +192,7 @@ async def test_the_schema_is_read_again_after_its_interval(
         calls.append(1)
         return await read_revision(engine)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("carevault.health.service.current_revision", counting)
+    monkeypatch.setattr("carevault.api.readiness.current_revision", counting)
     monkeypatch.setattr(health, "READY_REFRESH_SECONDS", 0.0)
     app = create_app(dev_settings(data_dir), database_url=url)
     async with running(app):

@@ -434,8 +434,8 @@ async def test_a_refused_and_restored_practice_key_are_audit_events_and_in_readi
 ) -> None:
     from types import SimpleNamespace
 
+    from carevault.api.readiness import kms_readiness
     from carevault.audit.models import AuditEvent
-    from carevault.health.service import kms_readiness
 
     engine = create_engine(await new_database(), pool_size=2)
     try:

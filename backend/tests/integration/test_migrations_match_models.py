@@ -24,7 +24,7 @@ from tests.support.db import PgServer, admin_execute
 # Tables the migrations create in raw SQL for code that uses them in raw SQL, deliberately
 # without a model (so no ORM query can reach them by accident). Everything else must match.
 NOT_MODELLED = {
-    # 0008/0013: the readiness probe's scratch tables (carevault.health.service), written by
+    # 0008/0013: the readiness probe's scratch tables (carevault.api.readiness), written by
     # each process's health check and never read as records.
     "health_probes",
     "health_space_probe",

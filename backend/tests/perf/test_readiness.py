@@ -1,5 +1,5 @@
 """Readiness is cheap (issue 27): `GET /health/ready`, which load balancers send to every
-instance every few seconds, answers from the state the app keeps (carevault.health.service)
+instance every few seconds, answers from the state the app keeps (carevault.api.readiness)
 and costs about what `GET /health` costs, timed in alternating rounds on the process's CPU
 clock. Before, each answer built an Alembic migration context and made three or four round
 trips: 33-42 ms measured, some hundred times the floor."""

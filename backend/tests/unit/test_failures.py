@@ -162,7 +162,7 @@ def test_every_database_limit_derives_from_the_request_deadline() -> None:
 def test_a_key_refresh_is_overdue_after_two_intervals_and_the_grace() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from carevault.health.service import KEY_REFRESH_GRACE_SECONDS, _refresh_overdue
+    from carevault.api.readiness import KEY_REFRESH_GRACE_SECONDS, _refresh_overdue
 
     now = datetime.now(UTC)
     limit = 2 * 300 + KEY_REFRESH_GRACE_SECONDS

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from carevault.api.app import create_app
-from carevault.api.openapi_examples import EXAMPLES
+from carevault.api.error_examples import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # tools/ is not part of the installed distribution

@@ -9,13 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from carevault.config import Settings
-from carevault.workspaces.phones import (
-    NotAPhoneNumber,
-    PhoneNumber,
-    UnknownRegion,
-    read_phone,
-    region_code,
-)
+from carevault.core.phone_regions import UnknownRegion, region_code
+from carevault.workspaces.phones import NotAPhoneNumber, PhoneNumber, read_phone
 
 
 @pytest.mark.parametrize(

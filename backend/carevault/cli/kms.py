@@ -13,7 +13,7 @@ import typer
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from carevault.cli.common import fail, friendly_errors, load_settings
+from carevault.cli.common import fail, friendly_errors, load_settings, with_database
 from carevault.config import KeyProviderName, Settings
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ def set_key(
     """Move a practice onto its own KMS key (BYOK): its data keys are re-wrapped by KMS
     ReEncrypt, no value is re-encrypted. Safe to interrupt; run it again to finish."""
     from carevault.audit.service import Actor, record
-    from carevault.lifecycle.cli import with_database
     from carevault.workspaces.keys import set_practice_key
     from carevault.workspaces.service import get_by_name
 
@@ -108,7 +107,6 @@ def rewrap(pause_ms: PauseMs = 0) -> None:
     """Re-wrap every key under the installation's KMS key onto the current
     CAREVAULT_KMS_KEY_ID (after changing it): the installation keys, then each practice that
     has not brought its own key. Resumable; practices with their own key are left alone."""
-    from carevault.lifecycle.cli import with_database
     from carevault.workspaces.keys import practice_key_ids, set_practice_key
 
     settings = load_settings()
@@ -173,7 +171,6 @@ def print_status(settings: Settings, ring: Any) -> None:
     """`keys status` with KMS: the key ids (never a key), their state as KMS reports it, and
     each practice's key and state."""
     from carevault.crypto.kms import KmsKeys
-    from carevault.lifecycle.cli import with_database
 
     remote = ring.remote
     if not isinstance(remote, KmsKeys):
@@ -251,7 +248,6 @@ async def _practice_key(engine: AsyncEngine, name: str) -> tuple[uuid.UUID, str 
 def check_deletable(settings: Settings, workspace: str) -> None:
     """Refuse `shred --schedule-kms-key-deletion` before shredding anything when the
     practice has no key of its own, or shares it with a practice that is not shredded."""
-    from carevault.lifecycle.cli import with_database
 
     _require_kms(settings)
     _, key, sharing = with_database(settings, lambda e: _practice_key(e, workspace), keys=False)
@@ -266,7 +262,6 @@ def check_deletable(settings: Settings, workspace: str) -> None:
 
 def schedule_practice_key_deletion(settings: Settings, workspace: str, days: int) -> None:
     from carevault.audit.service import Actor, record
-    from carevault.lifecycle.cli import with_database
 
     async def work(engine: AsyncEngine) -> tuple[str, Any]:
         workspace_id, key, _ = await _practice_key(engine, workspace)
