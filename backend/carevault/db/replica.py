@@ -60,6 +60,7 @@ READ_AFTER_COOKIE = "carevault_read_after"
 _READ_AFTER_PREFIX = "w1."
 # A position no replica reaches: what a malformed token means (read from the primary).
 UNREACHABLE_LSN = 1 << 64
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 E = TypeVar("E", bound=Callable[..., Any])
 
@@ -141,12 +142,12 @@ def parse_read_after(*values: str | None) -> int | None:
         if not value:
             continue
         digits = value[len(_READ_AFTER_PREFIX) :]
-        try:
-            if not value.startswith(_READ_AFTER_PREFIX) or not 0 < len(digits) <= 16:
-                raise ValueError
-            position = int(digits, 16)
-        except ValueError:
-            position = UNREACHABLE_LSN
+        well_formed = (
+            value.startswith(_READ_AFTER_PREFIX)
+            and 0 < len(digits) <= 16
+            and all(digit in _HEX_DIGITS for digit in digits)  # int() takes "-1", " 1", "1_0"
+        )
+        position = int(digits, 16) if well_formed else UNREACHABLE_LSN
         furthest = position if furthest is None else max(furthest, position)
     return furthest
 
