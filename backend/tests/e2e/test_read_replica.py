@@ -44,6 +44,7 @@ from carevault.db.replica import (
     parse_read_after,
 )
 from carevault.observability.metrics import replica_metrics
+from tests.support.cli import cli_env
 from tests.support.http import ApiContext, running_api
 
 BIN = Path("/usr/lib/postgresql/15/bin")
@@ -403,7 +404,9 @@ async def test_exports_and_write_positions_on_a_streaming_replica(
     # A long window: the writer's cookie (which lives as long) must outlast a loaded machine.
     async with _app(primary, replica, data_dir, read_your_writes_seconds=30.0) as context:
         router = _router(context)
-        _, (owner, reader_email) = await context.workspace_with_users(None, Role.OWNER, Role.OWNER)
+        space, (owner, reader_email) = await context.workspace_with_users(
+            None, Role.OWNER, Role.OWNER
+        )
         await _until(
             lambda: router.status.state == "streaming" and router.status.behind_bytes == 0,
             "the replica caught up",
@@ -490,6 +493,14 @@ async def test_exports_and_write_positions_on_a_streaming_replica(
             )
             assert started[0]["n"] == 1
 
+            # `carevault export` reads its pages from the replica too, given its URL.
+            code, output = await _export_command(
+                context, replica, space.name, data_dir / "cli-export"
+            )
+            assert code == 0, output
+            assert "Pages read from the replica: " in output and ", from the primary: 0." in output
+            assert "Pages read from the replica: 0," not in output
+
             # Replay paused again and a client added: the replica never reaches the new
             # export's start, so after its wait the worker reads every page from the primary
             # (and the export holds the new client).
@@ -512,3 +523,24 @@ async def test_exports_and_write_positions_on_a_streaming_replica(
             assert counts["Patient"] == 2 and counts["Appointment"] == 1, counts
             assert router.counts.export_pages_primary > fallback
             assert router.counts.export_pages_replica == replica_pages
+            code, output = await _export_command(
+                context, replica, space.name, data_dir / "cli-fallback"
+            )
+            assert code == 0, output
+            assert "Pages read from the replica: 0, from the primary: " in output, output
+
+
+async def _export_command(
+    context: ApiContext, replica: Cluster, workspace: str, output: Path
+) -> tuple[int, str]:
+    """`carevault export` of the practice, with the replica's URL configured."""
+    from typer.testing import CliRunner
+
+    from carevault.cli import app as cli
+
+    env = cli_env(context) | {"CAREVAULT_READ_DATABASE_URL": replica.url("carevault")}
+    arguments = ["export", "--workspace", workspace, "--output", str(output)]
+    result = await asyncio.to_thread(
+        lambda: CliRunner().invoke(cli, arguments, env=env, catch_exceptions=False)
+    )
+    return result.exit_code, result.output
