@@ -473,7 +473,8 @@ def notifications_readiness(state: AppState) -> NotificationsReadiness | None:
 
 async def redis_readiness(state: AppState) -> RedisReadiness | None:
     """Whether the request limits are shared in Redis, after a PING of it (bounded at half a
-    second; from the background check, so the public answer never waits on it)."""
+    second; made by the background check, so a load balancer's poll normally does not wait
+    on it)."""
     limiter = state.rate_limiter
     backend = limiter.backend if limiter is not None else None
     if not isinstance(backend, RedisBackend):
