@@ -27,7 +27,8 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -76,6 +77,25 @@ class Notice:
 Handler = Callable[[Notice], Awaitable[None]]
 
 
+@dataclass
+class ListenerState:
+    """One carrier's listener, for readiness: listening, or reconnecting since when (and the
+    class of the last failure, never its message)."""
+
+    listening: bool = False
+    since: datetime = field(default_factory=lambda: datetime.now(UTC))
+    error: str | None = None
+
+    def connected(self) -> None:
+        self.listening, self.since, self.error = True, datetime.now(UTC), None
+
+    def lost(self, error: str | None) -> None:
+        if self.listening:
+            self.listening, self.since = False, datetime.now(UTC)
+        if error is not None:
+            self.error = error
+
+
 async def notify_in(db: AsyncSession, notice: Notice) -> None:
     """Queue `notice` in `db`'s transaction: PostgreSQL delivers it to every LISTEN when the
     transaction commits, and never if it rolls back."""
@@ -99,9 +119,17 @@ class Notifier:
         self._redis_url = redis_url
         self._redis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        # Whether each carrier is connected now (readiness and tests read it).
-        self.postgres_listening = False
-        self.redis_listening = False
+        # Each configured carrier's listener (readiness reads them): None when not listened on.
+        self.postgres: ListenerState | None = ListenerState() if listen_dsn else None
+        self.redis: ListenerState | None = ListenerState() if redis_url else None
+
+    @property
+    def postgres_listening(self) -> bool:
+        return self.postgres is not None and self.postgres.listening
+
+    @property
+    def redis_listening(self) -> bool:
+        return self.redis is not None and self.redis.listening
 
     # --- publishing ---------------------------------------------------------------------
 
@@ -170,7 +198,9 @@ class Notifier:
                 connection = await asyncpg.connect(dsn, timeout=5)
                 heard: asyncio.Queue[str] = asyncio.Queue()
                 await connection.add_listener(CHANNEL, partial(_queue, heard))
-                self.postgres_listening, failures = True, 0
+                failures = 0
+                if self.postgres is not None:
+                    self.postgres.connected()
                 while not connection.is_closed():
                     try:
                         async with asyncio.timeout(1.0):
@@ -182,8 +212,11 @@ class Notifier:
                 raise
             except Exception as exc:
                 log.warning("listening for notices in PostgreSQL failed (%s)", type(exc).__name__)
+                if self.postgres is not None:
+                    self.postgres.lost(type(exc).__name__)
             finally:
-                self.postgres_listening = False
+                if self.postgres is not None:
+                    self.postgres.lost(None)
                 if connection is not None:
                     connection.terminate()
             await asyncio.sleep(RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)])
@@ -201,7 +234,9 @@ class Notifier:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
-                    self.redis_listening, failures = True, 0
+                    failures = 0
+                    if self.redis is not None:
+                        self.redis.connected()
                     while True:
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
@@ -212,8 +247,11 @@ class Notifier:
                 raise
             except Exception as exc:
                 log.warning("listening for notices in Redis failed (%s)", type(exc).__name__)
+                if self.redis is not None:
+                    self.redis.lost(type(exc).__name__)
             finally:
-                self.redis_listening = False
+                if self.redis is not None:
+                    self.redis.lost(None)
                 with contextlib.suppress(Exception):
                     await client.aclose()
             await asyncio.sleep(RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)])

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -12,7 +13,15 @@ from carevault.api.failures import connection_in_doubt
 from carevault.api.state import AppState
 from carevault.db.alone import has_work_to_commit
 from carevault.db.hooks import run_before_commit
-from carevault.db.replica import ReplicaRouter, credential_key, read_bind
+from carevault.db.replica import (
+    READ_AFTER_COOKIE,
+    READ_AFTER_HEADER,
+    ReplicaRouter,
+    credential_key,
+    parse_read_after,
+    read_after_token,
+    read_bind,
+)
 
 # Methods that write: the credential then reads from the primary for a while (read your
 # writes, carevault.db.replica) unless the route read from the replica (a search's POST).
@@ -74,6 +83,9 @@ class DatabaseRoute(APIRoute):
                     await run_before_commit(db)
                     if await has_work_to_commit(db):
                         await db.commit()
+                replica = app_state(request).replica
+                if replica is not None and request.method in _WRITES:
+                    await _answer_write_position(request, response, replica)
             except BaseException as failed:
                 db = scope.pop(_SESSION, None)
                 if db is not None and read_bind(db) is not None and connection_in_doubt(failed):
@@ -103,6 +115,38 @@ class DatabaseRoute(APIRoute):
 def request_credential(request: Request) -> bytes | None:
     """The digest identifying the request's credential (bearer token or session cookie)."""
     return credential_key(request.headers.get("authorization"), request.cookies.get(SESSION_COOKIE))
+
+
+def request_read_after(request: Request) -> int | None:
+    """The write position the request presents (header or the UI's cookie), if any."""
+    return parse_read_after(
+        request.headers.get(READ_AFTER_HEADER), request.cookies.get(READ_AFTER_COOKIE)
+    )
+
+
+async def _answer_write_position(
+    request: Request, response: Response, replica: ReplicaRouter
+) -> None:
+    """After a write has committed: the primary's WAL position in `CareVault-Read-After`
+    (and a cookie for a browser's session), so the credential's next replica reads, on any
+    instance, wait for the replica to replay it (carevault.db.replica)."""
+    if request.scope.get(REPLICA_ROUTE):
+        return  # a search's POST: its only write is its audit event
+    position = await replica.primary_position()
+    if position is None:
+        return  # the write stands; the per-process window still covers this instance
+    token = read_after_token(position)
+    response.headers[READ_AFTER_HEADER] = token
+    if request.cookies.get(SESSION_COOKIE):
+        response.set_cookie(
+            READ_AFTER_COOKIE,
+            token,
+            max_age=max(1, math.ceil(replica.read_your_writes_seconds)),
+            httponly=True,
+            secure=app_state(request).settings.is_production,
+            samesite="strict",
+            path="/",
+        )
 
 
 def _remember_write(request: Request, replica: ReplicaRouter) -> None:

@@ -33,6 +33,7 @@ from carevault.api.failures import STORAGE_FULL, TIMEOUT, classify, sqlstate_of
 from carevault.api.state import AppState
 from carevault.audit.checkpoints import measure_trail
 from carevault.audit.sealing import NO_AUDIT_KEY, untrusted_seals_message
+from carevault.auth.rate_limit_redis import RedisBackend
 from carevault.crypto import KeyRingError, PhiBackend, current_cipher
 from carevault.crypto.kms_state import KeyState
 from carevault.db.migrate import current_revision, head_revision
@@ -42,10 +43,14 @@ from carevault.health.schemas import (
     KeyRingReadiness,
     KmsKeyReadiness,
     KmsReadiness,
+    ListenerReadiness,
+    NotificationsReadiness,
     PgcryptoReadiness,
     Readiness,
+    RedisReadiness,
     ReplicaReadiness,
 )
+from carevault.notifications import ListenerState
 from carevault.runtime import pgcrypto_available
 
 DATABASE_CHECK_TIMEOUT_SECONDS = 3.0
@@ -67,6 +72,9 @@ READY_REFRESH_SECONDS = 1.0
 READY_MAX_AGE_SECONDS = 3.0
 
 LOCK_NOT_AVAILABLE = "55P03"
+# A notice listener not listening for longer than this makes the process degraded: its
+# reconnections are at most 5 s apart, and the first connection takes a moment at start.
+LISTENER_GRACE_SECONDS = 6.0
 
 log = logging.getLogger(__name__)
 
@@ -413,6 +421,15 @@ async def _readiness_now(state: AppState) -> Readiness:
         degraded.append(f"replica_{replica.state}")
     elif replica is not None and replica.state == "streaming" and not replica.serving_reads:
         degraded.append("replica_check_overdue")  # the checks stopped answering
+    notifications = notifications_readiness(state)
+    if notifications is not None:
+        for carrier in ("postgres", "redis"):
+            listener: ListenerReadiness | None = getattr(notifications, carrier)
+            if listener is not None and _down_for(listener, LISTENER_GRACE_SECONDS):
+                degraded.append(f"notifications_{carrier}_reconnecting")
+    redis = await redis_readiness(state)
+    if redis is not None and redis.limits == "falling_back":
+        degraded.append("redis_limits_falling_back")
     status = "unavailable" if unavailable else "degraded" if degraded else "ready"
     backend = state.settings.phi_backend
     return Readiness(
@@ -424,6 +441,50 @@ async def _readiness_now(state: AppState) -> Readiness:
         phi_backend=backend.value,
         audit=audit,
         replica=replica,
+        notifications=notifications,
+        redis=redis,
+    )
+
+
+def _down_for(listener: ListenerReadiness, seconds: float) -> bool:
+    return (
+        listener.state != "listening"
+        and (datetime.now(UTC) - listener.since).total_seconds() > seconds
+    )
+
+
+def notifications_readiness(state: AppState) -> NotificationsReadiness | None:
+    """The notice listeners' kept state (carevault.notifications): no round trip."""
+    notifier = state.notifier
+    if notifier is None:
+        return None
+
+    def of(listener: ListenerState | None) -> ListenerReadiness | None:
+        if listener is None:
+            return None
+        return ListenerReadiness(
+            state="listening" if listener.listening else "reconnecting",
+            since=listener.since,
+            error=listener.error,
+        )
+
+    return NotificationsReadiness(postgres=of(notifier.postgres), redis=of(notifier.redis))
+
+
+async def redis_readiness(state: AppState) -> RedisReadiness | None:
+    """Whether the request limits are shared in Redis, after a PING of it (bounded at half a
+    second; made by the background check, so a load balancer's poll normally does not wait
+    on it)."""
+    limiter = state.rate_limiter
+    backend = limiter.backend if limiter is not None else None
+    if not isinstance(backend, RedisBackend):
+        return None
+    await backend.probe()
+    return RedisReadiness(
+        limits="shared" if backend.shared else "falling_back",
+        since=backend.since,
+        fallback_requests=backend.failures,
+        error=backend.last_error,
     )
 
 

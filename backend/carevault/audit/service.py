@@ -40,7 +40,8 @@ from carevault.core.paging import Pagination
 from carevault.db import direct
 from carevault.db.alone import alone
 from carevault.db.deadlines import COMMIT_DEADLINE_SETTING, alone_fence, commit_fence
-from carevault.db.replica import read_bind, reads_only
+from carevault.db.replica import read_bind
+from carevault.db.routing import reads_only
 from carevault.db.scoping import workspace_filter
 from carevault.observability.request_id import current_request_id
 

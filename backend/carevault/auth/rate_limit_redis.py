@@ -28,6 +28,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from carevault.auth.rate_limit import (
@@ -108,6 +109,9 @@ class RedisBackend:
         self.fallback = fallback or InProcessBackend()
         self.failures = 0  # requests answered by the fallback (a counter for /metrics)
         self.shared = True  # Redis answered the last time it was asked
+        # Since when `shared` holds, and the class of the last failure (readiness reads them).
+        self.since = datetime.now(UTC)
+        self.last_error: str | None = None
         self._retry_at = 0.0
         self.retry_seconds = RETRY_SECONDS
         self._warned_at = -WARN_EVERY_SECONDS
@@ -151,14 +155,33 @@ class RedisBackend:
         args = [WINDOW_SECONDS, cost, *(bucket.limit for bucket in buckets)]
         async with asyncio.timeout(TIMEOUT_SECONDS * 2):
             answer = await self._script(keys=keys, args=args)
-        if not self.shared:
-            log.warning("Redis answers again: request limits are shared across instances")
-        self.shared = True
+        self._answered()
         values = [int(value) for value in answer]
         windows = [Window(values[1 + 2 * i], values[2 + 2 * i]) for i in range(len(buckets))]
         return bool(values[0]), windows
 
+    def _answered(self) -> None:
+        if not self.shared:
+            log.warning("Redis answers again: request limits are shared across instances")
+            self.shared, self.since = True, datetime.now(UTC)
+
+    async def probe(self) -> bool:
+        """PING Redis (readiness, every second or so): a Redis lost while no request came
+        is known before the next request meets it, and one back is used again at once."""
+        now = time.monotonic()
+        try:
+            async with asyncio.timeout(TIMEOUT_SECONDS * 2):
+                await self._redis().ping()
+        except Exception as exc:
+            self._failed(now, exc)
+            return False
+        self._answered()
+        return True
+
     def _failed(self, now: float, exc: Exception) -> None:
+        if self.shared:
+            self.since = datetime.now(UTC)
+        self.last_error = type(exc).__name__
         self.shared = False
         self._retry_at = now + self.retry_seconds
         if now - self._warned_at >= WARN_EVERY_SECONDS:

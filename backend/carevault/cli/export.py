@@ -1,12 +1,15 @@
 """`carevault export`: a practice's whole data as NDJSON files in a directory, for an
-operator moving it to another system; `--resume` continues a stopped export."""
+operator moving it to another system; `--resume` continues a stopped export. With
+CAREVAULT_READ_DATABASE_URL set, its pages are read from the replica (carevault.db.replica)."""
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,6 +21,12 @@ from carevault.cli.common import (
     one_off_engine,
     run_async,
 )
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from carevault.config import Settings
+    from carevault.db.replica import ReplicaRouter
 
 
 class ExportProgress:
@@ -102,12 +111,15 @@ def export(
     """Export a practice's whole data as FHIR R4 NDJSON (one file per 10,000 records of a
     resource type, and manifest.json), as `GET /fhir/R4/$export` writes it. The files hold
     PHI in the clear: write them only where they are protected. Memory stays flat whatever
-    the practice's size; an interrupted export continues with --resume."""
+    the practice's size; an interrupted export continues with --resume. With
+    CAREVAULT_READ_DATABASE_URL set, the records are read from the replica once it has
+    replayed the primary's position at the start (else from the primary)."""
     from sqlalchemy import func, select
 
     from carevault.audit.service import Actor, record
     from carevault.core.clock import utc_now
     from carevault.db.engine import session_factory
+    from carevault.db.replica import ReadsAfter
     from carevault.exports import bulk, directory
     from carevault.fhir.mapping import instant
     from carevault.runtime import start_key_ring
@@ -118,8 +130,11 @@ def export(
     manager = start_key_ring(settings)
 
     async def run() -> tuple[bool, float]:
-        async with one_off_engine(url, pool_size=2) as engine:
-            sessions = session_factory(engine)
+        async with (
+            one_off_engine(url, pool_size=2) as engine,
+            read_replica(settings, engine) as replica,
+        ):
+            sessions = session_factory(engine, routes_reads=replica is not None)
             async with sessions() as db:
                 space = await get_by_name(db, workspace)
                 if space is None:
@@ -130,8 +145,21 @@ def export(
             except (FileExistsError, FileNotFoundError) as exc:
                 raise fail(str(exc)) from None
             started = time.monotonic()
+            # With CAREVAULT_READ_DATABASE_URL, the pages come from the replica once it has
+            # replayed the primary's position now (else, and page by page, the primary).
+            reads = await ReadsAfter.starting_now(replica)
+            await reads.settle()
             with ExportProgress(expected) as progress:
-                complete = await bulk.run(sessions, space.id, bulk.RESOURCE_TYPES, store, progress)
+                complete = await bulk.run(
+                    sessions, space.id, bulk.RESOURCE_TYPES, store, progress, reads=reads
+                )
+            if replica is not None:
+                counts = replica.counts
+                typer.echo(
+                    f"Pages read from the replica: {counts.export_pages_replica}, "
+                    f"from the primary: {counts.export_pages_primary}.",
+                    err=True,
+                )
             store.write_manifest(instant(utc_now()))
             async with sessions() as db, db.begin():
                 await record(
@@ -153,6 +181,32 @@ def export(
     typer.echo(
         f"Exported {workspace!r} to {output} in {elapsed:.1f} s (manifest.json lists the files)."
     )
+
+
+@asynccontextmanager
+async def read_replica(
+    settings: Settings, primary: AsyncEngine
+) -> AsyncIterator[ReplicaRouter | None]:
+    """A replica router checking CAREVAULT_READ_DATABASE_URL in the background for the
+    command's length (carevault.db.replica), or None without one."""
+    if not settings.read_database_url:
+        yield None
+        return
+    from carevault.db.replica import ReplicaRouter
+
+    async with one_off_engine(settings.read_database_url, pool_size=2) as replica_engine:
+        router = ReplicaRouter(
+            primary,
+            replica_engine,
+            max_lag_seconds=settings.read_replica_max_lag_seconds,
+            read_your_writes_seconds=settings.read_your_writes_seconds,
+            interval=settings.read_replica_check_interval_seconds,
+        )
+        router.start()
+        try:
+            yield router
+        finally:
+            await router.stop()
 
 
 async def estimated_counts(db: Any, workspace_id: Any, func: Any, select: Any) -> dict[str, int]:

@@ -42,7 +42,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from carevault.db.alone import alone, has_pending_changes, holds_connection
 from carevault.db.base import Base
 from carevault.db.deadlines import Deadlines, check_deadline
-from carevault.db.replica import READ_BIND, reads_only
+from carevault.db.routing import READ_BIND, reads_only
 
 T = TypeVar("T", bound=Base)
 

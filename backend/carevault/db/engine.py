@@ -19,7 +19,7 @@ from carevault.db.deadlines import Deadlines
 from carevault.db.direct import DirectPool
 from carevault.db.pooler import Pooler, configured_pooler
 from carevault.db.pooler import connect_args as pooler_connect_args
-from carevault.db.replica import RoutingSession
+from carevault.db.routing import RoutingSession
 
 # Connections per worker in the engine's pool (and as many again in its direct pool, see
 # carevault.db.direct).

@@ -15,9 +15,15 @@ A request is switched to the replica only when `ReplicaRouter.route` allows it:
   recovery, and has replayed every WAL position the primary had more than `max_lag`
   seconds ago;
 - the same credential has not written within `read_your_writes` seconds (tracked in this
-  process: a write and the next read on another instance are not tied together).
+  process);
+- the request presents no write position (`CareVault-Read-After`, or the UI's cookie), or
+  the replica's replay position at its last check has reached it. Every successful write
+  answers with the primary's WAL position after its commit, so a write on one instance and
+  the next read on another are tied together without anything shared between them.
 
-Otherwise it reads from the primary, as without a replica. Nothing here holds PHI.
+Otherwise it reads from the primary, as without a replica. The bulk export worker reads its
+pages from the replica once it has replayed the position the export started at
+(`ReadsAfter`). Nothing here holds PHI: a position is a number of bytes of WAL.
 """
 
 from __future__ import annotations
@@ -33,21 +39,32 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import text
+from sqlalchemy import Text, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
-from sqlalchemy.orm import Session
-from sqlalchemy.sql import Select, visitors
+
+from carevault.db import direct
+from carevault.db.routing import READ_BIND
 
 log = logging.getLogger(__name__)
 
-# Session.info key: the replica's (sync) engine, set once the request is switched to it.
-READ_BIND = "carevault.read_bind"
 _ATTRIBUTE = "__carevault_reads_from_replica__"
 # Credentials remembered for read-your-writes before the stale ones are swept.
 _SWEEP_AT = 10_000
+# A write's WAL position, answered after every successful write and presented by the next
+# requests (docs/how-to/scaling.md "Read-your-writes"): a header for API clients, a cookie
+# for the UI.
+READ_AFTER_HEADER = "CareVault-Read-After"
+READ_AFTER_COOKIE = "carevault_read_after"
+# The token's form: a version, then the position in hex. Opaque to clients.
+_READ_AFTER_PREFIX = "w1."
+# A position no replica reaches: what a malformed token means (read from the primary).
+UNREACHABLE_LSN = 1 << 64
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 E = TypeVar("E", bound=Callable[..., Any])
+
+_CURRENT_LSN = select(func.pg_current_wal_lsn().cast(Text))
 
 
 def reads_from_replica(endpoint: E) -> E:
@@ -59,33 +76,6 @@ def reads_from_replica(endpoint: E) -> E:
 
 def is_replica_route(endpoint: Callable[..., Any] | None) -> bool:
     return bool(getattr(endpoint, _ATTRIBUTE, False))
-
-
-def reads_only(clause: Any) -> bool:
-    """Whether `clause` can run on a hot standby: a SELECT that locks nothing and has no
-    INSERT, UPDATE or DELETE anywhere in it (a data-modifying CTE)."""
-    if not isinstance(clause, Select) or clause._for_update_arg is not None:
-        return False
-    return not any(getattr(element, "is_dml", False) for element in visitors.iterate(clause))
-
-
-class RoutingSession(Session):
-    """A session bound to the primary that sends reading statements to `info[READ_BIND]`
-    when set (see the module docstring)."""
-
-    def get_bind(
-        self, mapper: Any = None, *, clause: Any = None, bind: Any = None, **kw: Any
-    ) -> Any:
-        replica = self.info.get(READ_BIND)
-        if (
-            replica is not None
-            and bind is None
-            and clause is not None
-            and not self._flushing
-            and reads_only(clause)
-        ):
-            return replica
-        return super().get_bind(mapper, clause=clause, bind=bind, **kw)
 
 
 def read_bind(db: AsyncSession) -> Engine | None:
@@ -111,6 +101,30 @@ def parse_lsn(value: str | None) -> int | None:
     return (int(high, 16) << 32) + int(low, 16)
 
 
+def read_after_token(lsn: int) -> str:
+    """The value of `CareVault-Read-After` for a write that committed at or before `lsn`."""
+    return f"{_READ_AFTER_PREFIX}{lsn:016x}"
+
+
+def parse_read_after(*values: str | None) -> int | None:
+    """The furthest position among the presented tokens; None when none is presented. A
+    malformed one counts as a position no replica reaches (the request reads from the
+    primary, never fails)."""
+    furthest: int | None = None
+    for value in values:
+        if not value:
+            continue
+        digits = value[len(_READ_AFTER_PREFIX) :]
+        well_formed = (
+            value.startswith(_READ_AFTER_PREFIX)
+            and 0 < len(digits) <= 16
+            and all(digit in _HEX_DIGITS for digit in digits)  # int() takes "-1", " 1", "1_0"
+        )
+        position = int(digits, 16) if well_formed else UNREACHABLE_LSN
+        furthest = position if furthest is None else max(furthest, position)
+    return furthest
+
+
 @dataclass
 class ReplicaStatus:
     # unknown (not checked yet), streaming, lagging, unreachable, not_in_recovery
@@ -121,6 +135,7 @@ class ReplicaStatus:
     checked_at: datetime | None = None
     checked: float = 0.0  # monotonic
     error: str | None = None  # an exception's class, never its message
+    replayed_lsn: int | None = None  # the replica's replay position at the check
 
 
 @dataclass
@@ -129,6 +144,10 @@ class RouteCounts:
     primary: int = 0  # replica routes that read from the primary
     read_your_writes: int = 0  # ... because the credential had just written
     unusable: int = 0  # ... because the replica was down, behind or not checked lately
+    awaiting_replay: int = 0  # ... because it had not replayed the presented write position
+    # Pages of bulk exports (carevault.exports.jobs, `carevault export`), by where they read.
+    export_pages_replica: int = 0
+    export_pages_primary: int = 0
 
 
 # A check starts at most (its own time limit, one interval) + one interval after the last.
@@ -178,8 +197,15 @@ class ReplicaRouter:
             and now - status.checked <= STALE_AFTER_INTERVALS * self.interval
         )
 
-    def route(self, credential: bytes | None) -> Engine | None:
-        """The replica's engine for a replica route's reads, or None for the primary."""
+    def replayed(self, lsn: int) -> bool:
+        """Whether the replica had replayed WAL up to `lsn` at its last check (replay only
+        moves forward, so it still has)."""
+        replayed = self.status.replayed_lsn
+        return replayed is not None and replayed >= lsn
+
+    def route(self, credential: bytes | None, read_after: int | None = None) -> Engine | None:
+        """The replica's engine for a replica route's reads, or None for the primary.
+        `read_after`: the write position the request presented (parse_read_after)."""
         now = time.monotonic()
         if credential is not None and self.recently_wrote(credential, now):
             self.counts.primary += 1
@@ -189,8 +215,29 @@ class ReplicaRouter:
             self.counts.primary += 1
             self.counts.unusable += 1
             return None
+        if read_after is not None and not self.replayed(read_after):
+            self.counts.primary += 1
+            self.counts.awaiting_replay += 1
+            return None
         self.counts.replica += 1
         return self.replica.sync_engine
+
+    async def primary_position(self) -> int | None:
+        """The primary's current WAL position (`pg_current_wal_lsn()`): read after a commit,
+        it is at or past that commit's record. One round trip on the direct pool when there
+        is one; None when the primary does not answer within an interval (never raises)."""
+        try:
+            async with asyncio.timeout(self.interval):
+                pool = direct.pool_of(self.primary)
+                if pool is not None:
+                    return parse_lsn((await pool.fetch(_CURRENT_LSN, {}))[0][0])
+                async with self.primary.connect() as connection:
+                    value = (await connection.execute(_CURRENT_LSN)).scalar_one()
+                    await connection.rollback()
+                    return parse_lsn(value)
+        except Exception as exc:  # the write stands; its readers fall back to the window
+            log.warning("reading the primary's WAL position failed (%s)", type(exc).__name__)
+            return None
 
     def wrote(self, credential: bytes) -> None:
         now = time.monotonic()
@@ -255,7 +302,7 @@ class ReplicaRouter:
         lag = now - self._pending[0][0] if self._pending else 0.0
         behind = max(0, primary_lsn - replayed) if primary_lsn is not None else None
         state = "lagging" if lag > self.max_lag_seconds else "streaming"
-        self._set(state, now, lag=lag, behind=behind, paused=bool(paused))
+        self._set(state, now, lag=lag, behind=behind, paused=bool(paused), replayed=replayed)
         return self.status
 
     def _set(
@@ -267,6 +314,7 @@ class ReplicaRouter:
         behind: int | None = None,
         paused: bool | None = None,
         error: str | None = None,
+        replayed: int | None = None,
     ) -> None:
         if state != self.status.state and self.status.state != "unknown":
             log.warning("read replica: %s (was %s)", state, self.status.state)
@@ -278,6 +326,7 @@ class ReplicaRouter:
             checked_at=datetime.now(UTC),
             checked=now,
             error=error,
+            replayed_lsn=replayed,
         )
         if len(self._pending) > 10_000:  # the replica is far behind: keep the oldest
             while len(self._pending) > 10_000:
@@ -311,3 +360,60 @@ class ReplicaRouter:
                 task.add_done_callback(self._abandoned.discard)
                 self._set("unreachable", time.monotonic(), error="TimeoutError")
             await asyncio.sleep(self.interval)
+
+
+class ReadsAfter:
+    """Where a bulk export reads its pages (carevault.exports.bulk): the replica while it is
+    usable and has replayed `lsn`, the primary's position once the export was asked for (so
+    the export holds every write committed before it); the primary otherwise, and for a
+    page that failed on the replica. Decided page by page: a replica lost or falling behind
+    mid-export only moves the following pages."""
+
+    def __init__(self, router: ReplicaRouter | None, lsn: int | None) -> None:
+        self.router = router
+        self.lsn = lsn
+
+    @classmethod
+    async def starting_now(cls, router: ReplicaRouter | None) -> ReadsAfter:
+        return cls(router, await router.primary_position() if router is not None else None)
+
+    def _ready(self) -> bool:
+        router = self.router
+        return (
+            router is not None
+            and self.lsn is not None
+            and router.usable()
+            and router.replayed(self.lsn)
+        )
+
+    async def settle(self) -> None:
+        """Give a usable replica the time its checks need to see `lsn` replayed (at most the
+        read-your-writes floor): an export waits a second or two rather than read all its
+        pages from the primary."""
+        router = self.router
+        if router is None or self.lsn is None:
+            return
+        deadline = time.monotonic() + read_your_writes_floor(
+            router.max_lag_seconds, router.interval
+        )
+        while time.monotonic() < deadline:
+            if self._ready() or not router.usable():
+                return
+            await asyncio.sleep(min(0.1, router.interval / 4))
+
+    def bind(self) -> Engine | None:
+        """The replica's engine for the next page, or None for the primary."""
+        router = self.router
+        if router is None:
+            return None
+        if self._ready():
+            router.counts.export_pages_replica += 1
+            return router.replica.sync_engine
+        router.counts.export_pages_primary += 1
+        return None
+
+    def failed(self, error: BaseException) -> None:
+        """A page failed on the replica: the replica is suspect until its next good check,
+        and the page is read again from the primary."""
+        if self.router is not None:
+            self.router.suspect(type(error).__name__)

@@ -8,6 +8,10 @@ an export that stopped (a restart, a crash) resumes after its last finished part
 parts go is the caller's `PartStore`: sealed files of an export job (carevault.exports.jobs)
 or plain files in an operator's directory (`carevault export`).
 
+With a read replica (carevault.db.replica) the pages are read from it once it has replayed
+the primary's position at the export's start (`ReadsAfter`), page by page: a page the replica
+fails is read again from the primary.
+
 A bulk export is the practice's own data, so psychotherapy notes are in it, labelled
 (`meta.security` PSYTHPN); the right of access (carevault.exports.record) leaves them out.
 """
@@ -22,11 +26,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import Select, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from carevault.appointments.models import Appointment
 from carevault.auth.models import User
 from carevault.clients.models import Client
+from carevault.db.replica import ReadsAfter
+from carevault.db.routing import READ_BIND, RoutingSession
 from carevault.db.scoping import in_workspace
 from carevault.exports import fhir
 from carevault.fhir import mapping
@@ -150,17 +157,39 @@ async def pages(
     workspace_id: uuid.UUID,
     resource_type: str,
     after: str | None,
+    reads: ReadsAfter | None = None,
 ) -> AsyncIterator[list[tuple[str, list[fhir.FhirResource]]]]:
     """Pages until the type is exhausted, each read in a transaction of its own (nothing
-    held between pages: no long snapshot, no growing identity map)."""
+    held between pages: no long snapshot, no growing identity map), from the replica when
+    `reads` allows it."""
     while True:
-        async with sessions() as db, db.begin():
-            await load_workspace_keys(db, workspace_id)
-            page = await _page(db, workspace_id, resource_type, after)
+        page = await _read_page(sessions, workspace_id, resource_type, after, reads)
         if not page:
             return
         yield page
         after = page[-1][0]
+
+
+async def _read_page(
+    sessions: async_sessionmaker[AsyncSession],
+    workspace_id: uuid.UUID,
+    resource_type: str,
+    after: str | None,
+    reads: ReadsAfter | None,
+) -> list[tuple[str, list[fhir.FhirResource]]]:
+    replica = reads.bind() if reads is not None else None
+    if replica is not None and reads is not None:
+        try:
+            async with sessions() as db, db.begin():
+                if isinstance(db.sync_session, RoutingSession):
+                    db.sync_session.info[READ_BIND] = replica
+                await load_workspace_keys(db, workspace_id)
+                return await _page(db, workspace_id, resource_type, after)
+        except (DBAPIError, OSError, TimeoutError) as exc:
+            reads.failed(exc)  # the same page again, from the primary
+    async with sessions() as db, db.begin():
+        await load_workspace_keys(db, workspace_id)
+        return await _page(db, workspace_id, resource_type, after)
 
 
 def _lines(resources: Iterable[fhir.FhirResource]) -> bytes:
@@ -175,9 +204,10 @@ async def run(
     resource_types: Iterable[str],
     store: PartStore,
     progress: Progress | None = None,
+    reads: ReadsAfter | None = None,
 ) -> bool:
     """Write every type's parts after those already finished; True when all are written,
-    False when the store asked to stop."""
+    False when the store asked to stop. `reads`: where the pages may be read (a replica)."""
     done = await store.finished()
     for resource_type in resource_types:
         written = sorted(
@@ -192,7 +222,7 @@ async def run(
         last_key = ""
         beat = time.monotonic()
         try:
-            async for page in pages(sessions, workspace_id, resource_type, after):
+            async for page in pages(sessions, workspace_id, resource_type, after, reads):
                 for key, resources in page:
                     if writer is None:
                         writer = store.open(resource_type, part)

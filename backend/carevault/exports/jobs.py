@@ -34,6 +34,7 @@ from carevault.auth.principal import Principal
 from carevault.core.clock import utc_now
 from carevault.core.errors import Conflict, Invalid, not_found
 from carevault.crypto.stream import SealedWriter, new_file_key, open_sealed
+from carevault.db.replica import ReadsAfter, ReplicaRouter
 from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.exports import bulk
 from carevault.exports.models import UNFINISHED, ExportFile, ExportJob, ExportStatus
@@ -311,15 +312,21 @@ async def work(
     job_id: uuid.UUID,
     export_dir: Path,
     retention: timedelta,
+    replica: ReplicaRouter | None = None,
 ) -> None:
     """Write the job's parts (after those already recorded) and mark it completed; failures
-    mark it failed with the error's kind only (never a message that could hold PHI)."""
+    mark it failed with the error's kind only (never a message that could hold PHI). With
+    a `replica`, the pages are read there once it has replayed the primary's position after
+    the claim (every write committed before the export was asked for); the job's own rows
+    are written on the primary."""
     job = await _claim(sessions, workspace_id, job_id)
     if job is None:
         return
     store = JobStore(sessions, job, export_dir)
     try:
-        complete = await bulk.run(sessions, workspace_id, job.resource_types, store)
+        reads = await ReadsAfter.starting_now(replica)
+        await reads.settle()
+        complete = await bulk.run(sessions, workspace_id, job.resource_types, store, reads=reads)
     except Exception as exc:  # a worker must record its failure, whatever it is
         logger.exception("export job failed", extra={"job_id": str(job_id)})
         await _finish(
@@ -374,10 +381,11 @@ def launch(
     job: ExportJob,
     export_dir: Path,
     retention: timedelta,
+    replica: ReplicaRouter | None = None,
 ) -> None:
     """Run `work` in the background of this process (kept referenced until it ends)."""
     task = asyncio.get_running_loop().create_task(
-        work(sessions, job.workspace_id, job.id, export_dir, retention)
+        work(sessions, job.workspace_id, job.id, export_dir, retention, replica)
     )
     _RUNNING.add(task)
     task.add_done_callback(_RUNNING.discard)

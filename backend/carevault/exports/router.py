@@ -16,6 +16,7 @@ from starlette.background import BackgroundTask
 from carevault.api.dependencies import DbSession, State
 from carevault.api.error_examples import ErrorExample
 from carevault.api.errors import AUTHENTICATED, ApiError, error_responses
+from carevault.api.replica import ReplicaReads
 from carevault.api.strict_params import ApiRoute
 from carevault.auth.dependencies import CurrentOwner, CurrentPrincipal
 from carevault.auth.permissions import declare
@@ -69,7 +70,7 @@ async def export_client_record(
     request: Request,
     client_id: uuid.UUID,
     principal: CurrentPrincipal,
-    db: DbSession,
+    db: ReplicaReads,
     format: Annotated[
         Literal["pdf", "fhir"],
         Query(description="pdf: a readable document; fhir: a FHIR R4 Bundle ($everything)"),
@@ -80,7 +81,8 @@ async def export_client_record(
     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
     appointments read scopes. Audited (`client.export`, `session.export`,
-    `appointment.export`). The file is named by the client's id, never their name."""
+    `appointment.export`). The file is named by the client's id, never their name. With a
+    read replica the record is read there (the audit events go to the primary)."""
     found = await record.export_record(db, principal, client_id, format)
     if format == "pdf":
         return Response(
@@ -110,7 +112,7 @@ EVERYTHING_TYPES = ("Patient", "Appointment", "Encounter", "DocumentReference", 
 @bulk_router.get("/Patient/{patient_id}/$everything", response_class=Response)
 @declare(EXPORTS_RECORD)
 async def patient_everything(
-    request: Request, patient_id: str, principal: CurrentPrincipal, db: DbSession
+    request: Request, patient_id: str, principal: CurrentPrincipal, db: ReplicaReads
 ) -> Response:
     """`Patient/{id}/$everything`: the client's record as one searchset Bundle, the same
     as `GET /api/v1/clients/{id}/export?format=fhir` (same rules, same audit events)."""
@@ -221,7 +223,7 @@ async def start_bulk_export(
     job = await jobs.start(db, owner, exported)
 
     async def launch() -> None:
-        jobs.launch(state.db_sessions, job, export_dir, retention)
+        jobs.launch(state.db_sessions, job, export_dir, retention, state.replica)
 
     # A background task runs once the answer is sent, so after DatabaseRoute committed the
     # job's row; had it not started (the process stopped), the first poll starts it.
@@ -259,7 +261,7 @@ async def read_bulk_export_status(
     job = await jobs.find(db, owner, job_id)
     export_dir, retention = _settings_of(state)
     if jobs.needs_worker(job):
-        jobs.launch(state.db_sessions, job, export_dir, retention)
+        jobs.launch(state.db_sessions, job, export_dir, retention, state.replica)
     if job.status in UNFINISHED:
         written = ", ".join(f"{name} {count}" for name, count in (job.progress or {}).items())
         return Response(

@@ -132,6 +132,37 @@ class ReplicaReadiness(BaseModel):
     error: str | None = None
 
 
+class ListenerReadiness(BaseModel):
+    """One carrier's notice listener (carevault.notifications)."""
+
+    state: Literal["listening", "reconnecting"]
+    since: datetime = Field(description="When it started listening, or lost its connection")
+    error: str | None = Field(default=None, description="The last failure's class")
+
+
+class NotificationsReadiness(BaseModel):
+    """Notices from other processes (shreds, key activations): optional. A listener down
+    only delays what a notice speeds up (the per-request checks still hold), so it makes
+    the process degraded, never unavailable."""
+
+    postgres: ListenerReadiness | None = Field(
+        default=None, description="LISTEN on PostgreSQL (null: not listened on)"
+    )
+    redis: ListenerReadiness | None = Field(
+        default=None, description="Redis pub/sub (null: no CAREVAULT_REDIS_URL)"
+    )
+
+
+class RedisReadiness(BaseModel):
+    """Redis (CAREVAULT_REDIS_URL) for the request limits: `shared` while it answers;
+    `falling_back` to this process's own budgets while it does not (degraded, still serving)."""
+
+    limits: Literal["shared", "falling_back"]
+    since: datetime
+    fallback_requests: int = Field(description="Requests counted in process since start")
+    error: str | None = Field(default=None, description="The last failure's class")
+
+
 READINESS_EXAMPLE: dict[str, Any] = {
     "status": "ready",
     "reasons": [],
@@ -202,7 +233,10 @@ class Readiness(BaseModel):
         "database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, "
         "schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery, "
         "replica_check_overdue "
-        "(degraded: reads fall back to the primary)",
+        "(degraded: reads fall back to the primary), "
+        "notifications_postgres_reconnecting, notifications_redis_reconnecting (degraded: "
+        "notices wait for the listener, the per-request checks hold), "
+        "redis_limits_falling_back (degraded: each process counts its own budgets)",
     )
     database: DatabaseReadiness
     key_ring: KeyRingReadiness
@@ -211,3 +245,7 @@ class Readiness(BaseModel):
     audit: AuditReadiness
     # Only with a read replica configured.
     replica: ReplicaReadiness | None = None
+    # Only with notifications (CAREVAULT_NOTIFICATIONS or CAREVAULT_REDIS_URL) configured.
+    notifications: NotificationsReadiness | None = None
+    # Only with CAREVAULT_REDIS_URL configured.
+    redis: RedisReadiness | None = None

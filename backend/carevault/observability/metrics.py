@@ -239,14 +239,24 @@ def replica_metrics(state: Observed) -> Iterable[CounterMetricFamily | GaugeMetr
     routed = CounterMetricFamily(
         "carevault_replica_route_requests",
         "Requests of replica routes by where they read: replica, primary_after_write (read "
-        "your writes), primary_unusable (replica down, behind or unchecked)",
+        "your writes), primary_unusable (replica down, behind or unchecked), "
+        "primary_awaiting_replay (the presented write position not replayed yet)",
         labels=["served_by"],
     )
     counts = router.counts
     routed.add_metric(["replica"], counts.replica)
     routed.add_metric(["primary_after_write"], counts.read_your_writes)
     routed.add_metric(["primary_unusable"], counts.unusable)
+    routed.add_metric(["primary_awaiting_replay"], counts.awaiting_replay)
     yield routed
+    pages = CounterMetricFamily(
+        "carevault_replica_export_pages",
+        "Pages read by bulk exports, by where they were read: replica or primary",
+        labels=["served_by"],
+    )
+    pages.add_metric(["replica"], counts.export_pages_replica)
+    pages.add_metric(["primary"], counts.export_pages_primary)
+    yield pages
 
 
 class Metrics:

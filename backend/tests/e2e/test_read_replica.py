@@ -8,6 +8,9 @@ another credential's list) while their audit events are committed on the primary
 read-your-writes (the writer's next list sees its write at once); replay paused past the lag
 bound sends reads back to the primary and readiness says `replica_lagging`; the replica
 stopped, reads come from the primary, nothing fails, readiness says `replica_unreachable`.
+Exports: the record export, `$everything` and the bulk export's pages read from the replica
+(and from the primary when it is behind or down); a write's `CareVault-Read-After` position
+holds read-your-writes without the process's own memory of the write.
 """
 
 from __future__ import annotations
@@ -23,15 +26,25 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+import httpx
 import pytest
 
 from carevault.auth.models import Role
 from carevault.db.engine import create_engine
 from carevault.db.migrate import upgrade_async
-from carevault.db.replica import ReplicaRouter, ReplicaStatus
+from carevault.db.replica import (
+    READ_AFTER_COOKIE,
+    READ_AFTER_HEADER,
+    UNREACHABLE_LSN,
+    ReplicaRouter,
+    ReplicaStatus,
+    parse_read_after,
+)
 from carevault.observability.metrics import replica_metrics
+from tests.support.cli import cli_env
 from tests.support.http import ApiContext, running_api
 
 BIN = Path("/usr/lib/postgresql/15/bin")
@@ -134,7 +147,9 @@ async def _until(condition: Callable[[], object], what: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _app(primary: Cluster, replica: Cluster, data_dir: Path) -> AsyncIterator[ApiContext]:
+async def _app(
+    primary: Cluster, replica: Cluster, data_dir: Path, *, read_your_writes_seconds: float = 4.0
+) -> AsyncIterator[ApiContext]:
     admin = await asyncpg.connect(primary.dsn(), timeout=5)
     try:
         await admin.execute("CREATE DATABASE carevault")
@@ -151,7 +166,7 @@ async def _app(primary: Cluster, replica: Cluster, data_dir: Path) -> AsyncItera
         read_database_url=replica.url("carevault"),
         read_replica_check_interval_seconds=1.0,
         read_replica_max_lag_seconds=0.5,
-        read_your_writes_seconds=4.0,
+        read_your_writes_seconds=read_your_writes_seconds,
         audit_sealer=False,
     ) as context:
         yield context
@@ -330,3 +345,202 @@ def _key(client: object) -> bytes:
     key = credential_key(None, cookie)
     assert key is not None
     return key
+
+
+def _resources(bundle: dict[str, Any], resource_type: str) -> list[dict[str, Any]]:
+    return [
+        entry["resource"]
+        for entry in bundle.get("entry", [])
+        if entry["resource"]["resourceType"] == resource_type
+    ]
+
+
+async def _record(
+    client: httpx.AsyncClient, router: ReplicaRouter, client_id: str
+) -> tuple[int, str]:
+    """The client's record export (FHIR): how many appointments it holds, and which
+    database served it."""
+    before = router.counts.replica
+    answer = await client.get(f"/clients/{client_id}/export", params={"format": "fhir"})
+    assert answer.status_code == 200, answer.text
+    served = "replica" if router.counts.replica > before else "primary"
+    return len(_resources(answer.json(), "Appointment")), served
+
+
+async def _bulk_export(client: httpx.AsyncClient) -> dict[str, int]:
+    """A whole bulk export ($export, polled to the end): records per type."""
+    root = httpx.AsyncClient(
+        transport=client._transport,
+        base_url="http://testserver",
+        headers=client.headers,
+        cookies=client.cookies,
+    )
+    async with root:
+        started = await root.get("/fhir/R4/$export", headers={"Prefer": "respond-async"})
+        assert started.status_code == 202, started.text
+        status_url = started.headers["Content-Location"]
+        deadline = time.monotonic() + DEADLINE_SECONDS
+        while True:
+            answer = await root.get(status_url)
+            if answer.status_code != 202:
+                break
+            assert time.monotonic() < deadline, "the export did not complete"
+            await asyncio.sleep(0.1)
+    assert answer.status_code == 200, answer.text
+    counts: dict[str, int] = {}
+    for output in answer.json()["output"]:
+        counts[output["type"]] = counts.get(output["type"], 0) + output["count"]
+    return counts
+
+
+async def test_exports_and_write_positions_on_a_streaming_replica(
+    replication: tuple[Cluster, Cluster], data_dir: Path
+) -> None:
+    """Exports read from the replica (the record export and the bulk export's pages), their
+    audit events on the primary; a write answers its WAL position, and a request presenting
+    it reads from the replica only once the replica has replayed it (read-your-writes across
+    instances: this process's own memory of the write is wiped to stand for another one)."""
+    primary, replica = replication
+    # A long window: the writer's cookie (which lives as long) must outlast a loaded machine.
+    async with _app(primary, replica, data_dir, read_your_writes_seconds=30.0) as context:
+        router = _router(context)
+        space, (owner, reader_email) = await context.workspace_with_users(
+            None, Role.OWNER, Role.OWNER
+        )
+        await _until(
+            lambda: router.status.state == "streaming" and router.status.behind_bytes == 0,
+            "the replica caught up",
+        )
+        async with context.signed_in(owner) as writer, context.signed_in(reader_email) as reader:
+            created = await writer.post(
+                "/clients", json={"first_name": "Ada", "last_name": "Alpha"}
+            )
+            assert created.status_code == 201, created.text
+            client_id = created.json()["id"]
+            # The write's position: a header for API clients, the same in a cookie for the UI.
+            first_position = parse_read_after(created.headers[READ_AFTER_HEADER])
+            assert first_position is not None and first_position < UNREACHABLE_LSN
+            assert writer.cookies.get(READ_AFTER_COOKIE) == created.headers[READ_AFTER_HEADER]
+            await _until(lambda: router.replayed(first_position), "the client replayed")
+
+            # The record export reads from the replica; its events are on the primary.
+            assert await _record(reader, router, client_id) == (0, "replica")
+            exported = await primary.fetch(
+                "SELECT action FROM audit_events WHERE action = 'client.export' "
+                "AND $1 = ANY(resource_ids)",
+                uuid.UUID(client_id),
+            )
+            assert len(exported) == 1
+
+            # Replay paused, an appointment booked: the reader's export (from the replica)
+            # lacks it, which proves where it read; the writer's has it (read your writes).
+            await replica.fetch("SELECT pg_wal_replay_pause()")
+            router.max_lag_seconds = 60.0
+            booked = await writer.post(
+                "/appointments",
+                json={
+                    "client_id": client_id,
+                    "starts_at": "2025-01-14T09:00:00Z",
+                    "ends_at": "2025-01-14T09:50:00Z",
+                },
+            )
+            assert booked.status_code == 201, booked.text
+            position = parse_read_after(booked.headers[READ_AFTER_HEADER])
+            assert position is not None and position > first_position
+            assert await _record(reader, router, client_id) == (0, "replica")
+            assert await _record(writer, router, client_id) == (1, "primary")
+            everything = await reader.get(
+                f"http://testserver/fhir/R4/Patient/{client_id}/$everything"
+            )
+            assert everything.status_code == 200, everything.text
+            assert _resources(everything.json(), "Appointment") == []
+
+            # Another instance knows nothing of the write but the position the writer
+            # presents (its cookie): it reads from the primary until the replica replays it.
+            router._writes.clear()
+            assert not router.recently_wrote(_key(writer))
+            waiting = router.counts.awaiting_replay
+            assert await _record(writer, router, client_id) == (1, "primary")
+            assert await _names(writer, router) == ({"Alpha"}, "primary")
+            assert router.counts.awaiting_replay == waiting + 2
+            # The same with the header (an API client), and a malformed one reads the primary.
+            token = {READ_AFTER_HEADER: booked.headers[READ_AFTER_HEADER]}
+            before = router.counts.replica
+            listed = await reader.get("/clients", headers=token)
+            assert listed.status_code == 200 and router.counts.replica == before, listed.text
+            garbled = await reader.get("/clients", headers={READ_AFTER_HEADER: "not-a-position"})
+            assert garbled.status_code == 200 and router.counts.replica == before, garbled.text
+            # Without a position, the replica (bounded staleness, by design).
+            assert await _record(reader, router, client_id) == (0, "replica")
+
+            # Replay resumed: once the replica has replayed the position, it serves the
+            # writer (still without any memory of the write in this process).
+            await replica.fetch("SELECT pg_wal_replay_resume()")
+            router.max_lag_seconds = 0.5
+            await _until(lambda: router.replayed(position), "the appointment replayed")
+            router._writes.clear()
+            assert await _record(writer, router, client_id) == (1, "replica")
+
+            # The bulk export's pages come from the replica once it has replayed the
+            # export's start; the job's rows and its events are on the primary.
+            pages = router.counts.export_pages_replica, router.counts.export_pages_primary
+            counts = await _bulk_export(reader)
+            assert counts["Patient"] == 1 and counts["Appointment"] == 1, counts
+            assert router.counts.export_pages_replica > pages[0]
+            assert router.counts.export_pages_primary == pages[1]
+            started = await primary.fetch(
+                "SELECT count(*) AS n FROM audit_events WHERE action = 'export.start'"
+            )
+            assert started[0]["n"] == 1
+
+            # `carevault export` reads its pages from the replica too, given its URL.
+            code, output = await _export_command(
+                context, replica, space.name, data_dir / "cli-export"
+            )
+            assert code == 0, output
+            assert "Pages read from the replica: " in output and ", from the primary: 0." in output
+            assert "Pages read from the replica: 0," not in output
+
+            # Replay paused again and a client added: the replica never reaches the new
+            # export's start, so after its wait the worker reads every page from the primary
+            # (and the export holds the new client).
+            await replica.fetch("SELECT pg_wal_replay_pause()")
+            second = await writer.post("/clients", json={"first_name": "Bo", "last_name": "Beta"})
+            assert second.status_code == 201, second.text
+            replica_pages = router.counts.export_pages_replica
+            counts = await _bulk_export(reader)
+            assert counts["Patient"] == 2, counts
+            assert router.counts.export_pages_replica == replica_pages
+            assert router.counts.export_pages_primary > pages[1]
+            await replica.fetch("SELECT pg_wal_replay_resume()")
+
+            # The replica stopped: both exports answer from the primary.
+            replica.stop("immediate")
+            await _until(lambda: router.status.state == "unreachable", "the replica seen down")
+            assert await _record(reader, router, client_id) == (1, "primary")
+            fallback = router.counts.export_pages_primary
+            counts = await _bulk_export(reader)
+            assert counts["Patient"] == 2 and counts["Appointment"] == 1, counts
+            assert router.counts.export_pages_primary > fallback
+            assert router.counts.export_pages_replica == replica_pages
+            code, output = await _export_command(
+                context, replica, space.name, data_dir / "cli-fallback"
+            )
+            assert code == 0, output
+            assert "Pages read from the replica: 0, from the primary: " in output, output
+
+
+async def _export_command(
+    context: ApiContext, replica: Cluster, workspace: str, output: Path
+) -> tuple[int, str]:
+    """`carevault export` of the practice, with the replica's URL configured."""
+    from typer.testing import CliRunner
+
+    from carevault.cli import app as cli
+
+    env = cli_env(context) | {"CAREVAULT_READ_DATABASE_URL": replica.url("carevault")}
+    arguments = ["export", "--workspace", workspace, "--output", str(output)]
+    result = await asyncio.to_thread(
+        lambda: CliRunner().invoke(cli, arguments, env=env, catch_exceptions=False)
+    )
+    return result.exit_code, result.output

@@ -16,12 +16,16 @@ from carevault.auth import dependencies as auth_dependencies
 from carevault.clients.models import Client
 from carevault.config import Settings
 from carevault.db.replica import (
+    UNREACHABLE_LSN,
+    ReadsAfter,
     ReplicaRouter,
     ReplicaStatus,
     credential_key,
     parse_lsn,
-    reads_only,
+    parse_read_after,
+    read_after_token,
 )
+from carevault.db.routing import reads_only
 
 
 def test_only_plain_selects_read_only() -> None:
@@ -121,3 +125,79 @@ async def test_a_check_that_hangs_even_when_cancelled_is_abandoned() -> None:
     finally:
         release.set()
         await router.stop()
+
+
+def test_a_write_position_token_round_trips_and_a_malformed_one_means_the_primary() -> None:
+    position = (0x16 << 32) + 0xB374D848
+    token = read_after_token(position)
+    assert parse_read_after(token) == position
+    assert parse_read_after(None, "") is None  # nothing presented
+    # The header and the cookie both presented: the further one counts.
+    assert parse_read_after(read_after_token(5), read_after_token(9)) == 9
+    for malformed in (
+        "16/B374D848",
+        "w1.",
+        "w1.xyz",
+        "w2.10",
+        "w1." + "f" * 17,
+        "w1.-1",
+        "w1. 1",
+        "w1.1_0",
+    ):
+        assert parse_read_after(malformed) == UNREACHABLE_LSN, malformed
+
+
+def test_a_presented_position_reads_the_replica_only_once_replayed() -> None:
+    router = _router()
+    reader = b"r" * 16
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=100)
+    assert router.route(reader, 100) is router.replica.sync_engine
+    assert router.route(reader, 101) is None
+    assert router.route(reader, UNREACHABLE_LSN) is None
+    assert router.counts.awaiting_replay == 2
+    # Without a replay position known (not checked yet), a presented position waits.
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic())
+    assert router.route(reader, 0) is None
+    assert router.route(reader) is router.replica.sync_engine
+    # The per-process window still comes first.
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=100)
+    router.wrote(reader)
+    assert router.route(reader, 1) is None
+    assert router.counts.read_your_writes == 1 and router.counts.awaiting_replay == 3
+
+
+async def test_an_exports_pages_follow_the_replica_page_by_page() -> None:
+    router = _router(max_lag_seconds=0.1, interval=0.05)
+    reads = ReadsAfter(router, 100)
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=99)
+    assert reads.bind() is None  # not replayed the export's start yet
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=100)
+    assert reads.bind() is router.replica.sync_engine
+    reads.failed(ConnectionResetError())  # a page failed there: the next from the primary
+    assert router.status.state == "unreachable" and reads.bind() is None
+    assert (router.counts.export_pages_replica, router.counts.export_pages_primary) == (1, 2)
+    # No replica, or the primary's position unknown: the primary, with nothing to wait for.
+    assert ReadsAfter(None, 100).bind() is None
+    unknown = ReadsAfter(router, None)
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=100)
+    await unknown.settle()
+    assert unknown.bind() is None
+
+
+async def test_settling_waits_for_the_replay_and_gives_up_on_an_unusable_replica() -> None:
+    router = _router(max_lag_seconds=0.1, interval=0.05)
+    reads = ReadsAfter(router, 100)
+    router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=50)
+
+    async def replay() -> None:
+        await asyncio.sleep(0.05)
+        router.status = ReplicaStatus(state="streaming", checked=time.monotonic(), replayed_lsn=120)
+
+    replaying = asyncio.create_task(replay())
+    await reads.settle()
+    await replaying
+    assert reads.bind() is router.replica.sync_engine
+    # A replica that is down is not waited for at all.
+    router.status = ReplicaStatus(state="unreachable", checked=time.monotonic())
+    await ReadsAfter(router, 200).settle()
+    assert ReadsAfter(router, 200).bind() is None

@@ -476,7 +476,8 @@ export interface paths {
          *     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
          *     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
          *     appointments read scopes. Audited (`client.export`, `session.export`,
-         *     `appointment.export`). The file is named by the client's id, never their name.
+         *     `appointment.export`). The file is named by the client's id, never their name. With a
+         *     read replica the record is read there (the audit events go to the primary).
          */
         get: operations["export_client_record_api_v1_clients__client_id__export_get"];
         put?: never;
@@ -2980,6 +2981,28 @@ export interface components {
             };
         };
         /**
+         * ListenerReadiness
+         * @description One carrier's notice listener (carevault.notifications).
+         */
+        ListenerReadiness: {
+            /**
+             * Error
+             * @description The last failure's class
+             */
+            error?: string | null;
+            /**
+             * Since
+             * Format: date-time
+             * @description When it started listening, or lost its connection
+             */
+            since: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "listening" | "reconnecting";
+        };
+        /**
          * Liveness
          * @example {
          *       "status": "ok"
@@ -3110,6 +3133,18 @@ export interface components {
          * @enum {string}
          */
         NoteStatus: "draft" | "finalized";
+        /**
+         * NotificationsReadiness
+         * @description Notices from other processes (shreds, key activations): optional. A listener down
+         *     only delays what a notice speeds up (the per-request checks still hold), so it makes
+         *     the process degraded, never unavailable.
+         */
+        NotificationsReadiness: {
+            /** @description LISTEN on PostgreSQL (null: not listened on) */
+            postgres?: components["schemas"]["ListenerReadiness"] | null;
+            /** @description Redis pub/sub (null: no CAREVAULT_REDIS_URL) */
+            redis?: components["schemas"]["ListenerReadiness"] | null;
+        };
         /**
          * Page[AccessLogEntry]
          * @example {
@@ -3657,14 +3692,16 @@ export interface components {
             audit: components["schemas"]["AuditReadiness"];
             database: components["schemas"]["DatabaseReadiness"];
             key_ring: components["schemas"]["KeyRingReadiness"];
+            notifications?: components["schemas"]["NotificationsReadiness"] | null;
             pgcrypto: components["schemas"]["PgcryptoReadiness"];
             /** Phi Backend */
             phi_backend: string;
             /**
              * Reasons
-             * @description Why not ready: database_unreachable, database_timeout, database_not_writable, storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery, replica_check_overdue (degraded: reads fall back to the primary)
+             * @description Why not ready: database_unreachable, database_timeout, database_not_writable, storage_full, key_ring_not_loaded (unavailable); database_slow, database_timeouts, key_refresh_failing, key_refresh_overdue, schema_mismatch, replica_unreachable, replica_lagging, replica_not_in_recovery, replica_check_overdue (degraded: reads fall back to the primary), notifications_postgres_reconnecting, notifications_redis_reconnecting (degraded: notices wait for the listener, the per-request checks hold), redis_limits_falling_back (degraded: each process counts its own budgets)
              */
             reasons?: string[];
+            redis?: components["schemas"]["RedisReadiness"] | null;
             replica?: components["schemas"]["ReplicaReadiness"] | null;
             /**
              * Status
@@ -3725,6 +3762,33 @@ export interface components {
              * @description The last day an occurrence may start on (inclusive), in the practice's calendar
              */
             until?: string | null;
+        };
+        /**
+         * RedisReadiness
+         * @description Redis (CAREVAULT_REDIS_URL) for the request limits: `shared` while it answers;
+         *     `falling_back` to this process's own budgets while it does not (degraded, still serving).
+         */
+        RedisReadiness: {
+            /**
+             * Error
+             * @description The last failure's class
+             */
+            error?: string | null;
+            /**
+             * Fallback Requests
+             * @description Requests counted in process since start
+             */
+            fallback_requests: number;
+            /**
+             * Limits
+             * @enum {string}
+             */
+            limits: "shared" | "falling_back";
+            /**
+             * Since
+             * Format: date-time
+             */
+            since: string;
         };
         /**
          * ReplicaReadiness

@@ -1,6 +1,6 @@
 """Readiness space probe: a scratch table that readiness empties and writes to in a
 rolled-back subtransaction, so that the probe must allocate disk space (see
-carevault.health.service.probe_write). It never holds a committed row.
+carevault.api.readiness.probe_write). It never holds a committed row.
 
 Keep it in the tablespace of audit_events (every request writes there): if audit_events is
 moved (ALTER TABLE … SET TABLESPACE), move this table with it.

@@ -75,12 +75,15 @@ from .kms_readiness_practices_refused import KmsReadinessPracticesRefused
 from .list_audit_events_api_v1_audit_events_get_actor_kind_type_0_item import (
     ListAuditEventsApiV1AuditEventsGetActorKindType0Item,
 )
+from .listener_readiness import ListenerReadiness
+from .listener_readiness_state import ListenerReadinessState
 from .liveness import Liveness
 from .login_request import LoginRequest
 from .login_response import LoginResponse
 from .me_response import MeResponse
 from .me_response_auth_method import MeResponseAuthMethod
 from .note_status import NoteStatus
+from .notifications_readiness import NotificationsReadiness
 from .page_access_log_entry import PageAccessLogEntry
 from .page_audit_event_read import PageAuditEventRead
 from .page_client_summary import PageClientSummary
@@ -110,6 +113,8 @@ from .readiness_status import ReadinessStatus
 from .reauth_request import ReauthRequest
 from .reauth_response import ReauthResponse
 from .recurrence import Recurrence
+from .redis_readiness import RedisReadiness
+from .redis_readiness_limits import RedisReadinessLimits
 from .replica_readiness import ReplicaReadiness
 from .replica_readiness_state import ReplicaReadinessState
 from .service_account_create import ServiceAccountCreate
@@ -224,12 +229,15 @@ __all__ = (
     "KmsReadinessCalls",
     "KmsReadinessPracticesRefused",
     "ListAuditEventsApiV1AuditEventsGetActorKindType0Item",
+    "ListenerReadiness",
+    "ListenerReadinessState",
     "Liveness",
     "LoginRequest",
     "LoginResponse",
     "MeResponse",
     "MeResponseAuthMethod",
     "NoteStatus",
+    "NotificationsReadiness",
     "PageAccessLogEntry",
     "PageAuditEventRead",
     "PageClientSummary",
@@ -255,6 +263,8 @@ __all__ = (
     "ReauthRequest",
     "ReauthResponse",
     "Recurrence",
+    "RedisReadiness",
+    "RedisReadinessLimits",
     "ReplicaReadiness",
     "ReplicaReadinessState",
     "ServiceAccountCreate",

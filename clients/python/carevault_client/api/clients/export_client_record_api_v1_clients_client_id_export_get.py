@@ -124,7 +124,8 @@ def sync_detailed(
     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
     appointments read scopes. Audited (`client.export`, `session.export`,
-    `appointment.export`). The file is named by the client's id, never their name.
+    `appointment.export`). The file is named by the client's id, never their name. With a
+    read replica the record is read there (the audit events go to the primary).
 
     Args:
         client_id (UUID):
@@ -166,7 +167,8 @@ def sync(
     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
     appointments read scopes. Audited (`client.export`, `session.export`,
-    `appointment.export`). The file is named by the client's id, never their name.
+    `appointment.export`). The file is named by the client's id, never their name. With a
+    read replica the record is read there (the audit events go to the primary).
 
     Args:
         client_id (UUID):
@@ -203,7 +205,8 @@ async def asyncio_detailed(
     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
     appointments read scopes. Audited (`client.export`, `session.export`,
-    `appointment.export`). The file is named by the client's id, never their name.
+    `appointment.export`). The file is named by the client's id, never their name. With a
+    read replica the record is read there (the audit events go to the primary).
 
     Args:
         client_id (UUID):
@@ -243,7 +246,8 @@ async def asyncio(
     Notes marked as psychotherapy notes are left out, and the export says how many. Chart
     access as for `GET /clients/{client_id}`; a token needs the clients, notes and
     appointments read scopes. Audited (`client.export`, `session.export`,
-    `appointment.export`). The file is named by the client's id, never their name.
+    `appointment.export`). The file is named by the client's id, never their name. With a
+    read replica the record is read there (the audit events go to the primary).
 
     Args:
         client_id (UUID):
