@@ -18,7 +18,7 @@ checked by backend/tests/integration/test_shard_ready.py).
   key is `UNIQUE NULLS NOT DISTINCT (workspace_id, id)` instead of a primary key.
 
 Every key is rebuilt, each table under an ACCESS EXCLUSIVE lock while its indexes are built
-(docs/operations.md, "Upgrading"); no row is written.
+and its references checked; no row is written (the time it takes: docs/scaling.md).
 
 Revision ID: 0029
 Revises: 0028
