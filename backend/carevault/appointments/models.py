@@ -4,11 +4,17 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, String, Uuid, text
+from sqlalchemy import CheckConstraint, DateTime, Index, String, Uuid, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 from carevault.db.external import ExternalIdentity
 
 
@@ -58,11 +64,13 @@ class Appointment(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity,
         ),
         # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
         Index("ix_appointments_workspace_updated", "workspace_id", "updated_at", "id"),
+        tenant_foreign_key("appointments", "client_id", "clients", ondelete="RESTRICT"),
+        tenant_foreign_key("appointments", "clinician_id", "users", ondelete="RESTRICT"),
     )
 
-    client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))
-    # A user of the same practice (the service checks it): whose calendar the entry is on.
-    clinician_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
+    client_id: Mapped[uuid.UUID]
+    # A user of the same practice (the key holds it): whose calendar the entry is on.
+    clinician_id: Mapped[uuid.UUID]
     # A short label ("Room 2"), not PHI: plain so that overlaps per room can be queried.
     room: Mapped[str | None] = mapped_column(String(100))
     # The occurrences of one recurring booking share it; None for a single appointment.

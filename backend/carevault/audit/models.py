@@ -21,13 +21,13 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, INET, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.db.base import Base
+from carevault.db.base import Base, IdentifiedById, tenant_foreign_key
 
 # The inserting transaction's id (xid8 as bigint): the sealer's ordering key.
 CURRENT_TXID = text("(pg_current_xact_id()::text)::bigint")
 
 
-class AuditEvent(Base):
+class AuditEvent(IdentifiedById, Base):
     """Append-only: a trigger in the database refuses UPDATE, DELETE and TRUNCATE.
 
     Events never hold PHI: who, what action, which resource, when, from where. They are
@@ -41,17 +41,29 @@ class AuditEvent(Base):
         Index("ix_audit_events_txid", "txid"),
         # A client's access log: the events naming its records (migration 0021).
         Index("ix_audit_events_resource_ids", "resource_ids", postgresql_using="gin"),
+        # The table's key. Events of the installation (no practice) have no workspace_id,
+        # so it cannot be a primary key; NULLS NOT DISTINCT keeps their ids unique too
+        # (migration 0029; docs/how-to/sharding.md).
+        UniqueConstraint(
+            "workspace_id",
+            "id",
+            name="uq_audit_events_workspace_id_id",
+            postgresql_nulls_not_distinct=True,
+        ),
+        # An actor of the event's own practice (not checked on an installation event).
+        tenant_foreign_key("audit_events", "actor_user_id", "users"),
+        tenant_foreign_key("audit_events", "actor_token_id", "api_tokens"),
     )
 
-    id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, Identity(always=True))
     workspace_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("workspaces.id", ondelete="RESTRICT")
     )
     occurred_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
-    actor_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
-    actor_token_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_tokens.id"))
+    actor_user_id: Mapped[uuid.UUID | None]
+    actor_token_id: Mapped[uuid.UUID | None]
     action: Mapped[str] = mapped_column(String(64))
     resource_type: Mapped[str | None] = mapped_column(String(64))
     resource_ids: Mapped[list[uuid.UUID] | None] = mapped_column(ARRAY(Uuid))
@@ -60,7 +72,7 @@ class AuditEvent(Base):
     txid: Mapped[int] = mapped_column(BigInteger, server_default=CURRENT_TXID)
 
 
-class AuditSeal(Base):
+class AuditSeal(IdentifiedById, Base):
     """One sealing round's events of one chain (workspace), append-only like the events.
 
     `digests` holds each event's SHA-256 content digest (32 bytes each, in `event_ids`
@@ -77,7 +89,7 @@ class AuditSeal(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
-    workspace_id: Mapped[uuid.UUID] = mapped_column(Uuid)
+    workspace_id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     seq: Mapped[int] = mapped_column(BigInteger)
     event_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger))
     digests: Mapped[bytes] = mapped_column(LargeBinary)

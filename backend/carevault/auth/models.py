@@ -8,19 +8,25 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
-    ForeignKey,
     Index,
     Integer,
     LargeBinary,
     String,
     Text,
+    UniqueConstraint,
     func,
     text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 
 
 class Role(StrEnum):
@@ -36,6 +42,7 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
         # whether an address is registered with another practice (POST /users).
         Index("uq_users_workspace_email_lower", "workspace_id", text("lower(email)"), unique=True),
         Index("ix_users_email_lower", text("lower(email)")),
+        tenant_foreign_key("users", "supervisor_id", "users", ondelete="SET NULL"),
     )
 
     email: Mapped[str] = mapped_column(String(320))
@@ -52,9 +59,7 @@ class User(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
     requires_cosign: Mapped[bool] = mapped_column(
         Boolean, default=False, server_default=text("false")
     )
-    supervisor_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("users.id", ondelete="SET NULL")
-    )
+    supervisor_id: Mapped[uuid.UUID | None]
 
 
 class ServiceAccount(UUIDPrimaryKey, WorkspaceScoped, Base):
@@ -66,12 +71,13 @@ class ServiceAccount(UUIDPrimaryKey, WorkspaceScoped, Base):
     with the matching private key, RFC 7523), not used yet; see docs/reference/api.md."""
 
     __tablename__ = "service_accounts"
+    __table_args__ = (
+        tenant_foreign_key("service_accounts", "created_by", "users", ondelete="SET NULL"),
+    )
 
     name: Mapped[str] = mapped_column(String(200))
     scopes: Mapped[list[str]] = mapped_column(ARRAY(String(40)))
-    created_by: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("users.id", ondelete="SET NULL")
-    )
+    created_by: Mapped[uuid.UUID | None]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -92,15 +98,21 @@ class ApiToken(UUIDPrimaryKey, WorkspaceScoped, Base):
             "service_account_id",
             postgresql_where=text("service_account_id IS NOT NULL"),
         ),
+        tenant_foreign_key("api_tokens", "user_id", "users", ondelete="CASCADE"),
+        tenant_foreign_key(
+            "api_tokens", "service_account_id", "service_accounts", ondelete="RESTRICT"
+        ),
+        # Unique within the practice; the lookup by hash alone, before the practice is
+        # known, uses the plain index and refuses a hash found twice (auth.service).
+        UniqueConstraint("workspace_id", "token_hash", name="uq_api_tokens_token_hash"),
+        Index("ix_api_tokens_token_hash", "token_hash"),
     )
 
-    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID | None]
     # Set at creation and never changed: the audit trail names the account through it.
-    service_account_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("service_accounts.id", ondelete="RESTRICT")
-    )
+    service_account_id: Mapped[uuid.UUID | None]
     name: Mapped[str] = mapped_column(String(200))
-    token_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    token_hash: Mapped[bytes] = mapped_column(LargeBinary)
     prefix: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -113,9 +125,15 @@ class LoginSession(UUIDPrimaryKey, WorkspaceScoped, Base):
     """A signed-in browser. The cookie carries a random secret; only its SHA-256 is stored."""
 
     __tablename__ = "login_sessions"
+    __table_args__ = (
+        tenant_foreign_key("login_sessions", "user_id", "users", ondelete="CASCADE"),
+        # As api_tokens.token_hash: unique in the practice, looked up by the plain index.
+        UniqueConstraint("workspace_id", "secret_hash", name="uq_login_sessions_secret_hash"),
+        Index("ix_login_sessions_secret_hash", "secret_hash"),
+    )
 
-    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    secret_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    user_id: Mapped[uuid.UUID]
+    secret_hash: Mapped[bytes] = mapped_column(LargeBinary)
     csrf_hash: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -165,8 +183,14 @@ class TrustedDevice(UUIDPrimaryKey, WorkspaceScoped, Base):
     cannot lock the user out of their usual browser."""
 
     __tablename__ = "trusted_devices"
+    __table_args__ = (
+        tenant_foreign_key("trusted_devices", "user_id", "users", ondelete="CASCADE"),
+        # As api_tokens.token_hash: unique in the practice, looked up by the plain index.
+        UniqueConstraint("workspace_id", "secret_hash", name="uq_trusted_devices_secret_hash"),
+        Index("ix_trusted_devices_secret_hash", "secret_hash"),
+    )
 
-    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    secret_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    user_id: Mapped[uuid.UUID]
+    secret_hash: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Select, bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -229,7 +229,8 @@ async def _trusted_device(
     db: AsyncSession, accounts: list[User], secret: str | None
 ) -> TrustedDevice | None:
     """The trusted browser of one of these accounts that holds this secret: one query, however
-    many accounts the address has."""
+    many accounts the address has. A secret found twice trusts neither browser (hashes are
+    unique only within a practice: one_credential)."""
     if not secret or not accounts:
         return None
     statement = (
@@ -239,7 +240,7 @@ async def _trusted_device(
             TrustedDevice.user_id.in_([account.id for account in accounts]),
         )
     )
-    return (await db.execute(statement)).scalar_one_or_none()
+    return one_credential((await db.execute(statement)).scalars().all())
 
 
 async def login(
@@ -646,13 +647,24 @@ _TOKEN_ROW = (
 )
 
 
+RowT = TypeVar("RowT")
+
+
+def one_credential(rows: Sequence[RowT]) -> RowT | None:
+    """The one row a secret's hash finds, or None. Hashes are unique only within a practice
+    (migration 0029, so that a Citus cluster can shard on the practice), and the lookup
+    comes before the practice is known: a hash found in two practices (a 256-bit random
+    secret never repeats, so only a planted row does that) authenticates no one, rather
+    than whichever row came first."""
+    return rows[0] if len(rows) == 1 else None
+
+
 async def _credential_row(db: AsyncSession, statement: Executable, digest: bytes) -> Any | None:
     """The row of a credential lookup, read by a statement of its own (a SELECT needs no
     transaction, and the request's first statement would otherwise open one: BEGIN …
     COMMIT, two more round trips), on the direct pool when the app has one. Read every
     time, so a revocation holds from the very next request."""
-    rows = await direct.rows_alone(db, statement, {"digest": digest})
-    return rows[0] if rows else None
+    return one_credential(await direct.rows_alone(db, statement, {"digest": digest}))
 
 
 async def resolve_login_session(
@@ -662,15 +674,14 @@ async def resolve_login_session(
     pool = direct.pool_for(db)
     if pool is None:
         async with alone(db):
-            found = (await db.execute(_LOGIN_SESSION_BY_SECRET, values)).one_or_none()
+            found = one_credential((await db.execute(_LOGIN_SESSION_BY_SECRET, values)).all())
         if found is None:
             raise AuthFailure("not_authenticated", "sign in first")
         login_session: LoginSession = found[0]
     else:  # as plain columns, made into the instance the session would have loaded
-        rows = await pool.fetch(_LOGIN_SESSION_ROW, values)
-        if not rows:
+        found = one_credential(await pool.fetch(_LOGIN_SESSION_ROW, values))
+        if found is None:
             raise AuthFailure("not_authenticated", "sign in first")
-        found = rows[0]
         # A change to it is flushed as an UPDATE.
         login_session = direct.entity(db, found, LoginSession, "credential_")
     user = Account.from_row(found, "user_")

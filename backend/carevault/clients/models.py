@@ -7,7 +7,13 @@ from sqlalchemy import DateTime, ForeignKey, Index, LargeBinary, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedDate, EncryptedString
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 from carevault.db.external import ExternalIdentity
 
 
@@ -57,18 +63,16 @@ class CareTeamMember(WorkspaceScoped, Base):
     __table_args__ = (
         # "Whose charts may I see": the client list of a clinician under `care_team`.
         Index("ix_care_team_members_workspace_user", "workspace_id", "user_id"),
+        tenant_foreign_key("care_team_members", "client_id", "clients", ondelete="CASCADE"),
+        tenant_foreign_key("care_team_members", "user_id", "users", ondelete="CASCADE"),
     )
 
     # The primary key leads with the practice (every tenant key carries it).
     workspace_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("workspaces.id", ondelete="RESTRICT"), primary_key=True
     )
-    client_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("clients.id", ondelete="CASCADE"), primary_key=True
-    )
-    user_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
-    )
+    client_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -86,10 +90,12 @@ class ChartAccessGrant(UUIDPrimaryKey, WorkspaceScoped, Base):
             "client_id",
             "expires_at",
         ),
+        tenant_foreign_key("chart_access_grants", "client_id", "clients", ondelete="CASCADE"),
+        tenant_foreign_key("chart_access_grants", "user_id", "users", ondelete="CASCADE"),
     )
 
-    client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="CASCADE"))
-    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    client_id: Mapped[uuid.UUID]
+    user_id: Mapped[uuid.UUID]
     reason: Mapped[str] = mapped_column(EncryptedString())
     granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -9,13 +9,13 @@ from datetime import datetime
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Identity, Index, String, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from carevault.db.base import Base
+from carevault.db.base import Base, IdentifiedById
 
 # The inserting transaction's id (xid8 as bigint), as audit_events.txid.
 CURRENT_TXID = text("(pg_current_xact_id()::text)::bigint")
 
 
-class ChangeEvent(Base):
+class ChangeEvent(IdentifiedById, Base):
     """One change to one resource, in the transaction that made it.
 
     `txid` is the writing transaction's id: readers order by (txid, id) and read only below
@@ -28,7 +28,9 @@ class ChangeEvent(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
-    workspace_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
     type: Mapped[str] = mapped_column(String(64))
     resource_type: Mapped[str] = mapped_column(String(32))
     resource_id: Mapped[uuid.UUID]

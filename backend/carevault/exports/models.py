@@ -11,7 +11,6 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
-    ForeignKey,
     Index,
     Integer,
     String,
@@ -21,7 +20,13 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 
 
 class ExportStatus(StrEnum):
@@ -50,11 +55,10 @@ class ExportJob(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
             "status",
             postgresql_where=text("status IN ('queued', 'running')"),
         ),
+        tenant_foreign_key("export_jobs", "requested_by", "users", ondelete="SET NULL"),
     )
 
-    requested_by: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("users.id", ondelete="SET NULL")
-    )
+    requested_by: Mapped[uuid.UUID | None]
     status: Mapped[str] = mapped_column(String(16), default=ExportStatus.QUEUED.value)
     resource_types: Mapped[list[str]] = mapped_column(ARRAY(String(40)))
     # The key the job's files are sealed under (hex), itself sealed under the practice's key.
@@ -73,10 +77,18 @@ class ExportFile(UUIDPrimaryKey, WorkspaceScoped, Base):
 
     __tablename__ = "export_files"
     __table_args__ = (
-        Index("uq_export_files_job_type_part", "job_id", "resource_type", "part", unique=True),
+        Index(
+            "uq_export_files_job_type_part",
+            "workspace_id",
+            "job_id",
+            "resource_type",
+            "part",
+            unique=True,
+        ),
+        tenant_foreign_key("export_files", "job_id", "export_jobs", ondelete="CASCADE"),
     )
 
-    job_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("export_jobs.id", ondelete="CASCADE"))
+    job_id: Mapped[uuid.UUID]
     resource_type: Mapped[str] = mapped_column(String(40))
     part: Mapped[int] = mapped_column(Integer)
     count: Mapped[int] = mapped_column(Integer)

@@ -16,7 +16,13 @@ class IdempotencyRecord(UUIDPrimaryKey, WorkspaceScoped, Base):
 
     __tablename__ = "idempotency_records"
     __table_args__ = (
-        Index("uq_idempotency_records_caller_key", "caller_hash", "key_hash", unique=True),
+        Index(
+            "uq_idempotency_records_caller_key",
+            "workspace_id",
+            "caller_hash",
+            "key_hash",
+            unique=True,
+        ),
         Index("ix_idempotency_records_expires_at", "expires_at"),
     )
 

@@ -1,9 +1,9 @@
 """The rules of `Idempotency-Key`, as Stripe has them.
 
 The record is inserted in the request's own transaction before the create runs, under a
-unique index on (caller, key). A concurrent retry's INSERT therefore waits for the first
-request's transaction: if that commits, the retry finds the finished record and replays its
-response; if it rolls back (the create failed), the record is gone and the retry runs as
+unique index on (practice, caller, key). A concurrent retry's INSERT therefore waits for the
+first request's transaction: if that commits, the retry finds the finished record and replays
+its response; if it rolls back (the create failed), the record is gone and the retry runs as
 new. So two requests with one key create exactly one record, and only successful creates
 are remembered.
 """
@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from carevault.db.housekeeping import delete_batch
+from carevault.db.scoping import in_workspace, workspace_filter
 from carevault.idempotency.models import IdempotencyRecord
 
 RETENTION = timedelta(hours=24)
@@ -85,8 +86,8 @@ async def begin(
     await _delete_expired(db, now)
     # This key's own record, once expired, no longer holds it (even beyond the batch).
     await db.execute(
-        # unscoped: caller_hash names one credential (token or login session) of one practice
         delete(IdempotencyRecord).where(
+            workspace_filter(IdempotencyRecord, caller.workspace_id),
             IdempotencyRecord.caller_hash == caller_hash,
             IdempotencyRecord.key_hash == key_hash,
             IdempotencyRecord.expires_at <= now,
@@ -104,13 +105,12 @@ async def begin(
             created_at=now,
             expires_at=now + RETENTION,
         )
-        .on_conflict_do_nothing(index_elements=["caller_hash", "key_hash"])
+        .on_conflict_do_nothing(index_elements=["workspace_id", "caller_hash", "key_hash"])
         .returning(IdempotencyRecord.id)
     )
     if claimed is None:
         existing = await db.scalar(
-            # unscoped: caller_hash names one credential (token or login session) of one practice
-            select(IdempotencyRecord).where(
+            in_workspace(IdempotencyRecord, caller.workspace_id).where(
                 IdempotencyRecord.caller_hash == caller_hash,
                 IdempotencyRecord.key_hash == key_hash,
             )

@@ -12,7 +12,6 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     DateTime,
-    ForeignKey,
     Index,
     Integer,
     SmallInteger,
@@ -22,7 +21,13 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 from carevault.db.external import ExternalIdentity
 
 
@@ -60,27 +65,30 @@ class SessionNote(UUIDPrimaryKey, WorkspaceScoped, Timestamps, ExternalIdentity,
         ),
         # Lists that filter by change (updated_since, sort=updated_at; migration 0023).
         Index("ix_sessions_workspace_updated", "workspace_id", "updated_at", "id"),
+        tenant_foreign_key("sessions", "client_id", "clients", ondelete="RESTRICT"),
+        tenant_foreign_key("sessions", "appointment_id", "appointments", ondelete="SET NULL"),
+        tenant_foreign_key("sessions", "author_id", "users"),
+        tenant_foreign_key("sessions", "signed_by", "users"),
+        tenant_foreign_key("sessions", "cosigned_by", "users"),
     )
 
-    client_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("clients.id", ondelete="RESTRICT"))
-    appointment_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("appointments.id", ondelete="SET NULL")
-    )
+    client_id: Mapped[uuid.UUID]
+    appointment_id: Mapped[uuid.UUID | None]
     session_date: Mapped[date] = mapped_column(Date)
     duration_minutes: Mapped[int] = mapped_column(Integer, default=50)
     status: Mapped[str] = mapped_column(String(20), default=NoteStatus.DRAFT.value)
     version: Mapped[int] = mapped_column(Integer, default=1)
     # Who wrote the note: its creator (migration 0020 set it for older notes).
-    author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"))
+    author_id: Mapped[uuid.UUID]
     # Signing is finalizing: `finalized_at` is when it was signed, by `signed_by`, who
     # attested the statement of `attestation_version` (carevault.notes.signing).
     finalized_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    signed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    signed_by: Mapped[uuid.UUID | None]
     attestation_version: Mapped[int | None] = mapped_column(SmallInteger)
     # Signed more than the practice's `late_entry_hours` after the session ended.
     late_entry: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     cosign_status: Mapped[str | None] = mapped_column(String(20))
-    cosigned_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    cosigned_by: Mapped[uuid.UUID | None]
     cosigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     cosign_attestation_version: Mapped[int | None] = mapped_column(SmallInteger)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -100,12 +108,20 @@ class SessionNoteVersion(UUIDPrimaryKey, WorkspaceScoped, Base):
 
     __tablename__ = "session_versions"
     __table_args__ = (
-        Index("uq_session_versions_session_version", "session_id", "version", unique=True),
+        Index(
+            "uq_session_versions_session_version",
+            "workspace_id",
+            "session_id",
+            "version",
+            unique=True,
+        ),
+        tenant_foreign_key("session_versions", "session_id", "sessions", ondelete="CASCADE"),
+        tenant_foreign_key("session_versions", "amended_by", "users"),
     )
 
-    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    session_id: Mapped[uuid.UUID]
     version: Mapped[int] = mapped_column(Integer)
-    amended_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    amended_by: Mapped[uuid.UUID | None]
     amended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     subjective: Mapped[str | None] = mapped_column(EncryptedString())
     objective: Mapped[str | None] = mapped_column(EncryptedString())

@@ -9,7 +9,6 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
-    ForeignKey,
     Index,
     Integer,
     String,
@@ -21,7 +20,13 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from carevault.crypto.types import EncryptedString
-from carevault.db.base import Base, Timestamps, UUIDPrimaryKey, WorkspaceScoped
+from carevault.db.base import (
+    Base,
+    Timestamps,
+    UUIDPrimaryKey,
+    WorkspaceScoped,
+    tenant_foreign_key,
+)
 
 
 class WebhookEndpoint(UUIDPrimaryKey, WorkspaceScoped, Timestamps, Base):
@@ -54,7 +59,9 @@ class WebhookDelivery(UUIDPrimaryKey, WorkspaceScoped, Base):
 
     __tablename__ = "webhook_deliveries"
     __table_args__ = (
-        UniqueConstraint("endpoint_id", "event_id", name="uq_webhook_deliveries_endpoint_event"),
+        UniqueConstraint(
+            "workspace_id", "endpoint_id", "event_id", name="uq_webhook_deliveries_endpoint_event"
+        ),
         CheckConstraint("status IN ('pending', 'succeeded', 'failed')", name="status"),
         # The worker's claim: due pending deliveries, oldest due first.
         Index(
@@ -63,11 +70,12 @@ class WebhookDelivery(UUIDPrimaryKey, WorkspaceScoped, Base):
             postgresql_where=text("status = 'pending'"),
         ),
         Index("ix_webhook_deliveries_endpoint_created", "endpoint_id", "created_at"),
+        tenant_foreign_key(
+            "webhook_deliveries", "endpoint_id", "webhook_endpoints", ondelete="CASCADE"
+        ),
     )
 
-    endpoint_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("webhook_endpoints.id", ondelete="CASCADE")
-    )
+    endpoint_id: Mapped[uuid.UUID]
     event_id: Mapped[str] = mapped_column(String(200))
     event_type: Mapped[str] = mapped_column(String(80))
     payload: Mapped[dict[str, object]] = mapped_column(JSONB)
@@ -88,11 +96,14 @@ class WebhookAttempt(UUIDPrimaryKey, WorkspaceScoped, Base):
     body is never stored (a receiver could echo anything back)."""
 
     __tablename__ = "webhook_attempts"
-    __table_args__ = (Index("ix_webhook_attempts_delivery_at", "delivery_id", "attempted_at"),)
-
-    delivery_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("webhook_deliveries.id", ondelete="CASCADE")
+    __table_args__ = (
+        Index("ix_webhook_attempts_delivery_at", "delivery_id", "attempted_at"),
+        tenant_foreign_key(
+            "webhook_attempts", "delivery_id", "webhook_deliveries", ondelete="CASCADE"
+        ),
     )
+
+    delivery_id: Mapped[uuid.UUID]
     attempted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     succeeded: Mapped[bool] = mapped_column(Boolean)
     status_code: Mapped[int | None] = mapped_column(Integer)

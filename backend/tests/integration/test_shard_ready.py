@@ -1,6 +1,6 @@
 """Ready to shard (issue 27): read from pg_catalog after `alembic upgrade head`, every key of a
 tenant table includes `workspace_id`, the distribution column a Citus cluster would shard on
-(docs/how-to/scaling.md, "Ready to shard").
+(docs/how-to/sharding.md).
 
 - A tenant table is any table with a `workspace_id` column. Its primary key, each unique
   constraint and unique index, and each foreign key to another tenant table must include
@@ -10,12 +10,13 @@ tenant table includes `workspace_id`, the distribution column a Citus cluster wo
 - Every table without `workspace_id` is listed in GLOBAL_TABLES with the reason it is
   global (a Citus reference table, or local to each node): a new table must say which it
   is. A global table never references a tenant table.
-- Today's schema predates this rule: every exception is listed in KNOWN_VIOLATIONS with the
-  change Citus needs. The list must match exactly: a new violation fails, and so does one
-  that has been fixed (take it off the list).
+- A tenant table has a primary key, or is listed in WITHOUT_PRIMARY_KEY with the reason
+  and the unique key it has instead (so leaving the key out is no way around the rule).
+- There are no exceptions: migration 0029 brought the keys that predated the rule into line.
 
-Adding a table: give it `workspace_id`, key it `(workspace_id, id)`, and reference other
-tenant tables with `(workspace_id, x_id)`; or list it in GLOBAL_TABLES with a reason.
+Adding a table: give it `workspace_id` (carevault.db.base.WorkspaceScoped keys it
+`(id, workspace_id)`), reference other tenant tables with `(workspace_id, x_id)`
+(carevault.db.base.tenant_foreign_key); or list it in GLOBAL_TABLES with a reason.
 """
 
 from __future__ import annotations
@@ -45,87 +46,10 @@ GLOBAL_TABLES: dict[str, str] = {
     "one row per key for every practice: a reference table",
 }
 
-PK_TO_COMPOSITE = "primary key (id): becomes (workspace_id, id); ids are random UUIDs, so it "
-PK_TO_COMPOSITE += "stays unique, and every foreign key to it gains workspace_id"
-FK_TO_COMPOSITE = "foreign key (x_id) -> parent(id): becomes (workspace_id, x_id) -> "
-FK_TO_COMPOSITE += "parent(workspace_id, id), once the parent's key is composite"
-SECRET_LOOKUP = "unique secret hash, looked up before the practice is known (sign-in, bearer "
-SECRET_LOOKUP += "token, device cookie): a reference table `credential_lookups(hash -> "
-SECRET_LOOKUP += "workspace_id, id)` routes the lookup, or the practice's id travels in the "
-SECRET_LOOKUP += "credential itself; the unique key then becomes (workspace_id, hash)"
-
-# (table, constraint or index) -> the change a Citus cluster needs.
-KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    **{
-        (table, f"pk_{table}"): PK_TO_COMPOSITE
-        for table in (
-            "api_tokens",
-            "appointments",
-            "audit_events",
-            "audit_seals",
-            "change_events",
-            "chart_access_grants",
-            "client_list_changes",
-            "clients",
-            "export_files",
-            "export_jobs",
-            "idempotency_records",
-            "login_sessions",
-            "service_accounts",
-            "session_versions",
-            "sessions",
-            "trusted_devices",
-            "users",
-            "webhook_attempts",
-            "webhook_deliveries",
-            "webhook_endpoints",
-        )
-    },
-    **{
-        (table, name): FK_TO_COMPOSITE
-        for table, name in (
-            ("api_tokens", "fk_api_tokens_user_id_users"),
-            ("appointments", "fk_appointments_client_id_clients"),
-            ("appointments", "fk_appointments_clinician_id_users"),
-            ("audit_events", "fk_audit_events_actor_token_id_api_tokens"),
-            ("audit_events", "fk_audit_events_actor_user_id_users"),
-            ("care_team_members", "fk_care_team_members_client_id_clients"),
-            ("care_team_members", "fk_care_team_members_user_id_users"),
-            ("chart_access_grants", "fk_chart_access_grants_client_id_clients"),
-            ("chart_access_grants", "fk_chart_access_grants_user_id_users"),
-            ("login_sessions", "fk_login_sessions_user_id_users"),
-            ("session_versions", "fk_session_versions_amended_by_users"),
-            ("session_versions", "fk_session_versions_session_id_sessions"),
-            ("sessions", "fk_sessions_appointment_id_appointments"),
-            ("sessions", "fk_sessions_author_id_users"),
-            ("sessions", "fk_sessions_client_id_clients"),
-            ("sessions", "fk_sessions_cosigned_by_users"),
-            ("sessions", "fk_sessions_signed_by_users"),
-            ("trusted_devices", "fk_trusted_devices_user_id_users"),
-            ("users", "fk_users_supervisor_id_users"),
-            ("api_tokens", "fk_api_tokens_service_account_id_service_accounts"),
-            ("service_accounts", "fk_service_accounts_created_by_users"),
-            ("webhook_attempts", "fk_webhook_attempts_delivery_id_webhook_deliveries"),
-            ("webhook_deliveries", "fk_webhook_deliveries_endpoint_id_webhook_endpoints"),
-            ("export_files", "fk_export_files_job_id_export_jobs"),
-            ("export_jobs", "fk_export_jobs_requested_by_users"),
-        )
-    },
-    ("api_tokens", "uq_api_tokens_token_hash"): SECRET_LOOKUP,
-    ("login_sessions", "uq_login_sessions_secret_hash"): SECRET_LOOKUP,
-    ("trusted_devices", "uq_trusted_devices_secret_hash"): SECRET_LOOKUP,
-    ("session_versions", "uq_session_versions_session_version"): "unique (session_id, "
-    "version): becomes (workspace_id, session_id, version), which allows nothing more (a "
-    "note belongs to one practice)",
-    ("webhook_deliveries", "uq_webhook_deliveries_endpoint_event"): "unique (endpoint_id, "
-    "event_id): an endpoint belongs to one practice, so it becomes (workspace_id, endpoint_id, "
-    "event_id), which allows nothing more",
-    ("export_files", "uq_export_files_job_type_part"): "unique (job_id, resource_type, part): "
-    "a job belongs to one practice, so it becomes (workspace_id, job_id, resource_type, part), "
-    "which allows nothing more",
-    ("idempotency_records", "uq_idempotency_records_caller_key"): "unique (caller_hash, "
-    "key_hash): the caller is a credential of one practice, so it becomes (workspace_id, "
-    "caller_hash, key_hash) with the practice known when the record is read",
+# Tenant tables without a primary key, and why.
+WITHOUT_PRIMARY_KEY: dict[str, str] = {
+    "audit_events": "the installation's own events have no practice (workspace_id NULL), "
+    "which a primary key cannot hold; keyed UNIQUE NULLS NOT DISTINCT (workspace_id, id)",
 }
 
 
@@ -248,7 +172,7 @@ async def test_every_table_is_a_tenant_table_or_listed_as_global(
     assert not unlisted, (
         f"tables without {TENANT_COLUMN} that GLOBAL_TABLES in {__name__} does not list: "
         f"{', '.join(unlisted)}. Give each {TENANT_COLUMN}, or list it with the reason it is "
-        "global (docs/how-to/scaling.md, 'Ready to shard')"
+        "global (docs/how-to/sharding.md)"
     )
     listed_tenants = sorted(name for name in GLOBAL_TABLES if tables.get(name))
     assert not listed_tenants, f"listed as global but have {TENANT_COLUMN}: {listed_tenants}"
@@ -261,17 +185,23 @@ async def test_every_key_of_a_tenant_table_includes_workspace_id(
 ) -> None:
     tables, keys = await read_schema(libpq_dsn(await new_database()))
     found = violations(tables, keys)
-    new = [found[key] for key in sorted(found) if key not in KNOWN_VIOLATIONS]
-    assert not new, (
-        "keys that leave out the distribution column "
-        "(docs/how-to/scaling.md, 'Ready to shard'):\n  "
-        + "\n  ".join(new)
-        + f"\nInclude {TENANT_COLUMN} (key a tenant table (workspace_id, id); reference "
-        "another as (workspace_id, x_id) -> (workspace_id, id)), or, for a reason that "
-        f"holds, list it in KNOWN_VIOLATIONS in {__name__} with the change Citus needs."
+    assert not found, (
+        "keys that leave out the distribution column (docs/how-to/sharding.md):\n  "
+        + "\n  ".join(found[key] for key in sorted(found))
+        + f"\nInclude {TENANT_COLUMN}: key a tenant table (id, workspace_id), and reference "
+        "another as (workspace_id, x_id) -> (workspace_id, id)."
     )
-    fixed = sorted(key for key in KNOWN_VIOLATIONS if key not in found)
-    assert not fixed, f"KNOWN_VIOLATIONS lists keys that now comply (take them off): {fixed}"
+    keyed = {key.table for key in keys if key.kind == "primary key"}
+    unkeyed = sorted(name for name, tenant in tables.items() if tenant and name not in keyed)
+    assert unkeyed == sorted(WITHOUT_PRIMARY_KEY), (
+        f"tenant tables without a primary key: {unkeyed}; WITHOUT_PRIMARY_KEY in {__name__} "
+        f"lists {sorted(WITHOUT_PRIMARY_KEY)}"
+    )
+    for name in WITHOUT_PRIMARY_KEY:
+        assert any(
+            key.table == name and key.kind == "unique constraint" and TENANT_COLUMN in key.columns
+            for key in keys
+        ), f"{name} has neither a primary key nor a unique key with {TENANT_COLUMN}"
 
 
 def test_the_check_names_each_kind_of_violation() -> None:
