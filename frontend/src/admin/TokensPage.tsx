@@ -6,10 +6,10 @@ import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
 import { useUsers } from '../api/users';
 import { useSignedIn } from '../auth/AuthProvider';
 import { ReauthCancelled } from '../auth/reauth';
-import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
-import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
-import { EXPIRY_CHOICES, SCOPES, describeScopes, type Scope } from './scopes';
+import { Banner, EmptyState, ErrorState, Loading } from '../ui/components';
+import { EXPIRY_CHOICES, type Scope } from './scopes';
+import { RevokeTokenDialog, ScopeChoices, TokenReveal, TokenTable } from './tokenParts';
 
 export function TokensPage() {
   useDocumentTitle('API tokens');
@@ -20,7 +20,6 @@ export function TokensPage() {
   const [scopes, setScopes] = useState<Scope[]>(['clients:read', 'appointments:read']);
   const [expiry, setExpiry] = useState<number | null>(90);
   const [created, setCreated] = useState<TokenCreated | null>(null);
-  const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const id = useId();
 
@@ -35,7 +34,6 @@ export function TokensPage() {
       {
         onSuccess: (token) => {
           setCreated(token);
-          setCopied(false);
           setName('');
         },
       },
@@ -91,19 +89,7 @@ export function TokensPage() {
               </select>
             </div>
           </div>
-          <fieldset className="scope-grid">
-            <legend>What it may do</legend>
-            {SCOPES.filter((scope) => user.role === 'owner' || !scope.ownersOnly).map((scope) => (
-              <label key={scope.value} className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(scope.value)}
-                  onChange={(event) => toggle(scope.value, event.target.checked)}
-                />
-                {scope.label}
-              </label>
-            ))}
-          </fieldset>
+          <ScopeChoices legend="What it may do" chosen={scopes} ownersToo={user.role === 'owner'} onToggle={toggle} />
           {scopes.length === 0 && <p className="field-error">Choose at least one thing the token may do.</p>}
           <p className="muted">Tokens can never manage people, tokens or passwords; those need a signed-in session.</p>
           <div className="actions">
@@ -116,30 +102,12 @@ export function TokensPage() {
           <Banner tone="danger">{describeError(create.error)}</Banner>
         )}
         {created && (
-          <Banner tone="success" title={`Token “${created.name}” created`}>
-            <p>
-              <strong>Copy it now: it is shown only this once.</strong> CareVault keeps only a fingerprint of it.
-            </p>
-            <div className="token-reveal">
-              <label htmlFor={`${id}-token`}>New token</label>
-              <input id={`${id}-token`} readOnly value={created.token} onFocus={(event) => event.target.select()} />
-              <button
-                type="button"
-                className="button"
-                onClick={() =>
-                  void navigator.clipboard?.writeText(created.token).then(
-                    () => setCopied(true),
-                    () => setCopied(false),
-                  )
-                }
-              >
-                {copied ? 'Copied' : 'Copy token'}
-              </button>
-              <button type="button" className="button" onClick={() => setCreated(null)}>
-                I have stored it
-              </button>
-            </div>
-          </Banner>
+          <TokenReveal
+            id={id}
+            title={`Token “${created.name}” created`}
+            token={created.token}
+            onStored={() => setCreated(null)}
+          />
         )}
       </section>
 
@@ -152,70 +120,24 @@ export function TokensPage() {
         ) : tokens.data.length === 0 ? (
           <EmptyState title="No API tokens yet" />
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">API tokens</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">May</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.map((token) => (
-                  <tr key={token.id}>
-                    <td data-label="Name">{token.name}</td>
-                    <td data-label="Starts with">
-                      <code>{token.prefix}…</code>
-                    </td>
-                    <td data-label="Owner">{ownerOf(token.user_id)}</td>
-                    <td data-label="May">{describeScopes(token.scopes)}</td>
-                    <td data-label="Created">{formatDateTime(token.created_at)}</td>
-                    <td data-label="Expires">{token.expires_at ? formatDateTime(token.expires_at) : 'Never'}</td>
-                    <td data-label="Last used">{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
-                    <td data-label="Status">
-                      {token.revoked_at ? (
-                        `Revoked ${formatDateTime(token.revoked_at)}`
-                      ) : (
-                        <button type="button" className="button button-danger-quiet" onClick={() => setRevoking(token)}>
-                          Revoke <span className="visually-hidden">{token.name}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TokenTable
+            caption="API tokens"
+            tokens={tokens.data}
+            ownerOf={(token) => ownerOf(token.user_id)}
+            detailed
+            onRevoke={setRevoking}
+          />
         )}
       </section>
 
-      <Dialog title="Revoke this token?" open={revoking !== null} onClose={() => setRevoking(null)} role="alertdialog">
-        <p>
-          “{revoking?.name}” stops working at once. Anything using it will get “token revoked” until it is given a new
-          token.
-        </p>
-        {revoke.isError && <Banner tone="danger">{describeError(revoke.error)}</Banner>}
-        <div className="actions">
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={revoke.isPending}
-            onClick={() => revoking && revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) })}
-          >
-            Revoke token
-          </button>
-          <button type="button" className="button" onClick={() => setRevoking(null)}>
-            Keep it
-          </button>
-        </div>
-      </Dialog>
+      <RevokeTokenDialog
+        token={revoking}
+        consequence="Anything using it will get “token revoked” until it is given a new token."
+        pending={revoke.isPending}
+        error={revoke.isError ? revoke.error : null}
+        onConfirm={(token) => revoke.mutate(token.id, { onSuccess: () => setRevoking(null) })}
+        onClose={() => setRevoking(null)}
+      />
     </section>
   );
 }

@@ -11,7 +11,8 @@ import {
   useServiceAccounts,
 } from '../api/serviceAccounts';
 import { ReauthCancelled } from '../auth/reauth';
-import { SCOPES, describeScopes, type Scope } from '../admin/scopes';
+import { describeScopes, type Scope } from '../admin/scopes';
+import { RevokeTokenDialog, ScopeChoices, TokenReveal, TokenTable } from '../admin/tokenParts';
 import { formatDateTime } from '../lib/format';
 import { Banner, Dialog, EmptyState, ErrorState, Loading } from '../ui/components';
 
@@ -54,19 +55,7 @@ export function ServiceAccounts() {
             onChange={(event) => setName(event.target.value)}
           />
         </div>
-        <fieldset className="scope-grid">
-          <legend>What its tokens may do</legend>
-          {SCOPES.map((scope) => (
-            <label key={scope.value} className="checkbox">
-              <input
-                type="checkbox"
-                checked={scopes.includes(scope.value)}
-                onChange={(event) => toggle(scope.value, event.target.checked)}
-              />
-              {scope.label}
-            </label>
-          ))}
-        </fieldset>
+        <ScopeChoices legend="What its tokens may do" chosen={scopes} ownersToo onToggle={toggle} />
         {scopes.length === 0 && <p className="field-error">Choose at least one thing it may do.</p>}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending || scopes.length === 0}>
@@ -136,18 +125,12 @@ function AccountCard({ account }: { account: ServiceAccount }) {
         <Banner tone="danger">{describeError(issue.error)}</Banner>
       )}
       {created && (
-        <Banner tone="success" title={`Token for “${account.name}” created`}>
-          <p>
-            <strong>Copy it now: it is shown only this once.</strong> CareVault keeps only a fingerprint of it.
-          </p>
-          <div className="token-reveal">
-            <label htmlFor={`${id}-token`}>New token</label>
-            <input id={`${id}-token`} readOnly value={created.token} onFocus={(event) => event.target.select()} />
-            <button type="button" className="button" onClick={() => setCreated(null)}>
-              I have stored it
-            </button>
-          </div>
-        </Banner>
+        <TokenReveal
+          id={id}
+          title={`Token for “${account.name}” created`}
+          token={created.token}
+          onStored={() => setCreated(null)}
+        />
       )}
       {tokens.isPending ? (
         <Loading label="Loading tokens…" />
@@ -156,62 +139,18 @@ function AccountCard({ account }: { account: ServiceAccount }) {
       ) : tokens.data.length === 0 ? (
         <p className="muted">No tokens yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Tokens of {account.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((token) => (
-                <tr key={token.id}>
-                  <td data-label="Name">{token.name}</td>
-                  <td data-label="Starts with">
-                    <code>{token.prefix}…</code>
-                  </td>
-                  <td data-label="Created">{formatDateTime(token.created_at)}</td>
-                  <td data-label="Last used">{token.last_used_at ? formatDateTime(token.last_used_at) : 'Never'}</td>
-                  <td data-label="Status">
-                    {token.revoked_at ? (
-                      `Revoked ${formatDateTime(token.revoked_at)}`
-                    ) : (
-                      <button type="button" className="button button-danger-quiet" onClick={() => setRevoking(token)}>
-                        Revoke <span className="visually-hidden">{token.name}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TokenTable caption={`Tokens of ${account.name}`} tokens={tokens.data} onRevoke={setRevoking} />
       )}
-      <Dialog title="Revoke this token?" open={revoking !== null} onClose={() => setRevoking(null)} role="alertdialog">
-        <p>“{revoking?.name}” stops working at once. The integration using it needs a new token.</p>
-        {revoke.isError && <Banner tone="danger">{describeError(revoke.error)}</Banner>}
-        <div className="actions">
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={revoke.isPending}
-            onClick={() =>
-              revoking &&
-              revoke.mutate({ accountId: account.id, tokenId: revoking.id }, { onSuccess: () => setRevoking(null) })
-            }
-          >
-            Revoke token
-          </button>
-          <button type="button" className="button" onClick={() => setRevoking(null)}>
-            Keep it
-          </button>
-        </div>
-      </Dialog>
+      <RevokeTokenDialog
+        token={revoking}
+        consequence="The integration using it needs a new token."
+        pending={revoke.isPending}
+        error={revoke.isError ? revoke.error : null}
+        onConfirm={(token) =>
+          revoke.mutate({ accountId: account.id, tokenId: token.id }, { onSuccess: () => setRevoking(null) })
+        }
+        onClose={() => setRevoking(null)}
+      />
       <Dialog
         title="Delete this service account?"
         open={deleting}
