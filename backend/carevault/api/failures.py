@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto.errors import KeyAccessRevoked, KeyServiceUnavailable
 from carevault.db.deadlines import DeadlineExceeded
+from carevault.db.fastpath import ARGUMENT_ERROR
 from carevault.observability.request_id import current_request_id
 from carevault.workspaces.keys import SHREDDED_SQLSTATE
 
@@ -125,7 +126,7 @@ _DRIVER_ERRORS: tuple[type[BaseException], ...] = (
 )
 # A value asyncpg cannot encode for its column's type ("invalid input for query argument"):
 # the client-side twin of SQLSTATE class 22.
-_ArgumentError = asyncpg.exceptions._base.DataError
+_ArgumentError = ARGUMENT_ERROR
 
 
 def sqlstate_of(error: BaseException) -> str | None:
