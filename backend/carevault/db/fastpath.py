@@ -67,7 +67,7 @@ import sqlalchemy
 from sqlalchemy import Connection, Engine, Integer, bindparam, column, literal, select, table
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -178,12 +178,16 @@ def session_connections(db: AsyncSession) -> list[Connection] | None:
     if transaction is None:
         return []
     try:
-        held = transaction._connections
-        # Each connection appears twice (under itself and under its engine).
-        return list({id(entry[0]): entry[0] for entry in held.values()}.values())
+        return _transaction_connections(transaction)
     except (AttributeError, TypeError, IndexError) as exc:
         _break("F1", type(exc).__name__)
         return None
+
+
+def _transaction_connections(transaction: SessionTransaction) -> list[Connection]:
+    held = transaction._connections
+    # Each connection appears twice (under itself and under its engine).
+    return list({id(entry[0]): entry[0] for entry in held.values()}.values())
 
 
 def server_in_transaction(connection: Connection) -> bool:
