@@ -33,9 +33,12 @@ The fast path (its assumptions F1-F6):
 
 Elsewhere (no setting switches these; each has a safe answer of its own when it fails):
 
-- G1 argument-error: `asyncpg.exceptions._base.DataError` is the error asyncpg raises, before
-  sending anything, for a value it cannot encode. Missing: no error is taken for it (such a
-  value is then reported as a failure, and its connection closed: never stored).
+- G1 argument-error: for a value it cannot encode ("invalid input for query argument"),
+  asyncpg raises before sending anything, and leaves the connection as it was, either
+  `asyncpg.exceptions.DataError` (a PostgresError of SQLSTATE 22000: what asyncpg 0.32
+  raises) or the client-side `asyncpg.exceptions._base.DataError` (an InterfaceError, found
+  by its private module, which asyncpg 0.32 no longer raises for it). The private one gone:
+  only the public one is recognised.
 - G2 select-locking: `Select._for_update_arg` is None unless the SELECT locks rows (FOR
   UPDATE/SHARE). Missing: every SELECT counts as locking, so none goes to a read replica.
 - G3 begin-through-execute: asyncpg's `Transaction.start()` sends its BEGIN through
@@ -307,18 +310,16 @@ class _Adapted:
 # --- G1, G2 -------------------------------------------------------------------------------
 
 
-class _NeverRaised(Exception):
-    pass
-
-
-def _argument_error() -> type[Exception]:
-    found = getattr(getattr(asyncpg.exceptions, "_base", None), "DataError", None)
-    return found if isinstance(found, type) and issubclass(found, Exception) else _NeverRaised
+def _argument_errors() -> tuple[type[Exception], ...]:
+    client_side = getattr(getattr(asyncpg.exceptions, "_base", None), "DataError", None)
+    if isinstance(client_side, type) and issubclass(client_side, Exception):
+        return (asyncpg.exceptions.DataError, client_side)
+    return (asyncpg.exceptions.DataError,)
 
 
 # A value asyncpg cannot encode for its column's type ("invalid input for query argument"):
-# the client-side twin of SQLSTATE class 22 (G1).
-ARGUMENT_ERROR: type[Exception] = _argument_error()
+# never sent, the connection unchanged (G1).
+ARGUMENT_ERRORS: tuple[type[Exception], ...] = _argument_errors()
 
 
 def locks_rows(statement: Select[Any]) -> bool:
@@ -415,8 +416,11 @@ def _probe_json_codecs(dialect: Dialect) -> str | None:
 
 
 def _probe_argument_error() -> str | None:
-    if ARGUMENT_ERROR is _NeverRaised or not issubclass(ARGUMENT_ERROR, asyncpg.InterfaceError):
-        return "asyncpg.exceptions._base.DataError is gone or no InterfaceError"
+    public = asyncpg.exceptions.DataError
+    if not issubclass(public, asyncpg.PostgresError) or public.sqlstate != "22000":
+        return "asyncpg.exceptions.DataError is no PostgresError of SQLSTATE 22000"
+    if len(ARGUMENT_ERRORS) > 1 and not issubclass(ARGUMENT_ERRORS[1], asyncpg.InterfaceError):
+        return "asyncpg.exceptions._base.DataError is no InterfaceError"
     return None
 
 
