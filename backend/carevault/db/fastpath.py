@@ -3,9 +3,9 @@
 The hot request paths save round trips and CPU by relying on how SQLAlchemy 2.1 and asyncpg
 0.32 work inside (carevault.db.alone, carevault.db.direct; docs/architecture.md, "The fast
 path and its fence"). Everything they rely on beyond the libraries' public APIs is here,
-behind plain functions, and listed below by the name that tests/integration/
-test_fastpath_contract.py checks it under against the installed versions (pyproject.toml
-pins the ranges checked). A test that fails there names the assumption that broke.
+behind plain functions, and listed below by name. tests/integration/test_fastpath_contract.py
+checks each against the installed versions and PostgreSQL, and a failure there names the
+assumption that broke; pyproject.toml pins the ranges checked.
 
 The fast path (its assumptions F1-F6):
 
