@@ -39,6 +39,12 @@ class Settings(BaseSettings):
     database_pooler: Literal["none", "transaction"] = Field(
         default="none", description="transaction: behind PgBouncer's pool_mode = transaction"
     )
+    # The hot statements' fast path (carevault.db.fastpath: SQLAlchemy's internals, fenced
+    # and checked at start). false: every statement through SQLAlchemy's public API, in the
+    # session's transaction; slower, same answers. Every engine reads the same variable.
+    db_fast_path: bool = Field(
+        default=True, description="false: no SQLAlchemy/asyncpg internals (slower, same answers)"
+    )
     # Notices between processes (carevault.notifications): on with a Redis URL, or asked for;
     # PostgreSQL LISTEN needs a direct connection (not through a transaction pooler).
     notifications: bool = Field(

@@ -46,6 +46,7 @@ from carevault.auth.rate_limit import RateLimitHeaders
 from carevault.auth.service import dummy_hash
 from carevault.config import Settings, get_settings
 from carevault.crypto import KeyRingManager, PhiBackend, current_cipher
+from carevault.db import fastpath
 from carevault.db.deadlines import Deadlines, deadlines_of
 from carevault.db.engine import (
     close_api_engine,
@@ -84,10 +85,10 @@ def create_app(
 ) -> FastAPI:
     """Build the app. The key ring loads and the database is checked before it serves.
 
-    `engine`: an engine from `open_api_engine` for `database_url`, with the same deadlines as
-    `settings`, that the caller keeps: the app uses it and leaves it open when it stops (the
-    tests keep their connections from one app to the next). By default the app opens its
-    own and closes it."""
+    `engine`: an engine from `open_api_engine` for `database_url`, with the same deadlines
+    and fast path as `settings`, that the caller keeps: the app uses it and leaves it open
+    when it stops (the tests keep their connections from one app to the next). By default
+    the app opens its own and closes it."""
     settings = settings or get_settings()
     given_engine = engine
 
@@ -98,7 +99,13 @@ def create_app(
         deadlines = Deadlines(settings.request_timeout_seconds)
         if given_engine is not None and deadlines_of(given_engine) != deadlines:
             raise ValueError("the engine given to create_app has other deadlines")
-        engine = given_engine or await open_api_engine(database_url, deadlines)
+        if given_engine is not None and fastpath.requested(given_engine.sync_engine) is not (
+            settings.db_fast_path
+        ):
+            raise ValueError("the engine given to create_app has the fast path set otherwise")
+        engine = given_engine or await open_api_engine(
+            database_url, deadlines, fast_path=settings.db_fast_path
+        )
         replica: ReplicaRouter | None = None
         sealer: AuditSealer | None = None
         webhooks: WebhookWorker | None = None
@@ -127,7 +134,9 @@ def create_app(
                 # Opened last: neither the engine nor its direct pool connects until used.
                 replica = ReplicaRouter(
                     engine,
-                    await open_api_engine(settings.read_database_url, deadlines),
+                    await open_api_engine(
+                        settings.read_database_url, deadlines, fast_path=settings.db_fast_path
+                    ),
                     max_lag_seconds=settings.read_replica_max_lag_seconds,
                     read_your_writes_seconds=settings.read_your_writes_seconds,
                     interval=settings.read_replica_check_interval_seconds,
@@ -236,7 +245,7 @@ def start_audit_sealer(
     # its own: the request path's role then cannot insert seals at all.
     own = settings.audit_sealer_database_url
     sealer = AuditSealer(
-        create_engine(own, pool_size=2) if own else engine,
+        create_engine(own, pool_size=2, fast_path=settings.db_fast_path) if own else engine,
         lambda: manager.ring.audit_key,
         store,
         interval_seconds=settings.audit_seal_interval_seconds,

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carevault.crypto.errors import KeyAccessRevoked, KeyServiceUnavailable
 from carevault.db.deadlines import DeadlineExceeded
+from carevault.db.fastpath import ARGUMENT_ERRORS
 from carevault.observability.request_id import current_request_id
 from carevault.workspaces.keys import SHREDDED_SQLSTATE
 
@@ -123,9 +124,6 @@ _DRIVER_ERRORS: tuple[type[BaseException], ...] = (
     sa_exc.DBAPIError,
     sa_exc.DisconnectionError,
 )
-# A value asyncpg cannot encode for its column's type ("invalid input for query argument"):
-# the client-side twin of SQLSTATE class 22.
-_ArgumentError = asyncpg.exceptions._base.DataError
 
 
 def sqlstate_of(error: BaseException) -> str | None:
@@ -180,7 +178,9 @@ def classify(error: BaseException) -> Failure | None:
         if state.startswith("22"):  # data exception: a value PostgreSQL refuses to hold
             return UNSTORABLE
         return None
-    if _in_chain(error, (_ArgumentError,)):
+    # A value asyncpg cannot encode for its column's type: never sent (its SQLSTATE class 22
+    # is seen above when it carries one).
+    if _in_chain(error, ARGUMENT_ERRORS):
         return UNSTORABLE
     if _in_chain(error, _DRIVER_ERRORS):
         return UNAVAILABLE

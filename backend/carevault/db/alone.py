@@ -13,7 +13,9 @@ are flushed first, which opens it), so code that uses it is correct either way; 
 round trips differ. The switch is the driver connection's `autocommit` flag, set for the
 block: it only tells SQLAlchemy's asyncpg adapter not to send BEGIN first, and costs no
 round trip. Whether a transaction is open comes from asyncpg, which knows it from the
-server's last answer.
+server's last answer. Both read SQLAlchemy's internals through carevault.db.fastpath; with
+the fast path off (CAREVAULT_DB_FAST_PATH=false, or an assumption of it broken) `alone` runs
+every statement in the session's transaction and the rest answers from the public API.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from carevault.db import fastpath
 from carevault.db.pooler import transactions_only
 
 
@@ -43,18 +46,18 @@ async def alone(
         if statement is None
         else db.connection(bind_arguments={"clause": statement})
     )
+    if not fastpath.enabled(connection.sync_engine):
+        yield connection, False  # in the session's transaction, as SQLAlchemy runs it
+        return
     raw = await connection.get_raw_connection()
-    if _in_transaction(raw.driver_connection) or transactions_only(raw.driver_connection):
+    driver = raw.driver_connection
+    if fastpath.driver_in_transaction(driver) or transactions_only(driver):
         # Behind a transaction pooler (carevault.db.pooler) a statement sent alone would run
         # without its deadlines: it opens the session's transaction instead.
         yield connection, False
         return
-    dbapi_connection: Any = raw.dbapi_connection
-    dbapi_connection.autocommit = True
-    try:
+    with fastpath.statements_alone(raw.dbapi_connection):
         yield connection, True
-    finally:
-        dbapi_connection.autocommit = False
 
 
 async def has_work_to_commit(db: AsyncSession) -> bool:
@@ -63,25 +66,21 @@ async def has_work_to_commit(db: AsyncSession) -> bool:
     nothing to commit, and its session is simply closed (which hands the connection back)."""
     if has_pending_changes(db):
         return True
-    transaction = db.sync_session.get_transaction()
-    if transaction is None:
-        return False
+    held = fastpath.session_connections(db)
+    if held is None:  # the fast path is off: every statement ran in the transaction
+        return db.in_transaction()
     # Every connection the session holds (a request reading from a replica holds two), and
     # no new checkout just to ask.
-    return any(
-        _in_transaction(held[0].connection.driver_connection)
-        for held in transaction._connections.values()
-    )
+    return any(fastpath.server_in_transaction(connection) for connection in held)
 
 
 def holds_connection(db: AsyncSession) -> bool:
     """Whether `db` has a connection checked out. Its `in_transaction()` is not that: adding
     an instance begins the session's transaction without touching the database (as the
     credential lookups on the direct pool do, see carevault.db.direct)."""
-    transaction = db.sync_session.get_transaction()
-    # SQLAlchemy keeps the transaction's connections in this mapping, and has no public
-    # accessor for it.
-    return transaction is not None and bool(transaction._connections)
+    held = fastpath.session_connections(db)
+    # The fast path off: a transaction begun counts as holding one (the safe side).
+    return db.in_transaction() if held is None else bool(held)
 
 
 def has_pending_changes(db: AsyncSession) -> bool:
@@ -94,10 +93,4 @@ def has_pending_changes(db: AsyncSession) -> bool:
 def has_open_transaction(connection: Connection) -> bool:
     """Whether a transaction is open on the server (SQLAlchemy's own `in_transaction` also
     counts one it began without having sent BEGIN yet); for the commit listener."""
-    return _in_transaction(connection.connection.driver_connection)
-
-
-def _in_transaction(driver_connection: Any) -> bool:
-    # A driver without the check is assumed to be in one: the safe side.
-    check = getattr(driver_connection, "is_in_transaction", None)
-    return True if check is None else bool(check())
+    return fastpath.server_in_transaction(connection)

@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from carevault.db.alone import has_open_transaction
+from carevault.db.fastpath import ARGUMENT_ERRORS
 from carevault.db.pooler import Pooler, connect_args, direct_connect_args
 
 COMMIT_DEADLINE_SETTING = "carevault.commit_deadline"
@@ -184,7 +185,7 @@ def connection_broken(error: BaseException) -> bool:
     progress" after the server ended the session), or the server's own word that the
     session is over (SQLSTATE class 08, 57P01-57P05). A value asyncpg refused to encode
     (its argument DataError) leaves the connection as it was."""
-    if isinstance(error, asyncpg.exceptions._base.DataError):
+    if isinstance(error, ARGUMENT_ERRORS):
         return False
     if isinstance(error, TimeoutError | OSError | asyncpg.InterfaceError):
         return True

@@ -16,15 +16,15 @@ statement runs alone: committed when it ends, its commit fence inside it when it
 
 Used only where it cannot change what the statement means: `pool_for(db)` answers None when
 the session holds a transaction or changes a statement must see or join, and on engines
-without a pool (commands, most tests), so callers fall back to the session.
+without a pool (commands, most tests), so callers fall back to the session. Compiling for
+asyncpg reads SQLAlchemy's compiler internals, through carevault.db.fastpath; with the fast
+path off (CAREVAULT_DB_FAST_PATH=false, or one of its assumptions broken) no pool is opened
+and `pool_for` answers None.
 """
 
 from __future__ import annotations
 
-import types
-from collections import namedtuple
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
@@ -36,9 +36,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.sql import Select
-from sqlalchemy.sql.compiler import SQLCompiler
 
+from carevault.db import fastpath
 from carevault.db.alone import alone, has_pending_changes, holds_connection
 from carevault.db.base import Base
 from carevault.db.deadlines import Deadlines, check_deadline
@@ -47,53 +46,13 @@ from carevault.db.routing import READ_BIND, reads_only
 T = TypeVar("T", bound=Base)
 
 
-_REQUIRED = object()
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    """A statement as asyncpg takes it: SQL text, for each positional parameter the key its
-    value comes by (or the statement's own value) and its bind processor, and how to turn a
-    record into a row."""
-
-    statement: Any  # kept alive: compiled statements are cached by identity
-    sql: str
-    parameters: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...]
-    results: tuple[Callable[[Any], Any] | None, ...]
-    row: type[tuple[Any, ...]]
-
-    def arguments(self, values: Mapping[str, Any]) -> list[Any]:
-        arguments = []
-        for key, own, process in self.parameters:
-            if key in values:
-                value = values[key]
-            elif own is _REQUIRED:
-                raise KeyError(f"no value for the bound parameter {key!r}")
-            else:
-                value = own
-            arguments.append(value if process is None else process(value))
-        return arguments
-
-    def rows(self, records: Sequence[asyncpg.Record]) -> list[Any]:
-        processors = self.results
-        return [
-            self.row(
-                *(
-                    value if process is None or value is None else process(value)
-                    for process, value in zip(processors, record.values(), strict=True)
-                )
-            )
-            for record in records
-        ]
-
-
 class DirectPool:
     """asyncpg connections beside an engine's pool, for statements that run alone."""
 
     def __init__(self, pool: asyncpg.Pool, dialect: Dialect):
         self._pool = pool
         self._dialect = dialect
-        self._compiled: dict[int, _Compiled] = {}
+        self._compiled: dict[int, fastpath.AsyncpgStatement] = {}
         # Called with the connection and the SQL of each statement before it is sent (tests
         # count round trips and stop the database mid-statement).
         self.observers: list[Callable[[PoolConnectionProxy[Any], str], None]] = []
@@ -106,11 +65,9 @@ class DirectPool:
         dialect = engine.sync_engine.dialect
 
         async def codecs(connection: asyncpg.Connection) -> None:
-            # The codecs SQLAlchemy's asyncpg dialect installs on its own connections (json,
-            # jsonb), so a value binds and reads the same on either pool.
-            adapted = types.SimpleNamespace(_connection=connection)
-            await dialect.setup_asyncpg_json_codec(adapted)  # type: ignore[attr-defined]
-            await dialect.setup_asyncpg_jsonb_codec(adapted)  # type: ignore[attr-defined]
+            # The engine's own json and jsonb codecs: a value binds and reads the same on
+            # either pool.
+            await fastpath.install_json_codecs(connection, dialect)
 
         pool = await asyncpg.create_pool(
             url.render_as_string(hide_password=False),
@@ -130,39 +87,13 @@ class DirectPool:
     async def close(self) -> None:
         await self._pool.close()
 
-    def _compile(self, statement: Select[Any] | Any) -> _Compiled:
+    def _compile(self, statement: Any) -> fastpath.AsyncpgStatement:
         found = self._compiled.get(id(statement))
-        if found is not None:
-            return found
-        compiled = statement.compile(dialect=self._dialect)
-        assert isinstance(compiled, SQLCompiler) and compiled.positiontup is not None
-        # Plain bound parameters only (no IN-list expansion, no escaped names, no values
-        # computed at execution), so each positional parameter is one key of the caller's
-        # values or a value of the statement's own, found once here rather than by
-        # construct_params on every execution.
-        assert not compiled.post_compile_params and not compiled.escaped_bind_names
-        own_values = compiled.construct_params(_check=False)
-        by_name = {name: parameter for parameter, name in compiled.bind_names.items()}
-        parameters = []
-        for name in compiled.positiontup:
-            parameter = by_name[name]
-            assert not parameter.callable, f"{name} is computed at execution"
-            own = _REQUIRED if parameter.required else own_values[name]
-            process = parameter.type.bind_processor(self._dialect)
-            parameters.append((parameter.key, own, process))
-        # The compiled statement's result types, not the selected columns' own: a backend
-        # that decrypts in SQL (pgcrypto) wraps a column in an expression with a type of its
-        # own. SQLAlchemy's result objects read the same private list.
-        columns = compiled._result_columns
-        made = _Compiled(
-            statement=statement,
-            sql=str(compiled),
-            parameters=tuple(parameters),
-            results=tuple(column.type.result_processor(self._dialect, None) for column in columns),
-            row=namedtuple("Row", [column.keyname for column in columns]),
-        )
-        self._compiled[id(statement)] = made
-        return made
+        if found is None:
+            found = self._compiled[id(statement)] = fastpath.compile_for_asyncpg(
+                statement, self._dialect
+            )
+        return found
 
     async def fetch(self, statement: Any, values: Mapping[str, Any]) -> list[Any]:
         """The rows of `statement` for `values`, as named tuples with the columns' types
@@ -212,11 +143,15 @@ def pool_for(db: AsyncSession, statement: Any = None) -> DirectPool | None:
     if statement is not None:
         replica = db.sync_session.info.get(READ_BIND)
         if replica is not None and reads_only(statement):
+            if not fastpath.enabled(replica):
+                return None
             return _POOLS.get(replica)  # None: through the session, to the replica still
     if holds_connection(db) or has_pending_changes(db):
         return None
     bind = db.get_bind()
-    return _POOLS.get(bind) if isinstance(bind, Engine) else None
+    if not isinstance(bind, Engine) or not fastpath.enabled(bind):
+        return None  # the fast path turned off since the pool was opened: the session
+    return _POOLS.get(bind)
 
 
 async def rows_alone(db: AsyncSession, statement: Any, values: Mapping[str, Any]) -> list[Any]:

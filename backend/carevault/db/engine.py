@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from carevault.db import deadlines as deadlines_module
-from carevault.db import direct
+from carevault.db import direct, fastpath
 from carevault.db.deadlines import Deadlines
 from carevault.db.direct import DirectPool
 from carevault.db.pooler import Pooler, configured_pooler
@@ -32,6 +32,7 @@ def create_engine(
     pool_size: int = POOL_SIZE,
     deadlines: Deadlines | None = None,
     pooler: Pooler | None = None,
+    fast_path: bool | None = None,
     **options: Any,
 ) -> AsyncEngine:
     """An engine that never logs parameters: they carry PHI and, with pgcrypto, keys.
@@ -39,7 +40,9 @@ def create_engine(
     The API's engine passes `deadlines` (see carevault.db.deadlines): every wait on the
     database is then bounded. Commands such as `db upgrade` or an import run without them.
     `pooler` (default: CAREVAULT_DATABASE_POOLER) makes it safe behind a transaction pooler
-    (carevault.db.pooler). Other `options` go to SQLAlchemy (`poolclass`, …).
+    (carevault.db.pooler). `fast_path` (default: CAREVAULT_DB_FAST_PATH) lets its statements
+    take the fast path (carevault.db.fastpath). Other `options` go to SQLAlchemy
+    (`poolclass`, …).
     """
     pooler = configured_pooler() if pooler is None else pooler
     if deadlines is not None:
@@ -51,20 +54,28 @@ def create_engine(
     if "poolclass" not in options:
         options["pool_size"] = pool_size
     engine = create_async_engine(url, hide_parameters=True, **options)
+    fastpath.register(
+        engine.sync_engine, fastpath.configured_fast_path() if fast_path is None else fast_path
+    )
     event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     if deadlines is not None:
         deadlines_module.install(engine, deadlines)
     return engine
 
 
-async def open_api_engine(url: str, deadlines: Deadlines) -> AsyncEngine:
+async def open_api_engine(
+    url: str, deadlines: Deadlines, *, fast_path: bool | None = None
+) -> AsyncEngine:
     """The API's engine: every wait bounded by `deadlines`, with the direct pool of the hot
-    statements attached (carevault.db.direct). Neither connects until it is used."""
-    engine = create_engine(url, deadlines=deadlines)
+    statements attached (carevault.db.direct) unless the fast path is off (`fast_path`,
+    default CAREVAULT_DB_FAST_PATH). Neither connects until it is used."""
+    engine = create_engine(url, deadlines=deadlines, fast_path=fast_path)
     if configured_pooler() is Pooler.TRANSACTION:
         # Its statements run alone, outside a transaction, where no SET LOCAL can give them
         # their deadlines: behind a transaction pooler they go through the engine instead.
         return engine
+    if not fastpath.enabled(engine.sync_engine):
+        return engine  # every statement through SQLAlchemy's public API
     try:
         direct.attach(engine, await DirectPool.open(engine, size=POOL_SIZE, deadlines=deadlines))
     except BaseException:

@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select, visitors
 
+from carevault.db.fastpath import locks_rows
+
 # Session.info key: the replica's (sync) engine, set once the request is switched to it.
 READ_BIND = "carevault.read_bind"
 
@@ -20,7 +22,7 @@ READ_BIND = "carevault.read_bind"
 def reads_only(clause: Any) -> bool:
     """Whether `clause` can run on a hot standby: a SELECT that locks nothing and has no
     INSERT, UPDATE or DELETE anywhere in it (a data-modifying CTE)."""
-    if not isinstance(clause, Select) or clause._for_update_arg is not None:
+    if not isinstance(clause, Select) or locks_rows(clause):
         return False
     return not any(getattr(element, "is_dml", False) for element in visitors.iterate(clause))
 

@@ -217,6 +217,7 @@ class EngineKind:
 
     deadlines: Deadlines
     backend: PhiBackend
+    fast_path: bool = True  # CAREVAULT_DB_FAST_PATH: without it, no direct pool
 
 
 @dataclass(eq=False)
@@ -232,7 +233,7 @@ class WarmEngine:
 
     @staticmethod
     async def open(url: str, kind: EngineKind) -> WarmEngine:
-        engine = await open_api_engine(url, kind.deadlines)
+        engine = await open_api_engine(url, kind.deadlines, fast_path=kind.fast_path)
         warm = WarmEngine(engine, kind)
 
         def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -243,8 +244,9 @@ class WarmEngine:
 
         event.listen(engine.sync_engine, "connect", on_connect)
         pool = direct.pool_of(engine)
-        assert pool is not None
-        pool.observers.append(on_direct_statement)
+        assert (pool is not None) is kind.fast_path
+        if pool is not None:
+            pool.observers.append(on_direct_statement)
         warm.listeners = warm._listener_counts()
         return warm
 
@@ -263,11 +265,16 @@ class WarmEngine:
         pool = direct.pool_of(self.engine)
         queue_pool = self.engine.sync_engine.pool
         assert isinstance(queue_pool, QueuePool)
-        return (
-            not self.in_use
-            and pool is not None
+        direct_pool_kept = (
+            pool is None
+            if not self.kind.fast_path
+            else pool is not None
             and len(pool.observers) == 1
             and pool._pool.get_size() <= WARM_CONNECTIONS
+        )
+        return (
+            not self.in_use
+            and direct_pool_kept
             and queue_pool.checkedout() == 0
             and queue_pool.checkedin() <= WARM_CONNECTIONS
             and self._listener_counts() == self.listeners

@@ -97,7 +97,11 @@ async def running_api(
     # warm limit and the statement counts of the other tests.
     settings = {"webhook_worker": False} | settings
     configured = Settings(data_dir=data_dir, **settings)  # type: ignore[arg-type]
-    kind = EngineKind(Deadlines(configured.request_timeout_seconds), configured.phi_backend)
+    kind = EngineKind(
+        Deadlines(configured.request_timeout_seconds),
+        configured.phi_backend,
+        configured.db_fast_path,
+    )
     async with api_engine(database_url, kind) as engine:
         app = create_app(configured, database_url=database_url, engine=engine)
         share_built_routes(app)
