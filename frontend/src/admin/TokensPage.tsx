@@ -103,7 +103,6 @@ export function TokensPage() {
         )}
         {created && (
           <TokenReveal
-            id={id}
             title={`Token “${created.name}” created`}
             token={created.token}
             onStored={() => setCreated(null)}

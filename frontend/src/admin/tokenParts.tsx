@@ -1,9 +1,8 @@
 /** The pieces a person's API tokens (TokensPage) and a service account's tokens
  * (ServiceAccounts) share: what a token may do, the one-time reveal, the table, the revocation. */
-import { useState } from 'react';
 import { describeError } from '../api/errors';
 import { formatDateTime } from '../lib/format';
-import { Banner, Dialog } from '../ui/components';
+import { Banner, Dialog, ShownOnce } from '../ui/components';
 import { SCOPES, describeScopes, type Scope } from './scopes';
 
 /** The fields every token listing answers, a person's or a service account's. */
@@ -47,44 +46,12 @@ export function ScopeChoices({
   );
 }
 
-/** A new token, shown once: the field to copy it from, and the explicit "I have stored it". */
-export function TokenReveal({
-  id,
-  title,
-  token,
-  onStored,
-}: {
-  id: string;
-  title: string;
-  token: string;
-  onStored: () => void;
-}) {
-  const [copied, setCopied] = useState(false);
+/** A new token, shown once. */
+export function TokenReveal({ title, token, onStored }: { title: string; token: string; onStored: () => void }) {
   return (
-    <Banner tone="success" title={title}>
-      <p>
-        <strong>Copy it now: it is shown only this once.</strong> CareVault keeps only a fingerprint of it.
-      </p>
-      <div className="token-reveal">
-        <label htmlFor={`${id}-token`}>New token</label>
-        <input id={`${id}-token`} readOnly value={token} onFocus={(event) => event.target.select()} />
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void navigator.clipboard?.writeText(token).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy token'}
-        </button>
-        <button type="button" className="button" onClick={onStored}>
-          I have stored it
-        </button>
-      </div>
-    </Banner>
+    <ShownOnce title={title} label="New token" value={token} copyLabel="Copy token" onStored={onStored}>
+      <strong>Copy it now: it is shown only this once.</strong> CareVault keeps only a fingerprint of it.
+    </ShownOnce>
   );
 }
 

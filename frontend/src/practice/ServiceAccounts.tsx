@@ -126,7 +126,6 @@ function AccountCard({ account }: { account: ServiceAccount }) {
       )}
       {created && (
         <TokenReveal
-          id={id}
           title={`Token for “${account.name}” created`}
           token={created.token}
           onStored={() => setCreated(null)}

@@ -1,5 +1,5 @@
 /** Small shared pieces: loading, empty and error states, banners, dialogs, form fields. */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { describeError } from '../api/errors';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -61,6 +61,52 @@ export function Banner({
       {title && <p className="banner-title">{title}</p>}
       {children}
     </div>
+  );
+}
+
+/** A secret shown this once (a new token, a webhook's signing secret): the field to copy it
+ * from, a copy button, and the explicit "I have stored it" that hides it. */
+export function ShownOnce({
+  title,
+  label,
+  value,
+  copyLabel,
+  children,
+  onStored,
+}: {
+  title: string;
+  label: string;
+  value: string;
+  copyLabel: string;
+  /** What to do with it, and why it will not be shown again. */
+  children: ReactNode;
+  onStored: () => void;
+}) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  return (
+    <Banner tone="success" title={title}>
+      <p>{children}</p>
+      <div className="token-reveal">
+        <label htmlFor={id}>{label}</label>
+        <input id={id} readOnly value={value} onFocus={(event) => event.target.select()} />
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? 'Copied' : copyLabel}
+        </button>
+        <button type="button" className="button" onClick={onStored}>
+          I have stored it
+        </button>
+      </div>
+    </Banner>
   );
 }
 

@@ -15,7 +15,7 @@ import {
 import { ReauthCancelled } from '../auth/reauth';
 import { formatDateTime } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';
-import { Banner, Dialog, EmptyState, ErrorState, Loading, Pagination } from '../ui/components';
+import { Banner, Dialog, EmptyState, ErrorState, Loading, Pagination, ShownOnce } from '../ui/components';
 import {
   EVENT_CHOICES,
   deliveryOutcome,
@@ -30,34 +30,11 @@ import {
 const EMPTY_FORM: WebhookForm = { url: '', description: '', eventTypes: ['client.*', 'appointment.*'] };
 
 function SecretReveal({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
-  const id = useId();
-  const [copied, setCopied] = useState(false);
   return (
-    <Banner tone="success" title={title}>
-      <p>
-        <strong>Copy the signing secret now: it is shown only this once.</strong> Your receiver uses it to check that
-        each delivery came from CareVault.
-      </p>
-      <div className="token-reveal">
-        <label htmlFor={`${id}-secret`}>Signing secret</label>
-        <input id={`${id}-secret`} readOnly value={secret} onFocus={(event) => event.target.select()} />
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void navigator.clipboard?.writeText(secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy secret'}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          I have stored it
-        </button>
-      </div>
-    </Banner>
+    <ShownOnce title={title} label="Signing secret" value={secret} copyLabel="Copy secret" onStored={onDone}>
+      <strong>Copy the signing secret now: it is shown only this once.</strong> Your receiver uses it to check that each
+      delivery came from CareVault.
+    </ShownOnce>
   );
 }
 
