@@ -5,7 +5,6 @@ without BEGIN, no private attribute read."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -14,7 +13,6 @@ from typing import Any, NoReturn
 
 import httpx
 import pytest
-from sqlalchemy import event
 
 from carevault.auth.models import Role
 from carevault.db import direct, fastpath
@@ -22,7 +20,7 @@ from carevault.db.direct import DirectPool
 from tests.support.db import NewDatabase, sql
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
-from tests.support.statements import watching_statements
+from tests.support.statements import round_trips
 
 # What differs between two answers to the same request by design, whatever the path (each
 # app counts its own requests against the limits, in windows of its own).
@@ -203,7 +201,7 @@ async def test_the_fast_path_off_sends_every_statement_in_a_transaction_and_read
         async with api.with_token(place.emails[0]) as (client, _):
             note = await create_note(client, place.client_ids[0])
             assert (await client.get(f"/sessions/{note['id']}")).status_code == 200
-            async with _round_trips(engine) as sent:
+            async with round_trips(engine) as sent:
                 read = await client.get(f"/sessions/{note['id']}")
             listed = await client.get("/clients")
         async with api.with_token(place.emails[1], ("events:read",)) as (client, _):
@@ -214,32 +212,3 @@ async def test_the_fast_path_off_sends_every_statement_in_a_transaction_and_read
     # (tests/api/test_request_cost.py); here both run in one transaction SQLAlchemy began.
     first_words = sorted(words.split()[0].rstrip(";") for words in sent)
     assert first_words == ["BEGIN", "COMMIT", "SELECT", "WITH"], sent
-
-
-@asynccontextmanager
-async def _round_trips(engine: Any) -> AsyncIterator[list[str]]:
-    """What the app sends while the block runs: its statements, and the BEGIN and COMMIT
-    SQLAlchemy's adapter sends through asyncpg by itself (asyncpg's query logger sees those)."""
-    sent: list[str] = []
-    drivers: list[Any] = []
-
-    def log_statement(statement: str, _: object) -> None:
-        sent.append(" ".join(statement.split())[:60])
-
-    def log_query(query: Any) -> None:
-        sent.append(" ".join(query.query.split())[:60])
-
-    def watch(dbapi_connection: Any, *_: Any) -> None:
-        driver = dbapi_connection.driver_connection
-        driver.add_query_logger(log_query)
-        drivers.append(driver)
-
-    event.listen(engine.sync_engine, "checkout", watch)
-    try:
-        with watching_statements(engine, log_statement):
-            yield sent
-        await asyncio.sleep(0)  # asyncpg calls its query loggers soon, not at once
-    finally:
-        event.remove(engine.sync_engine, "checkout", watch)
-        for driver in drivers:
-            driver.remove_query_logger(log_query)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from carevault.db import direct
 from tests.support.db import NewDatabase, sql
 from tests.support.http import ApiContext, running_api
 from tests.support.notes import create_note, practice
-from tests.support.statements import watching_statements
+from tests.support.statements import round_trips
 
 
 @pytest.fixture
@@ -41,36 +41,9 @@ async def api(
         yield context
 
 
-@asynccontextmanager
-async def statements_of(api: ApiContext) -> AsyncIterator[list[str]]:
-    """What the app sends while the block runs, one entry per round trip (first words of
-    each): its statements on either path (the engine, the direct pool), and the BEGIN,
-    COMMIT and ROLLBACK SQLAlchemy's adapter sends through asyncpg directly (seen with
-    asyncpg's query logger; the direct pool sends none: carevault.db.direct)."""
-    engine = api.app.state.carevault.engine
-    sent: list[str] = []
-    logged: list[Any] = []
-
-    def record(statement: str, _: object) -> None:
-        sent.append(" ".join(statement.split())[:60])
-
-    def record_simple_query(query: Any) -> None:
-        sent.append(" ".join(query.query.split())[:60])
-
-    def watch(dbapi_connection: Any, *_: Any) -> None:
-        driver = dbapi_connection.driver_connection
-        driver.add_query_logger(record_simple_query)
-        logged.append(driver)
-
-    event.listen(engine.sync_engine, "checkout", watch)
-    try:
-        with watching_statements(engine, record):
-            yield sent
-            await asyncio.sleep(0)  # asyncpg calls its query loggers soon, not at once
-    finally:
-        event.remove(engine.sync_engine, "checkout", watch)
-        for driver in logged:
-            driver.remove_query_logger(record_simple_query)
+def statements_of(api: ApiContext) -> AbstractAsyncContextManager[list[str]]:
+    """The app's round trips while the block runs (tests.support.statements.round_trips)."""
+    return round_trips(api.app.state.carevault.engine)
 
 
 async def test_a_note_read_with_a_token_is_two_round_trips(

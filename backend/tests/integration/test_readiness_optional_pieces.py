@@ -7,7 +7,6 @@ Nothing in the report comes from a URL (no password, no host), nor any PHI."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -15,28 +14,16 @@ import pytest
 
 from carevault.api import readiness as service
 from carevault.auth.models import Role
-from tests.support.db import IN_CI, NewDatabase
+from tests.support.db import NewDatabase
 from tests.support.http import ApiContext, running_api
-from tests.support.redis_server import redis_url as shared_redis_url
+from tests.support.redis_server import free_port, redis_url_or_skip
 
 SECRET = "s3cret-redis-pw"
 
 
 @pytest.fixture
 def redis_url() -> str:
-    url = shared_redis_url()
-    if url is None:
-        message = "no Redis answers on 127.0.0.1:6379 and there is no redis-server to start"
-        if IN_CI:
-            pytest.fail(f"the readiness tests with Redis must run in CI: {message}")
-        pytest.skip(message)
-    return url
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return redis_url_or_skip("the readiness tests with Redis")
 
 
 async def _report(api: ApiContext) -> dict[str, Any]:
@@ -83,7 +70,7 @@ async def test_redis_down_degrades_without_failing_readiness(
     new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(service, "LISTENER_GRACE_SECONDS", 0.0)
-    port = closed_port()
+    port = free_port()
     down = f"redis://:{SECRET}@127.0.0.1:{port}/0"
     url = await new_database()
     async with running_api(url, data_dir, redis_url=down) as api:
@@ -113,7 +100,7 @@ async def test_a_postgres_listener_that_cannot_connect_is_reported_reconnecting(
     new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(service, "LISTENER_GRACE_SECONDS", 0.0)
-    port = closed_port()
+    port = free_port()
     unreachable = f"postgresql://carevault:{SECRET}@127.0.0.1:{port}/carevault"
     url = await new_database()
     async with running_api(
@@ -140,7 +127,7 @@ async def test_within_the_grace_a_listener_starting_up_is_not_a_reason(
 ) -> None:
     """A listener gets LISTENER_GRACE_SECONDS to (re)connect before it degrades the process."""
     monkeypatch.setattr(service, "LISTENER_GRACE_SECONDS", 3600.0)
-    unreachable = f"postgresql://carevault@127.0.0.1:{closed_port()}/carevault"
+    unreachable = f"postgresql://carevault@127.0.0.1:{free_port()}/carevault"
     async with running_api(
         await new_database(), data_dir, notifications=True, notify_database_url=unreachable
     ) as api:

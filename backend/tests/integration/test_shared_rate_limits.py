@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,28 +24,15 @@ from carevault.auth.models import Role
 from carevault.auth.permissions import BULK_COST, READ_COST
 from carevault.auth.rate_limit import RateLimiter
 from carevault.auth.rate_limit_redis import KEY_PREFIX, RedisBackend, redis_key
-from tests.support.db import IN_CI, NewDatabase
+from tests.support.db import NewDatabase
 from tests.support.http import error_of, running_api
 from tests.support.notes import practice
-from tests.support.redis_server import redis_port
-from tests.support.redis_server import redis_url as shared_redis_url
+from tests.support.redis_server import free_port, redis_port, redis_url_or_skip
 
 
 @pytest.fixture
 def redis_url() -> str:
-    url = shared_redis_url()
-    if url is None:
-        message = "no Redis answers on 127.0.0.1:6379 and there is no redis-server to start"
-        if IN_CI:
-            pytest.fail(f"the shared rate-limit tests must run in CI: {message}")
-        pytest.skip(message)
-    return url
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return redis_url_or_skip("the shared rate-limit tests")
 
 
 class RedisProxy:
@@ -55,7 +41,7 @@ class RedisProxy:
 
     def __init__(self, upstream_port: int) -> None:
         self.upstream_port = upstream_port
-        self.port = closed_port()
+        self.port = free_port()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -211,7 +197,7 @@ async def test_redis_going_away_fails_open_per_process_then_shares_again(
 async def test_a_closed_port_never_fails_a_request(
     new_database: NewDatabase, data_dir: Path
 ) -> None:
-    down = f"redis://127.0.0.1:{closed_port()}/0"
+    down = f"redis://127.0.0.1:{free_port()}/0"
     limits = {"redis_url": down, "api_rate_limit_per_minute": 3, "metrics_token": "scrape"}
     async with running_api(await new_database(), data_dir, **limits) as api:
         place = await practice(api, Role.CLINICIAN)
@@ -275,7 +261,7 @@ async def test_concurrent_requests_on_two_processes_never_overspend(
 
 
 async def test_while_redis_is_down_one_request_probes_it_the_others_do_not_wait() -> None:
-    backend = RedisBackend(f"redis://127.0.0.1:{closed_port()}/0")
+    backend = RedisBackend(f"redis://127.0.0.1:{free_port()}/0")
     backend.retry_seconds = 3600.0
     tried = 0
     real = backend._spend_shared

@@ -11,6 +11,10 @@ import subprocess
 import time
 from functools import cache
 
+import pytest
+
+from tests.support.db import IN_CI
+
 LOCAL_PORT = 6379
 _SEARCH_PATH = "/usr/local/bin:/usr/bin:/usr/sbin:/sbin:/bin"
 
@@ -24,7 +28,8 @@ def answers(port: int) -> bool:
         return False
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nothing listens on (a Redis that is down, or one to start)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -38,7 +43,7 @@ def redis_url() -> str | None:
     binary = shutil.which("redis-server", path=_SEARCH_PATH)
     if binary is None:
         return None
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
@@ -61,3 +66,14 @@ def redis_url() -> str | None:
 
 def redis_port(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+def redis_url_or_skip(tests: str) -> str:
+    """The tests' Redis URL; without one, `tests` skip here and fail in CI."""
+    url = redis_url()
+    if url is None:
+        message = "no Redis answers on 127.0.0.1:6379 and there is no redis-server to start"
+        if IN_CI:
+            pytest.fail(f"{tests} must run in CI: {message}")
+        pytest.skip(message)
+    return url
