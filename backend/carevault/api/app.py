@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
@@ -21,7 +22,7 @@ from carevault.api.deadline import RequestDeadline
 from carevault.api.dependencies import DatabaseRoute
 from carevault.api.docs_ui import mount_docs
 from carevault.api.errors import install_error_handlers
-from carevault.api.failures import AnsweredErrors
+from carevault.api.failures import TIMEOUT, UNAVAILABLE, AnsweredErrors, classify
 from carevault.api.frontend import mount_frontend
 from carevault.api.headers import SecurityHeaders
 from carevault.api.idempotency import HEADER as IDEMPOTENCY_HEADER
@@ -76,6 +77,35 @@ from carevault.workspaces.keys import blocking_data_key_loader
 log = logging.getLogger(__name__)
 
 
+T = TypeVar("T")
+
+# A worker that starts while the database is away for a moment (a restart, a failover, a
+# worker replaced during an outage) waits for it rather than fail: one worker that fails to
+# start makes uvicorn stop them all, turning a database blip into an outage.
+STARTUP_DATABASE_WAIT_SECONDS = 60.0
+
+
+async def once_the_database_answers(step: Callable[[], Awaitable[T]]) -> T:
+    """`step()`, tried again (0.2 s, doubling to 2 s apart) while it fails because the
+    database is unavailable or timed out, for up to STARTUP_DATABASE_WAIT_SECONDS; any other
+    failure, or one past that, is raised as it is."""
+    deadline = time.monotonic() + STARTUP_DATABASE_WAIT_SECONDS
+    delay = 0.2
+    while True:
+        try:
+            return await step()
+        except Exception as exc:
+            if classify(exc) not in (UNAVAILABLE, TIMEOUT) or time.monotonic() + delay > deadline:
+                raise
+            log.warning(
+                "the database does not answer at start (%s): trying again in %.1f s",
+                type(exc).__name__,
+                delay,
+            )
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 2.0)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -116,14 +146,18 @@ def create_app(
         # A read that meets a practice key this worker never loaded fetches it at once.
         current_cipher().data_keys.loader = blocking_data_key_loader(database_url)
         try:
-            try:
-                await provision_data_keys(engine, manager)
-            except DBAPIError as exc:
-                if refused_startup_parameter(exc):
-                    raise StartupError(POOLER_HINT) from None
-                raise
+
+            async def provisioned() -> int:
+                try:
+                    return await provision_data_keys(engine, manager)
+                except DBAPIError as exc:
+                    if refused_startup_parameter(exc):
+                        raise StartupError(POOLER_HINT) from None
+                    raise
+
+            await once_the_database_answers(provisioned)
             await asyncio.to_thread(dummy_hash)  # before the first sign-in, not during it
-            has_pgcrypto = await pgcrypto_available(engine)
+            has_pgcrypto = await once_the_database_answers(lambda: pgcrypto_available(engine))
             if settings.phi_backend is PhiBackend.PGCRYPTO and not has_pgcrypto:
                 raise StartupError(
                     "CAREVAULT_PHI_BACKEND=pgcrypto but this database has no pgcrypto "

@@ -250,6 +250,24 @@ async def reencrypt(
             break
     async with AsyncSession(engine) as db:
         left = sum((await rows_to_rewrite(db, target, summary.target_format)).values())
+    if left > len(failed):
+        # A note autosaved every few seconds can be locked each time a pass reaches it: the
+        # last pass waits for such rows (a save holds its lock for milliseconds), each
+        # statement at most LOCK_WAIT, rather than leave them for a rerun.
+        for encrypted in encrypted_tables():
+            await _rewrite_table(
+                engine,
+                encrypted,
+                target,
+                batch_size,
+                pause_seconds,
+                summary,
+                failed,
+                progress,
+                wait_for_locks=True,
+            )
+        async with AsyncSession(engine) as db:
+            left = sum((await rows_to_rewrite(db, target, summary.target_format)).values())
     summary.rows_left = max(0, left - len(failed))
     summary.seconds = time.monotonic() - started
     return summary
@@ -264,16 +282,22 @@ async def _rewrite_table(
     summary: Summary,
     failed: set[tuple[str, uuid.UUID]],
     progress: Progress | None,
+    *,
+    wait_for_locks: bool = False,
 ) -> int:
-    """One pass over a table in committed batches; returns how many rows it rewrote."""
+    """One pass over a table in committed batches; returns how many rows it rewrote. Rows
+    locked by a save are skipped, or, with `wait_for_locks`, waited for up to LOCK_WAIT (a
+    row still held then ends the pass: a rerun finishes it)."""
     after: uuid.UUID | None = None
     rewritten = 0
     while True:
         try:
             batch = await _rewrite_batch(
-                engine, encrypted, target, after, batch_size, summary, failed
+                engine, encrypted, target, after, batch_size, summary, failed, wait_for_locks
             )
         except (DBAPIError, WorkspaceShredded) as exc:
+            if wait_for_locks and _lock_not_available(exc):
+                break
             if isinstance(exc, DBAPIError) and not refused_as_shredded(exc):
                 raise
             # A practice of the batch was shredded while it ran (its write refused, migration
@@ -299,12 +323,17 @@ async def _rewrite_batch(
     batch_size: int,
     summary: Summary,
     failed: set[tuple[str, uuid.UUID]],
+    wait_for_locks: bool = False,
 ) -> tuple[uuid.UUID, int] | None:
     """One committed batch of rows after `after`: (its last row id, rows rewritten), or
     None when no row is left."""
     table = encrypted.table
     async with AsyncSession(engine, expire_on_commit=False) as db, db.begin():
-        query = _batch_query(encrypted, target, summary.target_format, after, batch_size)
+        if wait_for_locks:
+            await db.execute(select(func.set_config("lock_timeout", LOCK_WAIT, True)))
+        query = _batch_query(
+            encrypted, target, summary.target_format, after, batch_size, wait_for_locks
+        )
         rows = (await db.execute(query)).all()
         if not rows:
             return None
@@ -332,12 +361,27 @@ async def _rewrite_batch(
     return rows[-1].id, len(updates)
 
 
+# How long the last pass waits for a row's lock, per statement (PostgreSQL's lock_timeout).
+LOCK_WAIT = "5s"
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+def _lock_not_available(error: BaseException) -> bool:
+    current: BaseException | None = error
+    while current is not None:
+        if getattr(current, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            return True
+        current = getattr(current, "orig", None) or current.__cause__
+    return False
+
+
 def _batch_query(
     encrypted: EncryptedTable,
     target: int,
     format_byte: int,
     after: uuid.UUID | None,
     batch_size: int,
+    wait_for_locks: bool = False,
 ) -> Select[Any]:
     table = encrypted.table
     inputs = [table.c[name] for name in INDEX_INPUTS.get(table.name, ())]
@@ -351,8 +395,9 @@ def _batch_query(
         .where(_needs_rewrite(encrypted, target, format_byte), _live_practices(table))
         .order_by(table.c.id)
         .limit(batch_size)
-        # A row a clinician is saving right now is skipped, never waited for.
-        .with_for_update(of=table, skip_locked=True)
+        # A row a clinician is saving right now is skipped, never waited for (but by the
+        # last pass, briefly).
+        .with_for_update(of=table, skip_locked=not wait_for_locks)
     )
     if after is not None:
         query = query.where(table.c.id > after)

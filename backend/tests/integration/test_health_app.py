@@ -7,12 +7,15 @@ import contextvars
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import event, make_url
 
+from carevault import runtime
+from carevault.api import app as app_module
 from carevault.api import readiness as health
 from carevault.api.app import create_app
 from carevault.auth.models import Role
@@ -251,3 +254,62 @@ async def test_a_check_beside_another_waits_for_it_instead_of_reporting_a_timeou
         state = app.state.carevault
         reports = await asyncio.gather(*(health.readiness(state) for _ in range(3)))
     assert [r.status for r in reports] == ["ready"] * 3, [r.reasons for r in reports]
+
+
+async def test_a_worker_started_while_the_database_is_away_waits_for_it(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker uvicorn starts during a database restart (one replaced after a crash, say)
+    waits for the database: a failed start made uvicorn stop every worker (the chaos run's
+    "database stopped" saw the whole server go)."""
+    url = await new_database()
+    real = runtime.provision_data_keys
+    calls = 0
+
+    async def away_twice(*args: Any) -> int:
+        nonlocal calls
+        calls += 1
+        if calls <= 2:
+            raise ConnectionRefusedError(111, "Connection refused")
+        return await real(*args)
+
+    monkeypatch.setattr(app_module, "provision_data_keys", away_twice)
+    app = create_app(dev_settings(data_dir), database_url=url)
+    async with running(app) as client:
+        ready = await client.get("/health/ready")
+    assert calls == 3
+    assert ready.status_code == 200 and ready.json() == {"status": "ready"}
+
+
+async def test_a_start_that_fails_for_another_reason_is_not_retried(
+    new_database: NewDatabase, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = await new_database()
+    calls = 0
+
+    async def broken(*_: Any) -> int:
+        nonlocal calls
+        calls += 1
+        raise ValueError("a defect, not an outage")
+
+    monkeypatch.setattr(app_module, "provision_data_keys", broken)
+    with pytest.raises(ValueError, match="a defect"):
+        async with running(create_app(dev_settings(data_dir), database_url=url)):
+            pass
+    assert calls == 1
+
+
+async def test_the_wait_for_the_database_at_start_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "STARTUP_DATABASE_WAIT_SECONDS", 0.5)
+    calls = 0
+
+    async def always_away() -> None:
+        nonlocal calls
+        calls += 1
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    with pytest.raises(ConnectionRefusedError):
+        await app_module.once_the_database_answers(always_away)
+    assert 2 <= calls <= 4  # 0.2 s, then 0.4 s apart, within half a second
